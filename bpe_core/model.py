@@ -1,0 +1,128 @@
+"""BPEModel: one vocabulary, trained here or loaded from a file.
+
+A model is data: token values by id, merges in rank order, specials, and the pipeline that
+cuts text into pieces. The :mod:`bpe_core.encoder` turns it into encodings.
+
+>>> m = BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)])
+>>> m.id_of("ab"), m.merge_rank[(0, 1)], m.vocab_size
+(2, 1, 3)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from typing import Any, Dict, List, Literal, Optional, Protocol, Tuple
+
+from .symbols import display as display_raw
+from .types import Piece, Raw, TokenInfo, Unit
+
+Algorithm = Literal["merges", "tiktoken", "seed000-greedy"]
+
+
+class Pipeline(Protocol):
+    """Cuts text into pieces (normalized text + span in the input); specials come out whole."""
+
+    def split(self, text: str) -> List[Piece]: ...
+
+
+@dataclass(eq=False)
+class BPEModel:
+    unit: Unit
+    #: raw token value by id; ``None`` for an id the file leaves unused. Specials are ``str``.
+    tokens: List[Optional[Raw]]
+    #: (left_id, right_id) in rank order; rank = index + 1
+    merges: List[Tuple[int, int]] = field(default_factory=list)
+    #: the count each merge had when it was learned (None when the file does not store it)
+    merge_counts: List[Optional[int]] = field(default_factory=list)
+    specials: Dict[str, int] = field(default_factory=dict)
+    pipeline: Optional[Pipeline] = None
+    algorithm: Algorithm = "merges"
+    #: seeds: a separate end-of-word symbol appended to every word ("</w>")
+    end_of_word_suffix: str = ""
+    #: HF: suffix attached to a word's last symbol / prefix on non-initial symbols
+    hf_end_of_word_suffix: str = ""
+    continuing_subword_prefix: str = ""
+    unk_id: Optional[int] = None
+    fuse_unk: bool = False
+    byte_fallback: bool = False
+    ignore_merges: bool = False
+    name: str = ""
+    source_format: str = "native"
+    #: preset name and TrainerConfig fields (native), or the file's normalizer/pre-tokenizer JSON
+    config: Dict[str, Any] = field(default_factory=dict)
+    #: format-specific extras (seed 000's freqs table, ...)
+    extras: Dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.merge_counts) < len(self.merges):
+            self.merge_counts = list(self.merge_counts) + [None] * (len(self.merges) - len(self.merge_counts))
+
+    # -- lookups -------------------------------------------------------------------------
+    @property
+    def vocab_size(self) -> int:
+        return sum(1 for t in self.tokens if t is not None)
+
+    @cached_property
+    def vocab(self) -> Dict[Raw, int]:
+        """raw -> id; for a raw value present twice the lowest id wins."""
+        out: Dict[Raw, int] = {}
+        for i, t in enumerate(self.tokens):
+            if t is not None and t not in out:
+                out[t] = i
+        return out
+
+    @cached_property
+    def merge_rank(self) -> Dict[Tuple[int, int], int]:
+        """(left_id, right_id) -> 1-based rank (the first merge of a pair wins)."""
+        out: Dict[Tuple[int, int], int] = {}
+        for r, pair in enumerate(self.merges, 1):
+            out.setdefault(pair, r)
+        return out
+
+    @cached_property
+    def merge_result(self) -> List[int]:
+        """Id of the token each merge produces (by rank - 1)."""
+        out = []
+        for left, right in self.merges:
+            a, b = self.tokens[left], self.tokens[right]
+            out.append(self.vocab[a + b])  # type: ignore[operator]
+        return out
+
+    @cached_property
+    def created_by(self) -> Dict[int, int]:
+        """token id -> 1-based rank of the first merge that produced it."""
+        out: Dict[int, int] = {}
+        for r, tid in enumerate(self.merge_result, 1):
+            out.setdefault(tid, r)
+        return out
+
+    def id_of(self, raw: Raw) -> Optional[int]:
+        return self.vocab.get(raw)
+
+    def display(self, token_id: int, *, hex_bytes: bool = False) -> str:
+        raw = self.tokens[token_id]
+        return "" if raw is None else display_raw(raw, hex_bytes=hex_bytes)
+
+    def token_info(self, token_id: int) -> TokenInfo:
+        raw = self.tokens[token_id]
+        if raw is None:
+            raise KeyError(token_id)
+        rank = self.created_by.get(token_id)
+        parts = self.merges[rank - 1] if rank else None
+        special = token_id in self.special_ids
+        return TokenInfo(token_id, raw, self.display(token_id), rank, parts, special)
+
+    @cached_property
+    def special_ids(self) -> frozenset:
+        return frozenset(self.specials.values())
+
+    def invalidate(self) -> None:
+        """Forget cached lookups after tokens/merges were changed in place."""
+        for name in ("vocab", "merge_rank", "merge_result", "created_by", "special_ids"):
+            self.__dict__.pop(name, None)
+
+    def truncated(self, num_merges: int) -> "BPEModel":
+        """The same model restricted to its first ``num_merges`` merges (ids unchanged)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(merges=self.merges[:num_merges], merge_counts=self.merge_counts[:num_merges])
+        return BPEModel(**values)
