@@ -1,0 +1,120 @@
+"""Token chips: palette, neighbour colors, chip texts, painting."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+from PySide6.QtCore import QRect  # noqa: E402
+from PySide6.QtGui import QColor, QFont, QImage, QPainter  # noqa: E402
+
+from app import chips  # noqa: E402
+from app.chips import Chip, chip_colors, chip_indices, chip_text, chips_size_hint, paint_chips, token_color  # noqa: E402
+from bpe_core.model import BPEModel  # noqa: E402
+
+
+def _luminance(c: QColor) -> float:
+    def lin(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF())
+
+
+def test_palette_is_light_with_dark_text_readable():
+    assert 12 <= len(chips.PALETTE) <= 16
+    assert len({c.name() for c in chips.PALETTE}) == len(chips.PALETTE)
+    text = _luminance(chips.TEXT_COLOR)
+    for c in chips.PALETTE:
+        assert (_luminance(c) + 0.05) / (text + 0.05) >= 7.0, c.name()  # WCAG AAA
+
+
+def test_every_color_has_enough_distinguishable_partners():
+    for i in range(len(chips.PALETTE)):
+        assert sum(chips.distinguishable(i, j) for j in range(len(chips.PALETTE))) >= 6
+
+
+def test_token_color_is_stable_and_spread():
+    assert token_color(1234) == token_color(1234)
+    assert len({token_color(i).name() for i in range(100)}) == len(chips.PALETTE)
+    # consecutive ids (merges learned one after another) rarely share a color
+    same = sum(token_color(i) == token_color(i + 1) for i in range(1000))
+    assert same < 50
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=300_000), max_size=60))
+def test_neighbours_always_differ(ids):
+    colors = chip_colors(ids)
+    assert len(colors) == len(ids)
+    idx = chip_indices(ids)
+    for a, b, ka, kb in zip(colors, colors[1:], idx, idx[1:]):
+        assert a != b
+        assert chips.distinguishable(ka, kb)  # also under simulated protan/deutan/tritan vision
+
+
+@given(st.lists(st.sampled_from([3, 3, 17, 99]), min_size=1, max_size=30))
+def test_repeated_ids_still_alternate(ids):
+    colors = chip_colors(ids)
+    assert all(a != b for a, b in zip(colors, colors[1:]))
+
+
+def test_unshifted_token_keeps_its_own_color():
+    ids = [5, 6, 7]
+    assert chip_colors(ids)[0] == token_color(5)
+
+
+def test_chip_text_modes():
+    assert chip_text(b" the") == ("Ġthe", False)
+    assert chip_text(b" the", mode="hex") == ("20 74 68 65", False)
+    assert chip_text(b" the", mode="text") == ("·the", False)
+    assert chip_text(b" the", mode="text", whitespace=False) == (" the", False)
+    assert chip_text("a\tb\n") == ("a→b↵", False)
+    assert chip_text("a\tb\n", whitespace=False) == ("a\tb↵", False)
+    assert chip_text("中".encode(), mode="text") == ("中", False)
+    assert chip_text("中".encode()[:2], mode="text") == ("‹E4 B8›", True)
+    assert chip_text("中".encode()[2:], mode="glyphs")[1] is True
+    assert chip_text(b" \xe4", mode="text") == ("·‹E4›", True)
+
+
+def test_tooltip_names_id_rank_bytes():
+    m = BPEModel(unit="bytes", tokens=[b"a", b"b", b"ab"], merges=[(0, 1)])
+    tip = chips.token_tooltip(m, 2)
+    assert "id 2" in tip and "rank 1" in tip and "61 62" in tip
+    chip = chips.model_chip(m, 2, show_id=True, tooltip=True)
+    assert chip.sub == "2" and "rank 1" in chip.tooltip
+
+
+def test_readable_text_has_no_tofu(qapp):
+    font = QFont()
+    shown = chips.readable_text("ok 👍 中文", font)
+    assert "中文" in shown
+    for ch in shown:
+        assert not chips._font_lacks(ch, font), repr(ch)
+
+
+def test_paint_chips_width_matches_size_hint(qapp):
+    font = QFont()
+    row = [Chip("Ġthe", 1), Chip("ing", 2, flash=True), Chip("‹E4›", 3, partial=True), Chip("x", 3, sub="3")]
+    hint = chips_size_hint(row, font)
+    img = QImage(600, 60, QImage.Format_ARGB32)
+    img.fill(QColor("white"))
+    p = QPainter(img)
+    used = paint_chips(p, QRect(0, 0, 600, 60), row, font, highlight_ids=[1])
+    p.end()
+    assert abs(used - (hint.width() - 2)) <= 1
+    # something was painted in the chips' colors
+    y = 30
+    colors = {img.pixelColor(x, y).name() for x in range(used)}
+    assert chip_colors([1, 2, 3, 3])[0].name() in colors
+    assert img.pixelColor(used + 20, y).name() == "#ffffff"
+
+
+def test_paint_chips_clips_to_rect(qapp):
+    font = QFont()
+    row = [Chip("a-long-token", i) for i in range(50)]
+    img = QImage(200, 40, QImage.Format_ARGB32)
+    p = QPainter(img)
+    used = paint_chips(p, QRect(0, 0, 200, 40), row, font)
+    p.end()
+    assert used <= 200
