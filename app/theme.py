@@ -1,0 +1,73 @@
+"""Colors, fonts and the presenter's high-contrast look, in one place.
+
+Token chip colors live in :mod:`app.chips`; this module holds everything else a pane paints with.
+"""
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QApplication
+
+#: the next merge (pair chart) and the merge that just fired (banner, flashes)
+ACCENT = QColor("#d9480f")
+#: ordinary bars and curves
+BAR = QColor("#4c6ef5")
+CURVES = (QColor("#1c7ed6"), QColor("#2b8a3e"), QColor("#ae3ec9"), QColor("#e67700"))
+#: rows the last merge changed (words pane, merges table current row)
+CHANGED_ROW = QColor("#fff3bf")
+#: outline drawn around chips a merge just created (~300 ms)
+FLASH = QColor("#f03e3e")
+FLASH_MS = 300
+#: text of rows that are known but not applied (the undone part of the timeline)
+FUTURE_TEXT = QColor("#9aa0a6")
+
+PRESENTER_POINT_SIZE = 22
+PRESENTER_BG = "#000000"
+PRESENTER_FG = "#ffffff"
+PRESENTER_ACCENT = "#ffd43b"
+
+MIN_POINT_SIZE, MAX_POINT_SIZE = 7, 32
+
+
+def configure_pyqtgraph() -> None:
+    """Global pyqtgraph options; call once, before any plot is created (``main()``)."""
+    import pyqtgraph as pg
+
+    pg.setConfigOptions(antialias=True, background="w", foreground="#212529")
+
+
+def apply_app_theme(app: QApplication) -> None:
+    app.setStyle("Fusion")
+
+
+def font_with_size(font: QFont, point_size: float, *, bold: bool = False) -> QFont:
+    out = QFont(font)
+    out.setPointSizeF(point_size)
+    out.setBold(bold)
+    return out
+
+
+def change_app_font_size(delta: int) -> int:
+    """Make every widget's font ``delta`` points larger (Ctrl +/-); returns the new size."""
+    app = QApplication.instance()
+    font = app.font()
+    size = max(MIN_POINT_SIZE, min(MAX_POINT_SIZE, round(font.pointSizeF()) + delta))
+    font.setPointSizeF(size)
+    app.setFont(font)
+    return size
+
+
+def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE) -> str:
+    """High contrast for a projector: white on black, yellow accents, large type."""
+    return f"""
+        QWidget#presenter, QWidget#presenter QWidget {{
+            background: {PRESENTER_BG}; color: {PRESENTER_FG}; font-size: {point_size}pt;
+        }}
+        QWidget#presenter QLabel#banner {{
+            color: {PRESENTER_ACCENT}; font-size: {round(point_size * 1.5)}pt; font-weight: bold;
+        }}
+        QWidget#presenter QToolButton, QWidget#presenter QPushButton {{
+            background: #222; color: {PRESENTER_FG}; border: 2px solid {PRESENTER_FG};
+            border-radius: 6px; padding: 6px 14px;
+        }}
+        QWidget#presenter QToolButton:checked {{ background: {PRESENTER_ACCENT}; color: #000; }}
+    """

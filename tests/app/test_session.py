@@ -1,0 +1,63 @@
+"""The session alone: commands in, facts out, mirrors that match the trainer."""
+from __future__ import annotations
+
+from app.session import Session, merge_pair
+
+
+def test_merge_pair_is_left_to_right_without_overlap():
+    assert merge_pair((1, 1, 1), 1, 1, 7) == (7, 1)
+    assert merge_pair((1, 2, 1, 2, 2), 1, 2, 9) == (9, 9, 2)
+
+
+def test_load_reports_the_corpus(loaded_session: Session):
+    s = loaded_session
+    assert s.corpus.unique_words == len(s.words) > 10
+    assert s.merge_count == 0 and s.history == []
+    assert s.top_pairs and s.top_pairs[0].count >= s.top_pairs[-1].count
+
+
+def test_step_and_undo_keep_mirrors_in_sync(qtbot, loaded_session: Session):
+    s = loaded_session
+    with qtbot.waitSignal(s.steps_applied) as blocker:
+        s.step()
+    (step,) = blocker.args[0]
+    assert step.rank == 1 and s.merge_count == 1
+    for i in step.changed_words:
+        assert step.new_id in s.segmentation(i)
+    with qtbot.waitSignal(s.steps_undone):
+        s.undo()
+    assert s.merge_count == 0
+    assert s.timeline == [step] and s.history == []  # the undone step stays on the timeline
+
+
+def test_long_seek_runs_on_a_worker_in_batches(qtbot, loaded_session: Session):
+    s = loaded_session
+    batches = []
+    s.steps_applied.connect(batches.append)
+    with qtbot.waitSignal(s.run_finished, timeout=20000) as done:
+        s.seek(60)
+    assert done.args[0].kind == "seek"
+    assert s.merge_count == sum(len(b) for b in batches) == 60
+    assert [st.rank for b in batches for st in b] == list(range(1, 61))
+    assert s.model().merges == [(st.left, st.right) for st in s.history]
+    # the mirrors hold what the trainer holds
+    for i in range(len(s.words)):
+        assert s.segmentation(i) == s._trainer.segmentation(i)
+
+
+def test_word_history_ends_at_the_current_segmentation(qtbot, loaded_session: Session):
+    s = loaded_session
+    s.step(15)
+    i = s.words.index("newest")
+    hist = s.word_history(i)
+    assert hist[-1][1] == s.segmentation(i)
+    assert hist[0][0] is None and all(step is not None for step, _ in hist[1:])
+
+
+def test_bad_file_reports_an_error_and_keeps_the_corpus(qtbot, loaded_session: Session, tmp_path):
+    s = loaded_session
+    s.step(3)
+    with qtbot.waitSignal(s.error_raised, timeout=10000) as err:
+        s.load_corpus(tmp_path / "missing.txt")
+    assert "missing.txt" in err.args[0]
+    assert s.merge_count == 3 and s.is_loaded and not s.is_loading
