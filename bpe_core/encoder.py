@@ -1,0 +1,412 @@
+"""Encode text with a :class:`~bpe_core.model.BPEModel`, exactly as the model's own library does.
+
+Algorithms (``model.algorithm``):
+
+* ``merges`` - Hugging Face ``tokenizers`` / GPT-2: repeatedly merge the adjacent pair with the lowest
+  merge rank, the leftmost one on equal ranks (``merges_limit``: only the first k merges count).
+* ``tiktoken`` - tiktoken's ``_byte_pair_merge``: repeatedly merge the adjacent parts whose concatenated
+  bytes have the lowest rank; a whole piece that is a token is one token.
+* ``seed000-greedy`` - a hook for seed 000's greedy encoder (not written yet).
+
+Characters with no token: the model's ``unk`` token when it has one (fused runs with ``fuse_unk``),
+``<0xNN>`` tokens with ``byte_fallback``; otherwise they are dropped - as ``tokenizers`` does - and
+their spans listed in :attr:`LensEncoding.unknown` so a view can mark them.
+
+>>> from bpe_core.model import BPEModel
+>>> m = BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)])
+>>> enc = Encoder(m)
+>>> [(t.raw, t.start, t.end) for t in enc.encode("abba").tokens]
+[('ab', 0, 2), ('b', 2, 3), ('a', 3, 4)]
+>>> Encoder(m, merges_limit=0).encode_ids("ab"), enc.decode([2, 1])
+([0, 1], 'abb')
+"""
+from __future__ import annotations
+
+import heapq
+import re
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from .model import BPEModel
+from .symbols import from_glyphs
+from .types import BPELensError, EncodedToken, Encoding, Piece, Raw
+
+Span = Tuple[int, int]
+#: a word's encoding: token ids, their spans in units (chars or UTF-8 bytes) of the word, dropped spans
+WordResult = Tuple[List[int], List[Span], List[Span]]
+_BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>")
+
+
+@dataclass(frozen=True)
+class LensEncoding(Encoding):
+    #: input spans dropped because the vocabulary has neither a token nor an unk token for them
+    unknown: Tuple[Span, ...] = ()
+
+
+class Encoder:
+    #: the word cache is cleared when it grows past this many entries (bounded memory)
+    CACHE_SIZE = 200_000
+
+    def __init__(self, model: BPEModel, merges_limit: Optional[int] = None) -> None:
+        self.model = model
+        self.merges_limit = len(model.merges) if merges_limit is None else max(0, merges_limit)
+        self._bytes = model.unit == "bytes"
+        self._vocab = model.vocab
+        self._cache: Dict[str, List[int]] = {}
+        self._span_cache: Dict[Tuple[str, bool], WordResult] = {}
+        self._prefix = self._unit_raw(model.continuing_subword_prefix)
+        self._suffix = self._unit_raw(model.hf_end_of_word_suffix)
+        self._sep_suffix = model.end_of_word_suffix
+        words: Dict[str, Callable[[str, bool], WordResult]] = {
+            "merges": self._word_merges, "tiktoken": self._word_tiktoken,
+            "seed000-greedy": self._word_seed000_greedy}
+        if model.algorithm not in words:
+            raise BPELensError(f"unknown encoding algorithm {model.algorithm!r}")
+        self._word = words[model.algorithm]
+        if model.algorithm == "merges":
+            self._merge_table = self._build_merge_table()
+        elif model.algorithm == "tiktoken":
+            # tokens made by merges past the limit are not allowed; base bytes always are
+            results = [self._vocab.get(model.tokens[a] + model.tokens[b])  # type: ignore[operator]
+                       for a, b in model.merges[: self.merges_limit]]
+            limited = self.merges_limit < len(model.merges)
+            self._max_rank = max([r for r in results if r is not None], default=-1) if limited else None
+
+    # -- public API ------------------------------------------------------------------------
+    def encode_ids(self, text: str) -> List[int]:
+        """Token ids only - the fast path (word cache, no spans)."""
+        out: List[int] = []
+        extend, cache, word = out.extend, self._cache, self._word
+        fast = getattr(self.model.pipeline, "split_words", None)
+        if fast is not None and not self._sep_suffix:
+            items: Sequence = fast(text)
+        else:
+            items = self._pieces(text)
+        for item in items:
+            if isinstance(item, Piece):
+                if item.special is not None:
+                    out.append(item.special)
+                    continue
+                if self._sep_suffix and not item.suffix:
+                    extend(word(item.text, False)[0])
+                    continue
+                item = item.text
+            elif isinstance(item, int):
+                out.append(item)
+                continue
+            ids = cache.get(item)
+            if ids is None:
+                if len(cache) >= self.CACHE_SIZE:
+                    cache.clear()
+                ids = cache[item] = word(item, True)[0]
+            extend(ids)
+        return out
+
+    def encode(self, text: str) -> LensEncoding:
+        """Tokens with ids and character spans into ``text``."""
+        tokens: List[EncodedToken] = []
+        unknown: List[Span] = []
+        m = self.model
+        for p in self._pieces(text):
+            if p.special is not None:
+                tokens.append(EncodedToken(p.special, m.tokens[p.special] or "", m.display(p.special),
+                                           p.start, p.end, p.special in m.special_ids))
+                continue
+            ids, spans, drops = self._word_spans(p.text, p.suffix)
+            to_orig = _span_mapper(p, self._bytes)
+            for tid, sp in zip(ids, spans):
+                s, e = to_orig(sp)
+                raw = m.tokens[tid]
+                tokens.append(EncodedToken(tid, raw if raw is not None else "", m.display(tid), s, e))
+            unknown.extend(to_orig(sp) for sp in drops)
+        return LensEncoding(tuple(tokens), tuple(unknown))
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """Text of ``ids``: bytes joined and decoded (errors="replace"); chars with suffixes undone."""
+        m = self.model
+        raws = []
+        for i in ids:
+            if not 0 <= i < len(m.tokens) or m.tokens[i] is None:
+                raise BPELensError(f"token id {i} is not in this vocabulary")
+            raws.append(m.tokens[i])
+        if self._bytes:
+            return b"".join(r if isinstance(r, bytes) else r.encode() for r in raws).decode("utf-8", "replace")
+        return _decode_chars(m, raws)
+
+    # -- pieces and spans --------------------------------------------------------------------
+    def _pieces(self, text: str) -> List[Piece]:
+        if self.model.pipeline is None:
+            return [Piece(text, 0, len(text))] if text else []
+        return self.model.pipeline.split(text)
+
+    def _word_spans(self, word: str, suffix: bool) -> WordResult:
+        key = (word, suffix)
+        hit = self._span_cache.get(key)
+        if hit is None:
+            if len(self._span_cache) >= self.CACHE_SIZE:
+                self._span_cache.clear()
+            hit = self._span_cache[key] = self._word(word, suffix)
+        return hit
+
+    def _unit_raw(self, s: str) -> Raw:
+        """A prefix/suffix string in the model's unit (bytes models store GPT-2 glyph forms)."""
+        if not self._bytes:
+            return s
+        try:
+            return from_glyphs(s)
+        except KeyError:
+            return s.encode()
+
+    # -- initial symbols (tokenizers' BPE::merge_word) ---------------------------------------
+    def _symbols(self, word: str, suffix: bool) -> WordResult:
+        """Initial symbol ids and spans: prefix/suffix forms, byte fallback, unk fusing, dropping."""
+        m, vocab = self.model, self._vocab
+        if self._bytes:
+            data = word.encode()
+            units: Sequence[Raw] = [data[i:i + 1] for i in range(len(data))]
+        else:
+            units = word
+        ids: List[int] = []
+        spans: List[Span] = []
+        drops: List[Span] = []
+        unk: Optional[List[int]] = None  # [start, end] of a pending unk run
+        n = len(units)
+        for i, u in enumerate(units):
+            s = u
+            if i > 0 and self._prefix:
+                s = self._prefix + s  # type: ignore[operator]
+            if i == n - 1 and self._suffix:
+                s = s + self._suffix  # type: ignore[operator]
+            tid = vocab.get(s)
+            if tid is not None:
+                if unk is not None:
+                    ids.append(m.unk_id)  # type: ignore[arg-type]
+                    spans.append((unk[0], unk[1]))
+                    unk = None
+                ids.append(tid)
+                spans.append((i, i + 1))
+                continue
+            if m.byte_fallback:
+                data = s if isinstance(s, bytes) else s.encode()
+                fb = [vocab.get(f"<0x{b:02X}>") for b in data]
+                if all(x is not None for x in fb):
+                    ids.extend(fb)  # type: ignore[arg-type]
+                    spans.extend([(i, i + 1)] * len(fb))
+                    continue
+            if m.unk_id is None:
+                drops.append((i, i + 1))
+            elif unk is not None and m.fuse_unk:
+                unk[1] = i + 1
+            else:
+                if unk is not None:
+                    ids.append(m.unk_id)
+                    spans.append((unk[0], unk[1]))
+                unk = [i, i + 1]
+        if unk is not None:
+            ids.append(m.unk_id)  # type: ignore[arg-type]
+            spans.append((unk[0], unk[1]))
+        if self._sep_suffix and suffix:
+            sid = vocab.get(self._sep_suffix)
+            if sid is not None:
+                ids.append(sid)
+                spans.append((n, n))
+            elif m.unk_id is not None:
+                ids.append(m.unk_id)
+                spans.append((n, n))
+        return ids, spans, drops
+
+    # -- algorithms ----------------------------------------------------------------------------
+    def _build_merge_table(self) -> Dict[Tuple[int, int], Tuple[int, int]]:
+        """(left, right) -> (rank, new id). tokenizers strips the prefix from the right token."""
+        m, vocab, plen = self.model, self._vocab, len(self._prefix)
+        table: Dict[Tuple[int, int], Tuple[int, int]] = {}
+        # GPT-2 and tokenizers build a map from the merges list: a repeated pair keeps its last rank
+        last_wins = m.source_format in ("hf-json", "gpt2-files")
+        for rank, (a, b) in enumerate(m.merges[: self.merges_limit]):
+            if not last_wins and (a, b) in table:
+                continue
+            new = vocab.get(m.tokens[a] + m.tokens[b][plen:])  # type: ignore[operator,index]
+            if new is None:
+                raise BPELensError(f"merge {rank + 1} ({m.display(a)} + {m.display(b)}) makes no token of the vocabulary")
+            table[(a, b)] = (rank, new)
+        return table
+
+    def _word_merges(self, word: str, suffix: bool) -> WordResult:
+        m = self.model
+        if m.ignore_merges:
+            tid = self._vocab.get(word.encode() if self._bytes else word)
+            if tid is not None:
+                return [tid], [(0, len(word.encode()) if self._bytes else len(word))], []
+        ids, spans, drops = self._symbols(word, suffix)
+        if len(ids) < 2:
+            return ids, spans, drops
+        table = self._merge_table
+        n = len(ids)
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+        alive = [True] * n
+        heap = []
+        for i in range(n - 1):
+            hit = table.get((ids[i], ids[i + 1]))
+            if hit is not None:
+                heap.append((hit[0], i, hit[1]))
+        heapq.heapify(heap)
+        while heap:
+            rank, i, new = heapq.heappop(heap)
+            j = nxt[i]
+            # stale entry: the left symbol is gone, or the pair at i no longer makes `new` (tokenizers' check)
+            if not alive[i] or j >= n or table.get((ids[i], ids[j]), (0, -1))[1] != new:
+                continue
+            ids[i] = new
+            spans[i] = (spans[i][0], spans[j][1])
+            alive[j] = False
+            nxt[i] = nxt[j]
+            if nxt[i] < n:
+                prv[nxt[i]] = i
+            for a in (prv[i], i):
+                if a >= 0 and nxt[a] < n:
+                    hit = table.get((ids[a], ids[nxt[a]]))
+                    if hit is not None:
+                        heapq.heappush(heap, (hit[0], a, hit[1]))
+        keep = [k for k in range(n) if alive[k]]
+        return [ids[k] for k in keep], [spans[k] for k in keep], drops
+
+    def _rank(self, data: bytes) -> Optional[int]:
+        r = self._vocab.get(data)
+        if r is not None and self._max_rank is not None and len(data) > 1 and r > self._max_rank:
+            return None
+        return r
+
+    def _word_tiktoken(self, word: str, suffix: bool) -> WordResult:
+        data = word.encode()
+        n = len(data)
+        r = self._rank(data)
+        if r is not None:
+            return [r], [(0, n)], []
+        rank = self._rank
+        # parts are [bounds[k], bounds[next]) - tiktoken's _byte_pair_merge with a heap: O(n log n)
+        nxt = list(range(1, n + 2))
+        prv = list(range(-1, n))
+        alive = [True] * (n + 1)
+        heap = [(r, i, i + 2) for i in range(n - 1) if (r := rank(data[i:i + 2])) is not None]
+        heapq.heapify(heap)
+        while heap:
+            r, i, end = heapq.heappop(heap)
+            if not alive[i] or nxt[i] > n or nxt[nxt[i]] != end:
+                continue  # stale
+            j = nxt[i]
+            alive[j] = False
+            nxt[i] = end
+            prv[end] = i
+            for a in (prv[i], i):
+                if a >= 0 and nxt[a] < n:
+                    e2 = nxt[nxt[a]]
+                    r2 = rank(data[a:e2])
+                    if r2 is not None:
+                        heapq.heappush(heap, (r2, a, e2))
+        ids: List[int] = []
+        spans: List[Span] = []
+        drops: List[Span] = []
+        unk = self.model.unk_id
+        i = 0
+        while i < n:
+            e = nxt[i]
+            tid = self._vocab.get(data[i:e])
+            if tid is None and unk is None:
+                drops.append((i, e))  # a byte the file has no rank for (tiktoken itself would fail)
+            else:
+                ids.append(unk if tid is None else tid)  # type: ignore[arg-type]
+                spans.append((i, e))
+            i = e
+        return ids, spans, drops
+
+    def _word_seed000_greedy(self, word: str, suffix: bool) -> WordResult:
+        """Hook for seed 000's frequency-greedy encoder (model.extras holds its tables)."""
+        raise NotImplementedError("seed 000's greedy encoding is not implemented yet "
+                                  "(bpe_core.encoder.Encoder._word_seed000_greedy)")
+
+
+def _span_mapper(p: Piece, unit_bytes: bool) -> Callable[[Span], Span]:
+    """Maps a span in units of ``p.text`` to characters of the input text.
+
+    A token covering part of a multi-byte character gets that whole character's span.
+    """
+    text = p.text
+    align = p.meta.get("align") if p.meta else None
+    if align is None and len(text) != p.end - p.start:
+        return lambda sp: (p.start, p.end)  # text was rewritten without an alignment: whole piece
+    if unit_bytes and not text.isascii():
+        b2c: List[int] = []
+        for ci, ch in enumerate(text):
+            b2c.extend([ci] * len(ch.encode()))
+        b2c.append(len(text))
+        to_chars = lambda sp: (b2c[sp[0]], b2c[sp[1] - 1] + 1 if sp[1] > sp[0] else b2c[sp[0]])  # noqa: E731
+    else:
+        to_chars = lambda sp: sp  # noqa: E731
+    if align is None:
+        base = p.start
+        return lambda sp: (base + to_chars(sp)[0], base + to_chars(sp)[1])
+
+    def mapped(sp: Span) -> Span:
+        cs, ce = to_chars(sp)
+        if ce <= cs:  # zero-width (a suffix symbol): sits at the end of the previous character
+            pos = align[cs - 1][1] if cs > 0 else p.start
+            return pos, pos
+        return min(a[0] for a in align[cs:ce]), max(a[1] for a in align[cs:ce])
+    return mapped
+
+
+def _decode_chars(m: BPEModel, raws: List[Raw]) -> str:
+    """Character tokens back to text: byte-fallback runs decoded, word suffixes/prefixes undone,
+    and the tokenizer.json decoder's Metaspace / Replace / Strip steps applied."""
+    out: List[str] = []
+    pending = bytearray()
+    sfx = m.hf_end_of_word_suffix or m.end_of_word_suffix
+    prefix = m.continuing_subword_prefix
+    ended_word = False
+    for k, r in enumerate(raws):
+        s = r.decode("utf-8", "replace") if isinstance(r, bytes) else r
+        fb = _BYTE_TOKEN.fullmatch(s) if m.byte_fallback else None
+        if fb:
+            pending.append(int(fb.group(1), 16))
+            continue
+        if pending:
+            out.append(pending.decode("utf-8", "replace"))
+            pending.clear()
+        if prefix:
+            if s.startswith(prefix):
+                s = s[len(prefix):]
+            elif k > 0 and not ended_word:
+                s = " " + s
+        ended_word = bool(sfx) and s.endswith(sfx)
+        if ended_word:
+            s = s[: -len(sfx)] + " "
+        out.append(s)
+    if pending:
+        out.append(pending.decode("utf-8", "replace"))
+    text = "".join(out)
+    if ended_word:
+        text = text[:-1]  # the space the last word's suffix stood for
+    return _apply_decoder(m.config.get("decoder") if isinstance(m.config, dict) else None, text)
+
+
+def _apply_decoder(dec: Optional[dict], text: str) -> str:
+    if not isinstance(dec, dict):
+        return text
+    kind = dec.get("type")
+    if kind == "Sequence":
+        for d in dec.get("decoders", []):
+            text = _apply_decoder(d, text)
+    elif kind == "Metaspace":
+        text = text.replace(dec.get("replacement", "\u2581"), " ")
+        if dec.get("prepend_scheme", "always") != "never" and dec.get("add_prefix_space", True):
+            text = text[1:] if text.startswith(" ") else text
+    elif kind == "Replace" and "String" in (dec.get("pattern") or {}):
+        text = text.replace(dec["pattern"]["String"], dec.get("content", ""))
+    elif kind == "Strip":
+        c = dec.get("content", " ")
+        for _ in range(dec.get("start", 0)):
+            text = text[len(c):] if c and text.startswith(c) else text
+        for _ in range(dec.get("stop", 0)):
+            text = text[: -len(c)] if c and text.endswith(c) else text
+    return text
