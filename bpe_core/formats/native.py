@@ -1,0 +1,131 @@
+"""BPE Lens's own vocabulary file: merges *with their counts*, the vocab and the training config.
+
+::
+
+    {"format": "bpe-lens", "version": 1, "preset": "gpt2", "unit": "bytes",
+     "config": {...TrainerConfig fields...},
+     "merges": [["Ġ", "t", 24313], ...],
+     "vocab": {"<|endoftext|>": 0, "!": 1, ...},
+     "specials": {"<|endoftext|>": 0}}
+
+Byte-level tokens are written with GPT-2's byte glyphs, as tokenizer.json does. Seed 000's
+preset also stores its frequency table under ``"seed000"``. Saves are atomic.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Optional
+
+from ..model import BPEModel
+from ..symbols import from_glyphs, to_glyphs
+from ..types import BPELensError, Raw, TrainerConfig
+
+FORMAT = "bpe-lens"
+VERSION = 1
+
+
+def _text(raw: Raw) -> str:
+    return to_glyphs(raw) if isinstance(raw, bytes) else raw
+
+
+def model_to_native(model: BPEModel) -> Dict[str, Any]:
+    vocab: Dict[str, int] = {}
+    for i, raw in enumerate(model.tokens):
+        if raw is not None:
+            vocab.setdefault(_text(raw), i)  # specials are str in byte-level models too
+    merges = [[_text(model.tokens[a]), _text(model.tokens[b]), c]  # type: ignore[arg-type]
+              for (a, b), c in zip(model.merges, model.merge_counts)]
+    out: Dict[str, Any] = {
+        "format": FORMAT, "version": VERSION, "preset": model.config.get("preset", model.name or "custom"),
+        "unit": model.unit, "config": model.config, "merges": merges, "vocab": vocab,
+        "specials": dict(model.specials),
+    }
+    if model.algorithm == "seed000-greedy":
+        out["seed000"] = {"freqs": model.extras["freqs"], "vocab_size_seed": model.extras["vocab_size_seed"]}
+    if model.algorithm != "merges":
+        out["algorithm"] = model.algorithm
+    return out
+
+
+def write_native(model: BPEModel, path: str) -> None:
+    from ..atomic import atomic_write_text
+    atomic_write_text(path, json.dumps(model_to_native(model), ensure_ascii=False, indent=1) + "\n")
+
+
+def read_native(path: str) -> BPEModel:
+    try:
+        with open(path, "rb") as f:
+            data = json.loads(f.read().decode("utf-8-sig"))
+    except FileNotFoundError:
+        raise BPELensError(f"{path}: no such file") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BPELensError(f"{path}: not a valid JSON file ({exc})") from None
+    return native_to_model(data, path)
+
+
+def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BPELensError(f"{path}: not a BPE Lens vocabulary (no \"format\": \"bpe-lens\")")
+    if data.get("version") != VERSION:
+        raise BPELensError(f"{path}: BPE Lens vocabulary version {data.get('version')!r} is not supported (expected 1)")
+    for key in ("vocab", "merges"):
+        if key not in data:
+            raise BPELensError(f"{path}: missing \"{key}\"")
+    unit = data.get("unit", "chars")
+    if unit not in ("chars", "bytes"):
+        raise BPELensError(f"{path}: unknown unit {unit!r}")
+    specials: Dict[str, int] = dict(data.get("specials", {}))
+    size = max(data["vocab"].values(), default=-1) + 1
+    tokens: List[Optional[Raw]] = [None] * size
+    for text, i in data["vocab"].items():
+        if not isinstance(i, int) or i < 0:
+            raise BPELensError(f"{path}: token {text!r} has a bad id {i!r}")
+        if unit == "bytes" and text not in specials:
+            try:
+                tokens[i] = from_glyphs(text)
+            except KeyError:
+                raise BPELensError(f"{path}: byte-level token {text!r} is not written in GPT-2 byte glyphs") from None
+        else:
+            tokens[i] = text
+    ids = {t: i for i, t in enumerate(tokens) if t is not None}
+    merges, counts = [], []
+    for n, m in enumerate(data["merges"], 1):
+        if not isinstance(m, list) or len(m) not in (2, 3):
+            raise BPELensError(f"{path}: merge {n} is not [left, right, count]")
+        pair = []
+        for part in m[:2]:
+            raw: Raw = from_glyphs(part) if unit == "bytes" else part
+            if raw not in ids:
+                raise BPELensError(f"{path}: merge {n} names {part!r}, which is not in the vocab")
+            pair.append(ids[raw])
+        merges.append((pair[0], pair[1]))
+        counts.append(m[2] if len(m) == 3 else None)
+    cfg_dict = dict(data.get("config") or {})
+    model = BPEModel(unit=unit, tokens=tokens, merges=merges, merge_counts=counts, specials=specials,
+                     algorithm=data.get("algorithm", "merges"), name=str(data.get("preset", "")),
+                     source_format="native", config=cfg_dict)
+    config = _config_from_dict(cfg_dict, path)
+    if config is not None:
+        from ..pipeline import TrainerPipeline
+        model.pipeline = TrainerPipeline(config, specials)
+        model.end_of_word_suffix = config.end_of_word_suffix
+    if "seed000" in data:
+        n_seed = data["seed000"]["vocab_size_seed"]
+        model.extras = {"freqs": data["seed000"]["freqs"], "vocab_size_seed": n_seed,
+                        "vocab_to_idx": {tokens[i]: i for i in range(n_seed)}}
+        model.unk_id = specials.get("<unk>")
+    return model
+
+
+def _config_from_dict(d: Dict[str, Any], path: str) -> Optional[TrainerConfig]:
+    if not d:
+        return None
+    from dataclasses import fields
+    known = {f.name for f in fields(TrainerConfig)}
+    kw = {k: v for k, v in d.items() if k in known}
+    if "special_tokens" in kw:
+        kw["special_tokens"] = tuple(kw["special_tokens"])
+    try:
+        return TrainerConfig(**kw)
+    except TypeError as exc:
+        raise BPELensError(f"{path}: bad config ({exc})") from None

@@ -1,0 +1,577 @@
+"""The stepwise BPE trainer: incremental pair counts, step / undo / run.
+
+State: every unique word's current segmentation (token ids), a count per adjacent pair,
+a pair -> words index (a superset: stale words are skipped when read) and a heap of
+candidate merges with lazy deletion. One merge touches only the words that contain the pair;
+the corpus is never recounted.
+
+Tie rules (see :func:`_tie_key`), all deterministic:
+
+* ``first-seen`` - the seeds: among pairs with the top count, the one whose first occurrence
+  comes first when scanning words in order of first appearance, symbols left to right
+  (what ``max()`` over an insertion-ordered dict rebuilt each merge gives).
+* ``hf`` - Hugging Face: the smallest ``(id_left, id_right)``.
+* ``lexicographic`` - the smallest ``(left, right)`` token values (str or bytes order).
+
+>>> t = Trainer({"low": 5, "lower": 2, "newest": 6, "widest": 3}, TrainerConfig(end_of_word_suffix="</w>"))
+>>> s = t.step(); (t.display(s.left), t.display(s.right), s.count)
+('e', 's', 9)
+>>> _ = t.undo(); t.merge_count
+0
+"""
+from __future__ import annotations
+
+import gc
+import heapq
+from contextlib import contextmanager
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+
+from .model import BPEModel
+from .symbols import BYTE_GLYPHS, display as display_raw
+from .types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
+                    TrainingStats, WordChange)
+
+SHIFT = 21  # pair key = left << SHIFT | right; ids stay below 2**21
+MASK = (1 << SHIFT) - 1
+WORD_SHIFT = 32  # first-seen key = word << 32 | char offset
+
+SymbolsFn = Callable[[str], Sequence[Raw]]
+
+
+def _pairs_of(syms: Sequence[int]) -> Iterator[int]:
+    for i in range(len(syms) - 1):
+        yield (syms[i] << SHIFT) | syms[i + 1]
+
+
+class Trainer:
+    """Learns merges one at a time and can take each one back.
+
+    ``word_counts`` maps each unique word to its frequency, in order of first appearance.
+    """
+
+    EXAMPLES = 24
+
+    def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig,
+                 symbols_fn: Optional[SymbolsFn] = None) -> None:
+        self.config = config
+        _check_config(config)
+        if symbols_fn is None:
+            from .pretokenize import get_pretokenizer
+            pre = get_pretokenizer(config)
+            symbols_fn = lambda word: pre.word_symbols(word, config)  # noqa: E731
+        kept = [(w, c) for w, c in word_counts.items() if c >= max(1, config.min_word_count)]
+        if not kept:
+            raise BPELensError("no words to train on" + (
+                f" (min word count {config.min_word_count} removed all of them)" if word_counts else ""))
+        self.words: List[str] = [w for w, _ in kept]
+        self.freqs: List[int] = [c for _, c in kept]
+        initial = [list(symbols_fn(w)) for w in self.words]
+        self._tokens: List[Raw] = []
+        self._ids: Dict[Raw, int] = {}
+        self.specials: Dict[str, int] = {}
+        self._build_alphabet(initial)
+        self.initial_vocab_size = len(self._tokens)
+        self._lens: List[int] = [self._unit_len(t) for t in self._tokens]
+        ids = self._ids
+        self._segs: List[List[int]] = [[ids[s] for s in syms] for syms in initial]
+        self._suffix_id = ids.get(config.end_of_word_suffix) if config.end_of_word_suffix else None
+        self.total_words = sum(self.freqs)
+        self.total_units = sum(f * self._word_units(w) for w, f in zip(self.words, self.freqs))
+        self._total_tokens = sum(f * len(s) for f, s in zip(self.freqs, self._segs))
+        self._count_pairs()
+        self.history: List[MergeStep] = []
+        self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]]]] = []
+        self.stop_reason: Optional[str] = None
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def from_corpus(cls, path: str, config: TrainerConfig, *, progress: Optional[Callable[[Progress], None]] = None,
+                    cancel: Optional[Callable[[], bool]] = None, errors: str = "strict") -> "Trainer":
+        from .corpus import count_words
+        return cls(count_words(path, config, progress=progress, cancel=cancel, errors=errors), config)
+
+    @classmethod
+    def from_texts(cls, texts: Sequence[str], config: TrainerConfig) -> "Trainer":
+        from .corpus import count_words_in_texts
+        return cls(count_words_in_texts(texts, config), config)
+
+    def _build_alphabet(self, initial: List[List[Raw]]) -> None:
+        cfg = self.config
+        seen: Dict[Raw, None] = {}
+        for syms in initial:
+            for s in syms:
+                if s not in seen:
+                    seen[s] = None
+        if cfg.unit == "bytes" and cfg.full_byte_alphabet:
+            for b in range(256):
+                seen.setdefault(bytes([b]), None)
+        if cfg.alphabet_order == "first-seen":
+            alphabet = list(seen)
+        elif cfg.alphabet_order == "bytes" or cfg.unit == "chars":
+            alphabet = sorted(seen)  # type: ignore[type-var]
+        else:  # bytes sorted like HF sorts GPT-2 glyph characters (by code point)
+            alphabet = sorted(seen, key=lambda b: BYTE_GLYPHS[b[0]] if len(b) == 1 else display_raw(b))
+        if cfg.specials_position == "first":
+            self._add_specials()
+        for s in alphabet:
+            self._add_token(s)
+        if cfg.specials_position == "after-alphabet":
+            self._add_specials()
+
+    def _add_specials(self) -> None:
+        for text in self.config.special_tokens:
+            key: Raw = text
+            if key in self._ids:
+                self.specials[text] = self._ids[key]
+            else:
+                self.specials[text] = self._add_token(key)
+
+    def _add_token(self, raw: Raw) -> int:
+        tid = len(self._tokens)
+        self._tokens.append(raw)
+        self._ids[raw] = tid
+        return tid
+
+    def _unit_len(self, raw: Raw) -> int:
+        return len(raw)
+
+    def _word_units(self, word: str) -> int:
+        return len(word.encode("utf-8")) if self.config.unit == "bytes" else len(word)
+
+    def _count_pairs(self) -> None:
+        counts: Dict[int, int] = {}
+        where: Dict[int, Set[int]] = {}
+        first: Dict[int, int] = {}
+        for w, (syms, f) in enumerate(zip(self._segs, self.freqs)):
+            for k in _pairs_of(syms):
+                if k in counts:
+                    counts[k] += f
+                    where[k].add(w)
+                else:
+                    counts[k] = f
+                    where[k] = {w}
+                    first[k] = w
+        self._counts = counts
+        self._where = where
+        self._first = first  # lower bound of the first word containing the pair (first-seen rule)
+        self._heap: list = [self._entry(k, c) for k, c in counts.items()]
+        heapq.heapify(self._heap)
+
+    # -- tie rules -----------------------------------------------------------------------
+    def _entry(self, k: int, count: int) -> tuple:
+        rule = self.config.tie_break
+        if rule == "hf":
+            return (-count, k)
+        if rule == "first-seen":
+            return (-count, self._first.get(k, 0) << WORD_SHIFT, k)
+        return (-count, (self._tokens[k >> SHIFT], self._tokens[k & MASK]), k)
+
+    def _exact_first(self, k: int) -> int:
+        """The first-seen key of pair ``k``: first word containing it << 32 | char offset."""
+        left, right = k >> SHIFT, k & MASK
+        w = self._first.get(k, 0)
+        off = self._offset_in(w, left, right)
+        if off is None:
+            found = None
+            cands = self._where.get(k, set())
+            for w in sorted(cands):
+                off = self._offset_in(w, left, right)
+                if off is not None:
+                    found = w
+                    break
+                cands.discard(w)  # stale: the word no longer contains the pair
+            if found is None:
+                raise AssertionError("pair with a positive count occurs in no word")
+            w = found
+            self._first[k] = w
+        return (w << WORD_SHIFT) | off  # type: ignore[operator]
+
+    def _offset_in(self, w: int, left: int, right: int) -> Optional[int]:
+        syms = self._segs[w]
+        off = 0
+        lens = self._lens
+        for i in range(len(syms) - 1):
+            if syms[i] == left and syms[i + 1] == right:
+                return off
+            off += lens[syms[i]]
+        return None
+
+    def _pop_best(self) -> Optional[Tuple[int, int]]:
+        """Pop the best valid (pair, count) off the heap; None when no pair has a count."""
+        heap, counts = self._heap, self._counts
+        first_seen = self.config.tie_break == "first-seen"
+        while heap:
+            entry = heapq.heappop(heap)
+            k = entry[-1]
+            c = counts.get(k, 0)
+            if c <= 0:
+                continue
+            if -entry[0] != c:
+                heapq.heappush(heap, self._entry(k, c))
+                continue
+            if first_seen:
+                exact = self._exact_first(k)
+                if entry[1] != exact:
+                    heapq.heappush(heap, (-c, exact, k))
+                    continue
+            return k, c
+        return None
+
+    def _push_back(self, k: int, c: int) -> None:
+        if self.config.tie_break == "first-seen":
+            heapq.heappush(self._heap, (-c, self._exact_first(k), k))
+        else:
+            heapq.heappush(self._heap, self._entry(k, c))
+
+    # -- public queries ------------------------------------------------------------------
+    @property
+    def merge_count(self) -> int:
+        return len(self.history)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self._tokens)
+
+    @property
+    def stats(self) -> TrainingStats:
+        return TrainingStats(self.merge_count, self.vocab_size, self._total_tokens, self.total_words,
+                             self.total_units)
+
+    def token(self, token_id: int) -> Raw:
+        return self._tokens[token_id]
+
+    def display(self, token_id: int, *, hex_bytes: bool = False) -> str:
+        return display_raw(self._tokens[token_id], hex_bytes=hex_bytes)
+
+    def id_of(self, raw: Raw) -> Optional[int]:
+        return self._ids.get(raw)
+
+    def segmentation(self, word_index: int) -> Tuple[int, ...]:
+        return tuple(self._segs[word_index])
+
+    def pair_count(self, left: int, right: int) -> int:
+        return self._counts.get((left << SHIFT) | right, 0)
+
+    def top_pairs(self, k: int = 20) -> List[PairCount]:
+        """The ``k`` best pairs, in the order the tie rule would merge them."""
+        taken: List[Tuple[int, int]] = []
+        seen: Set[int] = set()
+        while len(taken) < k:
+            best = self._pop_best()
+            if best is None:
+                break
+            if best[0] not in seen:
+                seen.add(best[0])
+                taken.append(best)
+        for key, c in taken:
+            self._push_back(key, c)
+        return [PairCount(key >> SHIFT, key & MASK, c) for key, c in taken]
+
+    # -- stepping ------------------------------------------------------------------------
+    def _limit_reached(self) -> Optional[str]:
+        cfg = self.config
+        if cfg.num_merges is not None and self.merge_count >= cfg.num_merges:
+            return "merges"
+        if cfg.vocab_size is not None:
+            size = self.vocab_size if cfg.vocab_size_counts == "distinct" else self.initial_vocab_size + self.merge_count
+            if size >= cfg.vocab_size:
+                return "vocab_size"
+        return None
+
+    def step(self) -> Optional[MergeStep]:
+        """Apply the next merge; None (and ``stop_reason`` set) when a stop rule holds."""
+        reason = self._limit_reached()
+        if reason:
+            self.stop_reason = reason
+            return None
+        best = self._pop_best()
+        if best is None:
+            self.stop_reason = "no_pairs"
+            return None
+        k, count = best
+        if count < self.config.min_frequency:
+            self._push_back(k, count)
+            self.stop_reason = "min_frequency"
+            return None
+        self.stop_reason = None
+        return self._merge(k, count)
+
+    def _merge(self, k: int, count: int) -> MergeStep:
+        left, right = k >> SHIFT, k & MASK
+        raw = self._tokens[left] + self._tokens[right]  # type: ignore[operator]
+        new_id = self._ids.get(raw)
+        created = new_id is None
+        if new_id is None:
+            new_id = self._add_token(raw)
+            self._lens.append(self._lens[left] + self._lens[right])
+        words = sorted(self._where.pop(k, ()))
+        befores: Optional[List[List[int]]] = None if created else []
+        changed, touched = self._apply(words, left, right, new_id, befores)
+        self._counts.pop(k, None)
+        self._first.pop(k, None)
+        self._undo_log.append((left, right, new_id, created, tuple(changed), befores))
+        step = self._record(left, right, new_id, count, created, changed, touched | {k}, befores)
+        self.history.append(step)
+        return step
+
+    def _apply(self, words: List[int], left: int, right: int, new_id: int,
+               befores: Optional[List[List[int]]]) -> Tuple[List[int], Set[int]]:
+        """Merge (left, right) -> new_id in ``words``; update counts, index, heap. Hot loop."""
+        segs, freqs, counts, where, first = self._segs, self.freqs, self._counts, self._where, self._first
+        pushed: Set[int] = set()
+        touched: Set[int] = set()
+        changed: List[int] = []
+        removed_tokens = 0
+        for w in words:
+            syms = segs[w]
+            n = len(syms)
+            try:
+                i = syms.index(left)
+            except ValueError:
+                continue
+            out = syms[:i]
+            f = freqs[w]
+            hit = False
+            while i < n:
+                s = syms[i]
+                if s == left and i + 1 < n and syms[i + 1] == right:
+                    hit = True
+                    if out:
+                        p = out[-1]
+                        kk = (p << SHIFT) | left
+                        counts[kk] -= f
+                        touched.add(kk)
+                        kk = (p << SHIFT) | new_id
+                        counts[kk] = counts.get(kk, 0) + f
+                        pushed.add(kk)
+                        ws = where.get(kk)
+                        if ws is None:
+                            where[kk] = {w}
+                            first[kk] = w
+                        else:
+                            ws.add(w)
+                            if w < first.get(kk, w + 1):
+                                first[kk] = w
+                    if i + 2 < n:
+                        nx = syms[i + 2]
+                        kk = (right << SHIFT) | nx
+                        counts[kk] = counts.get(kk, 0) - f
+                        touched.add(kk)
+                        kk = (new_id << SHIFT) | nx
+                        counts[kk] = counts.get(kk, 0) + f
+                        pushed.add(kk)
+                        ws = where.get(kk)
+                        if ws is None:
+                            where[kk] = {w}
+                            first[kk] = w
+                        else:
+                            ws.add(w)
+                            if w < first.get(kk, w + 1):
+                                first[kk] = w
+                    out.append(new_id)
+                    removed_tokens += f
+                    i += 2
+                else:
+                    out.append(s)
+                    i += 1
+            if hit:
+                if befores is not None:
+                    befores.append(syms)
+                segs[w] = out
+                changed.append(w)
+        self._total_tokens -= removed_tokens
+        heap = self._heap
+        for kk in pushed:
+            c = counts[kk]
+            if c > 0:
+                heapq.heappush(heap, self._entry(kk, c))
+        touched |= pushed
+        return changed, touched
+
+    def _record(self, left: int, right: int, new_id: int, count: int, created: bool, changed: List[int],
+                touched: Set[int], befores: Optional[List[List[int]]]) -> MergeStep:
+        tokens = self._tokens
+        counts = self._counts
+        if len(changed) > self.EXAMPLES:
+            picked = heapq.nlargest(self.EXAMPLES, range(len(changed)), key=lambda j: self.freqs[changed[j]])
+        else:
+            picked = sorted(range(len(changed)), key=lambda j: -self.freqs[changed[j]])
+        examples = []
+        for j in picked:
+            w = changed[j]
+            after = tuple(self._segs[w])
+            before = tuple(befores[j]) if befores is not None else _expand(after, new_id, left, right)
+            examples.append(WordChange(w, self.words[w], self.freqs[w], before, after))
+        pairs = tuple(sorted(((kk >> SHIFT, kk & MASK, max(0, counts.get(kk, 0))) for kk in touched)))
+        return MergeStep(
+            rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
+            left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
+            created=created, changed_words=tuple(changed), examples=tuple(examples), changed_pairs=pairs,
+            stats=TrainingStats(len(self.history) + 1, len(tokens), self._total_tokens, self.total_words,
+                                self.total_units))
+
+    def undo(self) -> Optional[MergeStep]:
+        """Take the last merge back; the state equals the state before it, exactly."""
+        if not self.history:
+            return None
+        step = self.history.pop()
+        left, right, new_id, created, changed, befores = self._undo_log.pop()
+        for j, w in enumerate(changed):
+            old = befores[j] if befores is not None else list(_expand(self._segs[w], new_id, left, right))
+            self._replace(w, old)
+        if created:
+            raw = self._tokens.pop()
+            del self._ids[raw]
+            self._lens.pop()
+        self.stop_reason = None
+        return step
+
+    def _replace(self, w: int, new: List[int]) -> None:
+        """Give word ``w`` a new segmentation, updating counts, index and heap (used by undo)."""
+        old = self._segs[w]
+        f = self.freqs[w]
+        counts, where, first = self._counts, self._where, self._first
+        for kk in _pairs_of(old):
+            counts[kk] -= f
+        for kk in _pairs_of(new):
+            c = counts.get(kk, 0) + f
+            counts[kk] = c
+            ws = where.get(kk)
+            if ws is None:
+                where[kk] = {w}
+            else:
+                ws.add(w)
+            if w < first.get(kk, w + 1):
+                first[kk] = w
+            heapq.heappush(self._heap, self._entry(kk, c))
+        self._total_tokens += f * (len(new) - len(old))
+        self._segs[w] = new
+
+    def iter_steps(self, limit: Optional[int] = None) -> Iterator[MergeStep]:
+        """Yield merges until a stop rule holds (or ``limit`` merges); a worker drives this."""
+        done = 0
+        while limit is None or done < limit:
+            step = self.step()
+            if step is None:
+                return
+            done += 1
+            yield step
+
+    def run(self, *, merges: Optional[int] = None, vocab_size: Optional[int] = None,
+            progress: Optional[Callable[[Progress], None]] = None,
+            cancel: Optional[Callable[[], bool]] = None) -> List[MergeStep]:
+        """Run until ``merges`` total merges / ``vocab_size`` / the config's stop rules.
+
+        ``cancel`` is checked between merges; on cancel the merges done so far are kept and
+        :class:`Cancelled` is raised.
+        """
+        target = self._target(merges, vocab_size)
+        out: List[MergeStep] = []
+        with _gc_paused():
+            while True:
+                if merges is not None and self.merge_count >= merges:
+                    break
+                if vocab_size is not None and self.vocab_size >= vocab_size:
+                    break
+                if cancel is not None and cancel():
+                    raise Cancelled()
+                step = self.step()
+                if step is None:
+                    break
+                out.append(step)
+                if progress is not None and (len(out) & 63) == 0:
+                    progress(Progress(self.merge_count, target, "merges"))
+        if progress is not None:
+            progress(Progress(self.merge_count, max(target, self.merge_count), "merges"))
+        return out
+
+    def _target(self, merges: Optional[int], vocab_size: Optional[int]) -> int:
+        cfg = self.config
+        candidates = [merges, cfg.num_merges]
+        for v in (vocab_size, cfg.vocab_size):
+            if v is not None:
+                candidates.append(self.merge_count + max(0, v - self.vocab_size))
+        known = [c for c in candidates if c is not None]
+        return min(known) if known else self.merge_count + len(self._counts)
+
+    def seek(self, k: int) -> List[MergeStep]:
+        """Step or undo until ``merge_count == k`` (or a stop rule holds); returns the steps."""
+        out: List[MergeStep] = []
+        while self.merge_count > k:
+            s = self.undo()
+            if s is None:
+                break
+            out.append(s)
+        while self.merge_count < k:
+            s = self.step()
+            if s is None:
+                break
+            out.append(s)
+        return out
+
+    def reset(self) -> None:
+        while self.history:
+            self.undo()
+
+    # -- export --------------------------------------------------------------------------
+    def model(self) -> BPEModel:
+        """The vocabulary as it stands now (ids as the trainer assigned them)."""
+        from .pipeline import TrainerPipeline
+        cfg = self.config
+        merges = [(s.left, s.right) for s in self.history]
+        model = BPEModel(
+            unit=cfg.unit, tokens=list(self._tokens), merges=merges,
+            merge_counts=[s.count for s in self.history], specials=dict(self.specials),
+            pipeline=TrainerPipeline(cfg, self.specials), algorithm="merges",
+            end_of_word_suffix=cfg.end_of_word_suffix, name=cfg.preset, source_format="native",
+            config=config_to_dict(cfg))
+        if cfg.encode_mode == "seed000-greedy":
+            from .seed000 import seed000_model
+            return seed000_model(self, model)
+        return model
+
+
+def _expand(after: Sequence[int], new_id: int, left: int, right: int) -> Tuple[int, ...]:
+    out: List[int] = []
+    for s in after:
+        if s == new_id:
+            out.append(left)
+            out.append(right)
+        else:
+            out.append(s)
+    return tuple(out)
+
+
+def _check_config(cfg: TrainerConfig) -> None:
+    from .types import TIE_BREAKS
+    if cfg.tie_break not in TIE_BREAKS:
+        raise BPELensError(f"unknown tie rule {cfg.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
+    if cfg.unit not in ("chars", "bytes"):
+        raise BPELensError(f"unknown unit {cfg.unit!r}; choose chars or bytes")
+    if cfg.unit == "bytes" and cfg.end_of_word_suffix:
+        raise BPELensError("an end-of-word suffix needs character units, not bytes")
+    for name in ("vocab_size", "num_merges"):
+        v = getattr(cfg, name)
+        if v is not None and v < 0:
+            raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v}")
+    if cfg.min_frequency < 0:
+        raise BPELensError(f"min frequency must be 0 or more, not {cfg.min_frequency}")
+
+
+def config_to_dict(cfg: TrainerConfig) -> dict:
+    from dataclasses import asdict
+    d = asdict(cfg)
+    d["special_tokens"] = list(cfg.special_tokens)
+    return d
+
+
+@contextmanager
+def _gc_paused():
+    """Python's cyclic GC causes 50-300 ms pauses in long runs (FACTS.md); nothing here makes cycles."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
