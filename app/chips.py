@@ -458,9 +458,9 @@ def paint_chips(painter: QPainter, rect: QRect, chips: Sequence[Chip], font: QFo
     painter.setRenderHint(QPainter.Antialiasing, True)
     painter.setClipRect(rect)
     for chip, k in zip(chips, colors):
-        if x >= right:
+        if x >= right - m.MIN_W:
             break
-        w = m.width(chip)
+        w = min(m.width(chip), right - x)  # the last chip is elided to fit
         paint_chip(painter, QRectF(x, y, w, h), chip, PALETTE[k], m, highlight=chip.token_id in hi)
         x += w + m.GAP
     painter.restore()
