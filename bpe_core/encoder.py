@@ -52,6 +52,9 @@ class Encoder:
         self.merges_limit = len(model.merges) if merges_limit is None else max(0, merges_limit)
         self._bytes = model.unit == "bytes"
         self._vocab = model.vocab
+        added_only = set(model.extras.get("added_only") or ())
+        if added_only:  # added tokens outside the BPE vocab: only the pipeline emits them (tokenizers)
+            self._vocab = {r: i for r, i in model.vocab.items() if i not in added_only}
         self._cache: Dict[str, List[int]] = {}
         self._span_cache: Dict[Tuple[str, bool], WordResult] = {}
         self._prefix = self._unit_raw(model.continuing_subword_prefix)

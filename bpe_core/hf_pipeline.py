@@ -1,0 +1,391 @@
+"""Hugging Face ``tokenizers`` pipelines (normalizer, pre-tokenizer, added tokens) with offsets.
+
+Semantics follow tokenizers 0.23: added tokens that are not ``normalized`` are cut out of the raw
+text first, each remaining segment is normalized, ``normalized`` added tokens are cut out of it,
+then the pre-tokenizer splits what is left. Every piece keeps its span in the ORIGINAL text: a
+segment carries an alignment (original span of each of its characters) once a normalizer changed it.
+
+>>> p = HFPipeline({"type": "Lowercase"}, {"type": "Whitespace"},
+...                [{"id": 7, "content": "[X]", "special": True, "normalized": False}])
+>>> [(x.text, x.start, x.end, x.special) for x in p.split("Hi [X]YOU!")]
+[('hi', 0, 2, None), ('[X]', 3, 6, 7), ('you', 6, 9, None), ('!', 9, 10, None)]
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+import regex
+
+from .types import BPELensError, Piece
+
+Span = Tuple[int, int]
+GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+_WS = regex.compile(r"\s")  # regex's \s is Unicode White_Space, as Rust's char::is_whitespace
+_PUNCT = regex.compile(r"[\p{P}!-/:-@\[-`{-~]")  # is_ascii_punctuation || is_punctuation
+_BEHAVIORS = ("removed", "isolated", "mergedwithprevious", "mergedwithnext", "contiguous")
+
+
+class Seg:
+    """Normalized text plus the original span of each character (identity from ``base`` if None)."""
+
+    __slots__ = ("text", "align", "base")
+
+    def __init__(self, text: str, base: int = 0, align: Optional[List[Span]] = None) -> None:
+        self.text, self.base, self.align = text, base, align
+
+    def char_span(self, i: int) -> Span:
+        return self.align[i] if self.align is not None else (self.base + i, self.base + i + 1)
+
+    def spans(self) -> List[Span]:
+        return self.align if self.align is not None else [(self.base + i, self.base + i + 1)
+                                                          for i in range(len(self.text))]
+
+    def sub(self, a: int, b: int) -> "Seg":
+        if self.align is None:
+            return Seg(self.text[a:b], self.base + a)
+        return Seg(self.text[a:b], 0, self.align[a:b])
+
+    def orig_start(self) -> int:
+        return self.char_span(0)[0] if self.text else self.base
+
+    def rebuild(self, outs: List[str]) -> "Seg":
+        """Replace character i by ``outs[i]``; new characters take the original span of char i."""
+        text = "".join(outs)
+        if text == self.text:
+            return self
+        align: List[Span] = []
+        for i, o in enumerate(outs):
+            if o:
+                align.extend([self.char_span(i)] * len(o))
+        return Seg(text, 0, align)
+
+    def prepend(self, s: str) -> "Seg":
+        return Seg(s + self.text, 0, [self.char_span(0)] * len(s) + self.spans())
+
+
+# -- normalizers ----------------------------------------------------------------------------
+def _nf(form: str) -> Callable[[Seg], Seg]:
+    # a cut before an ASCII character never changes normalization (no composition has an ASCII
+    # second part), so chunks can be normalized alone and each aligned on its own
+    chunk_re = regex.compile(r"[\x00-\x7f][^\x00-\x7f]*|[^\x00-\x7f]+")
+
+    def run(seg: Seg) -> Seg:
+        if unicodedata.is_normalized(form, seg.text):
+            return seg
+        text: List[str] = []
+        align: List[Span] = []
+        for m in chunk_re.finditer(seg.text):
+            chunk, a, b = m.group(), m.start(), m.end()
+            out = unicodedata.normalize(form, chunk)
+            text.append(out)
+            if len(out) == b - a:
+                align.extend(seg.char_span(i) for i in range(a, b))
+                continue
+            whole = (seg.char_span(a)[0], seg.char_span(b - 1)[1])
+            # clusters start at characters of combining class 0
+            starts = [i for i in range(a, b) if i == a or unicodedata.combining(seg.text[i]) == 0] + [b]
+            parts = [unicodedata.normalize(form, seg.text[s:e]) for s, e in zip(starts, starts[1:])]
+            if "".join(parts) != out:
+                align.extend([whole] * len(out))
+                continue
+            for s, e, part in zip(starts, starts[1:], parts):
+                if len(part) == e - s:
+                    align.extend(seg.char_span(i) for i in range(s, e))
+                else:
+                    align.extend([(seg.char_span(s)[0], seg.char_span(e - 1)[1])] * len(part))
+        return Seg("".join(text), 0, align)
+    return run
+
+
+def _lowercase(seg: Seg) -> Seg:
+    if seg.text.isascii():
+        return Seg(seg.text.lower(), seg.base, seg.align)
+    return seg.rebuild([c.lower() for c in seg.text])  # per char: no final-sigma rule, as Rust
+
+
+def _strip(left: bool, right: bool) -> Callable[[Seg], Seg]:
+    def run(seg: Seg) -> Seg:
+        t = seg.text
+        a, b = 0, len(t)
+        while left and a < b and _WS.match(t[a]):
+            a += 1
+        while right and b > a and _WS.match(t[b - 1]):
+            b -= 1
+        return seg if (a, b) == (0, len(t)) else seg.sub(a, b)
+    return run
+
+
+def _replace(pattern: Any, content: str) -> Callable[[Seg], Seg]:
+    rx = _pattern(pattern, "Replace")
+
+    def run(seg: Seg) -> Seg:
+        text: List[str] = []
+        align: List[Span] = []
+        pos = 0
+        for m in rx.finditer(seg.text):
+            if m.end() == m.start():
+                continue
+            text.append(seg.text[pos:m.start()])
+            align.extend(seg.char_span(i) for i in range(pos, m.start()))
+            text.append(content)
+            align.extend([(seg.char_span(m.start())[0], seg.char_span(m.end() - 1)[1])] * len(content))
+            pos = m.end()
+        if pos == 0:
+            return seg
+        text.append(seg.text[pos:])
+        align.extend(seg.char_span(i) for i in range(pos, len(seg.text)))
+        return Seg("".join(text), 0, align)
+    return run
+
+
+def _is_chinese(c: str) -> bool:
+    o = ord(c)
+    return (0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2A6DF or 0x2A700 <= o <= 0x2B73F
+            or 0x2B740 <= o <= 0x2B81F or 0x2B920 <= o <= 0x2CEAF or 0xF900 <= o <= 0xFAFF or 0x2F800 <= o <= 0x2FA1F)
+
+
+def _bert(d: Dict[str, Any]) -> Callable[[Seg], Seg]:
+    lower = d.get("lowercase", True)
+    strip_acc = d.get("strip_accents")
+    strip_acc = lower if strip_acc is None else strip_acc
+    nfd = _nf("NFD")
+
+    def clean(c: str) -> str:
+        if c in "\t\n\r" or _WS.match(c):
+            return " "
+        return "" if c in "\0\ufffd" or unicodedata.category(c)[0] == "C" else c
+
+    def run(seg: Seg) -> Seg:
+        if d.get("clean_text", True):
+            seg = seg.rebuild([clean(c) for c in seg.text])
+        if d.get("handle_chinese_chars", True):
+            seg = seg.rebuild([f" {c} " if _is_chinese(c) else c for c in seg.text])
+        if strip_acc:
+            seg = nfd(seg)
+            seg = seg.rebuild(["" if unicodedata.category(c) == "Mn" else c for c in seg.text])
+        return _lowercase(seg) if lower else seg
+    return run
+
+
+def build_normalizer(d: Optional[Dict[str, Any]]) -> Optional[Callable[[Seg], Seg]]:
+    if not d:
+        return None
+    kind = d.get("type")
+    if kind in ("NFC", "NFD", "NFKC", "NFKD"):
+        return _nf(kind)
+    if kind == "Lowercase":
+        return _lowercase
+    if kind == "Strip":
+        return _strip(d.get("strip_left", True), d.get("strip_right", True))
+    if kind == "Replace":
+        return _replace(d.get("pattern"), d.get("content", ""))
+    if kind == "Prepend":
+        pre = d.get("prepend", "")
+        return lambda seg: seg.prepend(pre) if seg.text and pre else seg
+    if kind == "BertNormalizer":
+        return _bert(d)
+    if kind == "Sequence":
+        steps = [s for s in (build_normalizer(x) for x in d.get("normalizers", [])) if s is not None]
+
+        def seq(seg: Seg) -> Seg:
+            for s in steps:
+                seg = s(seg)
+            return seg
+        return seq
+    raise BPELensError(f"the {kind} normalizer is not supported by BPE Lens")
+
+
+# -- pre-tokenizers -------------------------------------------------------------------------
+def _pattern(p: Any, owner: str) -> "regex.Pattern[str]":
+    try:
+        if isinstance(p, dict) and "Regex" in p:
+            return regex.compile(p["Regex"])
+        if isinstance(p, dict) and "String" in p:
+            return regex.compile(regex.escape(p["String"]))
+        if isinstance(p, str):
+            return regex.compile(regex.escape(p))
+    except regex.error as e:
+        raise BPELensError(f"the {owner} pattern does not compile: {e}") from None
+    raise BPELensError(f"the {owner} pattern {p!r} is neither a String nor a Regex")
+
+
+def split_seg(seg: Seg, rx: "regex.Pattern[str]", behavior: str, invert: bool = False) -> List[Seg]:
+    """tokenizers' NormalizedString::split: matches and gaps, then the delimiter behavior."""
+    t = seg.text
+    marks: List[Tuple[int, int, bool]] = []
+    prev = 0
+    for m in rx.finditer(t):
+        if m.start() != prev:
+            marks.append((prev, m.start(), invert))
+        marks.append((m.start(), m.end(), not invert))
+        prev = m.end()
+    if prev != len(t) or not marks:
+        marks.append((prev, len(t), invert))
+    b = behavior.lower()
+    if b == "removed":
+        out = [(s, e) for s, e, is_m in marks if not is_m]
+    elif b == "isolated":
+        out = [(s, e) for s, e, _ in marks]
+    elif b in ("contiguous", "mergedwithprevious", "mergedwithnext"):
+        seq = marks[::-1] if b == "mergedwithnext" else marks
+        acc: List[List[int]] = []
+        prev_m = False
+        for s, e, is_m in seq:
+            join = is_m == prev_m if b == "contiguous" else (is_m and not prev_m)
+            if join and acc:
+                if b == "mergedwithnext":
+                    acc[-1][0] = s
+                else:
+                    acc[-1][1] = e
+            else:
+                acc.append([s, e])
+            prev_m = is_m
+        out = [(s, e) for s, e in (acc[::-1] if b == "mergedwithnext" else acc)]
+    else:
+        raise BPELensError(f"unknown split behavior {behavior!r}")
+    return [seg.sub(s, e) for s, e in out if e > s]
+
+
+PreTok = Callable[[Seg], List[Seg]]
+
+
+def _metaspace(d: Dict[str, Any]) -> PreTok:
+    rep = d.get("replacement", "\u2581")
+    scheme = d.get("prepend_scheme") or ("always" if d.get("add_prefix_space", True) else "never")
+    do_split = d.get("split", True)
+    rep_re = regex.compile(regex.escape(rep))
+
+    def run(seg: Seg) -> List[Seg]:
+        seg = Seg(seg.text.replace(" ", rep), seg.base, seg.align) if len(rep) == 1 else \
+            seg.rebuild([rep if c == " " else c for c in seg.text])
+        if not seg.text.startswith(rep) and (scheme == "always" or (scheme == "first" and seg.orig_start() == 0)):
+            seg = seg.prepend(rep)
+        return split_seg(seg, rep_re, "mergedwithnext") if do_split else [seg]
+    return run
+
+
+def build_pre_tokenizer(d: Optional[Dict[str, Any]]) -> Tuple[Optional[PreTok], bool]:
+    """The pre-tokenizer, and whether it is byte-level (a ByteLevel step anywhere)."""
+    if not d:
+        return None, False
+    kind = d.get("type")
+    rx: Optional["regex.Pattern[str]"] = None
+    if kind == "ByteLevel":
+        prefix, use_regex = d.get("add_prefix_space", True), d.get("use_regex", True)
+        rx = regex.compile(GPT2_PATTERN) if use_regex else None
+
+        def byte_level(seg: Seg) -> List[Seg]:
+            if prefix and not seg.text.startswith(" "):
+                seg = seg.prepend(" ")
+            return split_seg(seg, rx, "isolated") if rx is not None else [seg]
+        return byte_level, True
+    if kind == "Split":
+        rx = _pattern(d.get("pattern"), "Split")
+        behavior, invert = str(d.get("behavior", "Isolated")), bool(d.get("invert", False))
+        if behavior.lower() not in _BEHAVIORS:
+            raise BPELensError(f"unknown Split behavior {behavior!r}")
+        return (lambda seg: split_seg(seg, rx, behavior, invert)), False
+    if kind == "Metaspace":
+        return _metaspace(d), False
+    if kind == "Whitespace":
+        rx = regex.compile(r"\w+|[^\w\s]+")
+        return (lambda seg: split_seg(seg, rx, "removed", True)), False
+    if kind == "WhitespaceSplit":
+        return (lambda seg: split_seg(seg, _WS, "removed")), False
+    if kind == "CharDelimiterSplit":
+        rx = regex.compile(regex.escape(d.get("delimiter", " ")))
+        return (lambda seg: split_seg(seg, rx, "removed")), False
+    if kind == "BertPreTokenizer":
+        return (lambda seg: [x for w in split_seg(seg, _WS, "removed")
+                             for x in split_seg(w, _PUNCT, "isolated")]), False
+    if kind == "Punctuation":
+        behavior = str(d.get("behavior", "Isolated"))
+        return (lambda seg: split_seg(seg, _PUNCT, behavior)), False
+    if kind == "Digits":
+        single = d.get("individual_digits", False)
+        rx = regex.compile(r"[\p{Nd}\p{Nl}\p{No}]")  # Rust char::is_numeric
+        return (lambda seg: split_seg(seg, rx, "isolated" if single else "contiguous")), False
+    if kind == "Sequence":
+        steps = [build_pre_tokenizer(x) for x in d.get("pretokenizers", [])]
+        fns = [f for f, _ in steps if f is not None]
+
+        def seq(seg: Seg) -> List[Seg]:
+            segs = [seg]
+            for f in fns:
+                segs = [x for s in segs for x in f(s)]
+            return segs
+        return seq, any(b for _, b in steps)
+    raise BPELensError(f"the {kind} pre-tokenizer is not supported by BPE Lens")
+
+
+# -- the whole pipeline ---------------------------------------------------------------------
+class HFPipeline:
+    """tokenizers' AddedVocabulary + normalizer + pre-tokenizer, as a ``split(text)`` pipeline."""
+
+    def __init__(self, normalizer: Optional[Dict[str, Any]], pre_tokenizer: Optional[Dict[str, Any]],
+                 added_tokens: Optional[List[Dict[str, Any]]] = None) -> None:
+        self.normalize = build_normalizer(normalizer)
+        self.pre_tokenize, self.byte_level = build_pre_tokenizer(pre_tokenizer)
+        self.added = {t["content"]: t for t in (added_tokens or []) if t.get("content")}
+        self._raw_re = self._added_re(False)
+        self._norm_re = self._added_re(True)
+
+    def _added_re(self, normalized: bool) -> Optional["regex.Pattern[str]"]:
+        names = sorted((c for c, t in self.added.items() if bool(t.get("normalized", not t.get("special"))) == normalized),
+                       key=len, reverse=True)  # longest first: leftmost-longest like aho-corasick
+        return regex.compile("|".join(regex.escape(n) for n in names)) if names else None
+
+    def _cut_added(self, seg: Seg, rx: Optional["regex.Pattern[str]"]) -> List[Union[Seg, Tuple[int, Seg]]]:
+        """tokenizers' find_matches: added-token matches (with lstrip/rstrip/single_word) and the rest."""
+        if rx is None or not seg.text:
+            return [seg]
+        t = seg.text
+        out: List[Union[Seg, Tuple[int, Seg]]] = []
+        pos = 0
+        for m in rx.finditer(t):
+            tok = self.added[m.group()]
+            start, stop = m.start(), m.end()
+            if start < pos:
+                continue
+            if tok.get("single_word") and ((start > 0 and regex.match(r"\w", t[start - 1]))
+                                           or (stop < len(t) and regex.match(r"\w", t[stop]))):
+                continue
+            if tok.get("lstrip"):
+                while start > pos and _WS.match(t[start - 1]):
+                    start -= 1
+            if tok.get("rstrip"):
+                while stop < len(t) and _WS.match(t[stop]):
+                    stop += 1
+            if start > pos:
+                out.append(seg.sub(pos, start))
+            out.append((tok["id"], seg.sub(start, stop)))
+            pos = stop
+        if pos < len(t):
+            out.append(seg.sub(pos, len(t)))
+        return out
+
+    def split(self, text: str) -> List[Piece]:
+        out: List[Piece] = []
+        for part in self._cut_added(Seg(text), self._raw_re):
+            if isinstance(part, tuple):
+                out.append(self._piece(part[1], part[0]))
+                continue
+            seg = self.normalize(part) if self.normalize is not None else part
+            for sub in self._cut_added(seg, self._norm_re):
+                if isinstance(sub, tuple):
+                    out.append(self._piece(sub[1], sub[0]))
+                elif sub.text:
+                    pieces = self.pre_tokenize(sub) if self.pre_tokenize is not None else [sub]
+                    out.extend(self._piece(p) for p in pieces if p.text)
+        return out
+
+    @staticmethod
+    def _piece(seg: Seg, special: Optional[int] = None) -> Piece:
+        if seg.align is None:
+            return Piece(seg.text, seg.base, seg.base + len(seg.text), special)
+        if not seg.align:
+            return Piece(seg.text, 0, 0, special)
+        start = min(a for a, _ in seg.align)
+        end = max(b for _, b in seg.align)
+        return Piece(seg.text, start, end, special, meta={"align": seg.align})
