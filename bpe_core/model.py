@@ -82,11 +82,15 @@ class BPEModel:
     @cached_property
     def merge_result(self) -> List[int]:
         """Id of the token each merge produces (by rank - 1)."""
-        out = []
-        for left, right in self.merges:
-            a, b = self.tokens[left], self.tokens[right]
-            out.append(self.vocab[a + b])  # type: ignore[operator]
-        return out
+        return [self.vocab[self.merged_raw(left, right)] for left, right in self.merges]
+
+    def merged_raw(self, left: int, right: int) -> Raw:
+        """The token a merge of two ids makes. tokenizers drops the right token's first
+        ``len(continuing_subword_prefix)`` characters ("a" + "##b" -> "ab")."""
+        a, b = self.tokens[left], self.tokens[right]
+        if self.continuing_subword_prefix:
+            b = b[len(self.continuing_subword_prefix):]  # type: ignore[index]
+        return a + b  # type: ignore[operator]
 
     @cached_property
     def created_by(self) -> Dict[int, int]:
