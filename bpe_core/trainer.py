@@ -78,7 +78,13 @@ class Trainer:
         self.total_words = sum(self.freqs)
         self.total_units = sum(f * self._word_units(w) for w, f in zip(self.words, self.freqs))
         self._total_tokens = sum(f * len(s) for f, s in zip(self.freqs, self._segs))
+        self._occ: List[int] = [0] * len(self._tokens)  # occurrences of each token in the unique words
+        for syms in self._segs:
+            for tid in syms:
+                self._occ[tid] += 1
         self._count_pairs()
+        gc.collect()
+        gc.freeze()  # the state is millions of long-lived objects: keep the cyclic GC off them
         self.history: List[MergeStep] = []
         self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]]]] = []
         self.stop_reason: Optional[str] = None
@@ -304,6 +310,7 @@ class Trainer:
         if new_id is None:
             new_id = self._add_token(raw)
             self._lens.append(self._lens[left] + self._lens[right])
+            self._occ.append(0)
         words = sorted(self._where.pop(k, ()))
         befores: Optional[List[List[int]]] = None if created else []
         changed, touched = self._apply(words, left, right, new_id, befores)
@@ -322,63 +329,61 @@ class Trainer:
         touched: Set[int] = set()
         changed: List[int] = []
         removed_tokens = 0
+        occ = self._occ
+        by_right = left != right and occ[right] < occ[left]  # scan for the rarer symbol
+        merged = 0
         for w in words:
             syms = segs[w]
-            n = len(syms)
-            try:
-                i = syms.index(left)
-            except ValueError:
+            spots = _find_pair(syms, left, right, by_right)
+            if not spots:
                 continue
-            out = syms[:i]
+            if befores is not None:
+                befores.append(syms[:])
             f = freqs[w]
-            hit = False
-            while i < n:
-                s = syms[i]
-                if s == left and i + 1 < n and syms[i + 1] == right:
-                    hit = True
-                    if out:
-                        p = out[-1]
-                        kk = (p << SHIFT) | left
-                        counts[kk] -= f
-                        touched.add(kk)
-                        kk = (p << SHIFT) | new_id
-                        counts[kk] = counts.get(kk, 0) + f
-                        pushed.add(kk)
-                        ws = where.get(kk)
-                        if ws is None:
-                            where[kk] = {w}
+            n = len(syms)
+            for shift, spot in enumerate(spots):
+                i = spot - shift  # earlier merges in this word shortened it
+                if i:
+                    p = syms[i - 1]  # already merged if the previous occurrence was adjacent
+                    kk = (p << SHIFT) | left
+                    counts[kk] -= f
+                    touched.add(kk)
+                    kk = (p << SHIFT) | new_id
+                    counts[kk] = counts.get(kk, 0) + f
+                    pushed.add(kk)
+                    ws = where.get(kk)
+                    if ws is None:
+                        where[kk] = {w}
+                        first[kk] = w
+                    else:
+                        ws.add(w)
+                        if w < first.get(kk, w + 1):
                             first[kk] = w
-                        else:
-                            ws.add(w)
-                            if w < first.get(kk, w + 1):
-                                first[kk] = w
-                    if i + 2 < n:
-                        nx = syms[i + 2]
-                        kk = (right << SHIFT) | nx
-                        counts[kk] = counts.get(kk, 0) - f
-                        touched.add(kk)
-                        kk = (new_id << SHIFT) | nx
-                        counts[kk] = counts.get(kk, 0) + f
-                        pushed.add(kk)
-                        ws = where.get(kk)
-                        if ws is None:
-                            where[kk] = {w}
+                if i + 2 < n:
+                    nx = syms[i + 2]
+                    kk = (right << SHIFT) | nx
+                    counts[kk] = counts.get(kk, 0) - f
+                    touched.add(kk)
+                    kk = (new_id << SHIFT) | nx
+                    counts[kk] = counts.get(kk, 0) + f
+                    pushed.add(kk)
+                    ws = where.get(kk)
+                    if ws is None:
+                        where[kk] = {w}
+                        first[kk] = w
+                    else:
+                        ws.add(w)
+                        if w < first.get(kk, w + 1):
                             first[kk] = w
-                        else:
-                            ws.add(w)
-                            if w < first.get(kk, w + 1):
-                                first[kk] = w
-                    out.append(new_id)
-                    removed_tokens += f
-                    i += 2
-                else:
-                    out.append(s)
-                    i += 1
-            if hit:
-                if befores is not None:
-                    befores.append(syms)
-                segs[w] = out
-                changed.append(w)
+                syms[i] = new_id
+                del syms[i + 1]
+                n -= 1
+            removed_tokens += f * len(spots)
+            merged += len(spots)
+            changed.append(w)
+        occ[left] -= merged
+        occ[right] -= merged
+        occ[new_id] += merged
         self._total_tokens -= removed_tokens
         heap = self._heap
         for kk in pushed:
@@ -423,6 +428,7 @@ class Trainer:
             raw = self._tokens.pop()
             del self._ids[raw]
             self._lens.pop()
+            self._occ.pop()
         self.stop_reason = None
         return step
 
@@ -431,6 +437,11 @@ class Trainer:
         old = self._segs[w]
         f = self.freqs[w]
         counts, where, first = self._counts, self._where, self._first
+        occ = self._occ
+        for tid in old:
+            occ[tid] -= 1
+        for tid in new:
+            occ[tid] += 1
         for kk in _pairs_of(old):
             counts[kk] -= f
         for kk in _pairs_of(new):
@@ -531,15 +542,41 @@ class Trainer:
         return model
 
 
-def _expand(after: Sequence[int], new_id: int, left: int, right: int) -> Tuple[int, ...]:
-    out: List[int] = []
-    for s in after:
-        if s == new_id:
-            out.append(left)
-            out.append(right)
+def _find_pair(syms: List[int], left: int, right: int, by_right: bool) -> List[int]:
+    """Start positions of the non-overlapping (left, right) occurrences, left to right."""
+    spots: List[int] = []
+    index = syms.index
+    try:
+        if by_right:  # left != right here, so occurrences cannot overlap
+            i = index(right, 1)
+            while True:
+                if syms[i - 1] == left:
+                    spots.append(i - 1)
+                i = index(right, i + 1)
         else:
-            out.append(s)
-    return tuple(out)
+            n1 = len(syms) - 1
+            i = index(left)
+            while True:
+                if i < n1 and syms[i + 1] == right:
+                    spots.append(i)
+                    i = index(left, i + 2)
+                else:
+                    i = index(left, i + 1)
+    except ValueError:
+        return spots
+
+
+def _expand(after: Sequence[int], new_id: int, left: int, right: int) -> Tuple[int, ...]:
+    """Undo one merge in a segmentation: every ``new_id`` back to ``left, right``."""
+    out = list(after)
+    i = -1
+    try:
+        while True:
+            i = out.index(new_id, i + 1)  # C-speed jumps: words can be paragraphs long
+            out[i:i + 1] = (left, right)
+            i += 1
+    except ValueError:
+        return tuple(out)
 
 
 def _check_config(cfg: TrainerConfig) -> None:
@@ -573,5 +610,6 @@ def _gc_paused():
     try:
         yield
     finally:
+        gc.freeze()  # what the run built is long-lived too; a full collection now would take seconds
         if was:
             gc.enable()
