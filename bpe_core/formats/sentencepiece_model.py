@@ -21,6 +21,7 @@ pieces marked unused are not supported.
 """
 from __future__ import annotations
 
+import base64
 import struct
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
@@ -233,6 +234,8 @@ def build_model(pieces: List[Tuple[str, float, int]], trainer: Dict[int, object]
                     key=lambda i: (-pieces[i][1], i))
     merges = recover_merges([tokens[i] for i in merged],
                             {p: i for i, (p, _, t) in enumerate(pieces) if t == NORMAL})
+    charsmap = normalizer.get(2, b"")
+    charsmap = charsmap if isinstance(charsmap, bytes) else b""
     norm_name = normalizer.get(1, b"nmt_nfkc")
     norm_name = norm_name.decode("utf-8", "replace") if isinstance(norm_name, bytes) else str(norm_name)
     pipeline = SentencePiecePipeline(
@@ -245,7 +248,10 @@ def build_model(pieces: List[Tuple[str, float, int]], trainer: Dict[int, object]
     return BPEModel(unit="chars", tokens=tokens, merges=merges, specials=specials, pipeline=pipeline,
                     unk_id=unk, fuse_unk=True, byte_fallback=bool(trainer.get(35, 0)), name=name,
                     source_format="sentencepiece", config=config,
-                    extras={"scores": [s for _, s, _ in pieces]})
+                    extras={"scores": [s for _, s, _ in pieces],
+                            # base64 so that the model stays JSON-safe; tokenizer.json's Precompiled
+                            # normalizer takes exactly this
+                            "precompiled_charsmap": base64.b64encode(charsmap).decode("ascii")})
 
 
 def recover_merges(merged_in_order: List[str], normal: Dict[str, int]) -> List[Tuple[int, int]]:
