@@ -1,0 +1,61 @@
+"""Shared fixtures for the corpus / pre-tokenizer / Punkt tests (real data from shared/data)."""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+DATA = Path(os.environ.get("BPE_LENS_DATA", Path(__file__).resolve().parents[3] / "shared" / "data"))
+if not DATA.is_dir():  # the work tree is /work/main and the data /work/shared/data
+    DATA = Path("/work/shared/data")
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class RealData:
+    """Paths and texts of the real corpora in shared/data (the test skips if one is missing)."""
+
+    root = DATA
+    repo = REPO
+
+    def path(self, rel: str) -> Path:
+        path = DATA / rel
+        if not path.is_file():
+            pytest.skip(f"real data missing: {path}")
+        return path
+
+    def text(self, rel: str, limit: int = 0) -> str:
+        """The file decoded like Python's open(encoding="utf-8-sig") (universal newlines)."""
+        return _read(self.path(rel))[:limit] if limit else _read(self.path(rel))
+
+
+@functools.lru_cache(maxsize=None)
+def _read(path: Path) -> str:
+    with open(path, encoding="utf-8-sig") as f:
+        return f.read()
+
+
+@pytest.fixture(scope="session")
+def real() -> RealData:
+    return RealData()
+
+
+@pytest.fixture
+def nltk_with_our_tables(tmp_path: Path) -> Iterator[None]:
+    """Make plain ``nltk.sent_tokenize`` find our English tables (an nltk_data layout in tmp)."""
+    import nltk
+    from nltk.tokenize import _get_punkt_tokenizer
+
+    shutil.copytree(REPO / "resources" / "punkt_tab" / "english", tmp_path / "tokenizers" / "punkt_tab" / "english")
+    saved = list(nltk.data.path)
+    nltk.data.path[:] = [str(tmp_path)]
+    _get_punkt_tokenizer.cache_clear()
+    try:
+        yield
+    finally:
+        nltk.data.path[:] = saved
+        _get_punkt_tokenizer.cache_clear()
