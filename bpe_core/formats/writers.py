@@ -170,8 +170,10 @@ def _sentencepiece_layout(model: BPEModel) -> Dict[str, Any]:
 def _added_tokens(model: BPEModel) -> List[Dict[str, Any]]:
     """Specials that the pipeline cuts out of text (SentencePiece: only user-defined ones)."""
     given = model.config.get("added_tokens")
-    if isinstance(given, list):
-        return given
+    if isinstance(given, list):  # read from a tokenizer.json: keep its flags, fill in the rest
+        defaults = {"single_word": False, "lstrip": False, "rstrip": False, "normalized": False, "special": True}
+        return [{"id": t["id"], "content": t["content"], **{k: t.get(k, v) for k, v in defaults.items()}}
+                for t in given if isinstance(t, dict) and "id" in t and "content" in t]
     pipe = model.pipeline
     matched = getattr(pipe, "user_defined", None)
     if matched is None:
