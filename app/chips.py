@@ -41,7 +41,7 @@ __all__ = [
     "PALETTE", "TEXT_COLOR", "ACCENT", "MIN_DELTA_E", "TextMode", "Chip",
     "token_color", "chip_colors", "palette_index", "distinguishable",
     "chip_text", "chip_texts", "readable_text", "token_tooltip", "model_chip", "model_chips",
-    "paint_chips", "chips_size_hint", "ChipMetrics",
+    "paint_chip", "paint_chip_batch", "paint_chips", "chips_size_hint", "ChipMetrics",
 ]
 
 # --------------------------------------------------------------------------- palette
@@ -147,16 +147,18 @@ def chip_indices(ids: Iterable[int]) -> List[int]:
     the slot its left neighbour ended up with; then the next distinguishable slot (stepping by
     a stride coprime with the palette size, so the shift is the same for the same pair)."""
     out: List[int] = []
-    prev = -1
+    add = out.append
+    ok, n = _OK, _N
+    row = None  # _OK row of the previous slot
     for tid in ids:
-        k = palette_index(tid)
-        if prev >= 0 and not _OK[prev][k]:
-            for _ in range(_N):
-                k = (k + _SHIFT) % _N
-                if _OK[prev][k]:
+        k = ((tid * 0x9E3779B1) & 0xFFFFFFFF) * n >> 32  # palette_index, inlined (hot loop)
+        if row is not None and not row[k]:
+            for _ in range(n):
+                k = (k + _SHIFT) % n
+                if row[k]:
                     break
-        out.append(k)
-        prev = k
+        add(k)
+        row = ok[k]
     return out
 
 
@@ -437,6 +439,69 @@ def paint_chip(painter: QPainter, rect: QRectF, chip: Chip, color: QColor, metri
         sub_rect = QRectF(rect.x() + metrics.PAD_X, text_rect.bottom(),
                           rect.width() - 2 * metrics.PAD_X, metrics.sub_fm.height())
         painter.drawText(sub_rect, Qt.AlignLeft | Qt.AlignVCenter, chip.sub)
+
+
+_OUTLINES = tuple(QPen(QColor(c).darker(150), 1.0) for c in PALETTE)
+_PARTIAL_PEN = QPen(QColor("#333333"), 1.2, Qt.DashLine)
+_SPECIAL_PEN = QPen(QColor("#333333"), 2.0)
+_SUB_COLOR = QColor("#333333")
+
+
+def paint_chip_batch(painter: QPainter, rects: Sequence[QRectF], chips: Sequence[Chip],
+                     color_indices: Sequence[int], metrics: ChipMetrics,
+                     highlighted: Optional[Sequence[bool]] = None) -> None:
+    """Paint many laid-out chips at once; looks like :func:`paint_chip` chip by chip.
+
+    Fast path for views with thousands of chips: chips are filled colour by colour (one pen
+    and brush change per colour), then all texts with one font, then the id lines.
+    """
+    m = metrics
+    radius = m.RADIUS
+    by_color: Dict[int, List[QRectF]] = {}
+    marked: List[int] = []
+    for i, (r, chip, k) in enumerate(zip(rects, chips, color_indices)):
+        if chip.partial or chip.special or chip.flash or (highlighted is not None and highlighted[i]):
+            marked.append(i)
+        else:
+            by_color.setdefault(k, []).append(r.adjusted(0.5, 0.5, -0.5, -0.5))
+    # Not antialiased: on half-pixel rectangles (crisp 1px outlines) antialiasing costs ~3.5x
+    # (20 ms vs 6 ms for 660 chips); with a 4px radius the corners still read as rounded.
+    painter.setRenderHint(QPainter.Antialiasing, False)
+    draw = painter.drawRoundedRect
+    for k, group in by_color.items():
+        painter.setPen(_OUTLINES[k])
+        painter.setBrush(PALETTE[k])
+        for r in group:
+            draw(r, radius, radius)
+    for i in marked:
+        chip = chips[i]
+        pen = _PARTIAL_PEN if chip.partial else _SPECIAL_PEN if chip.special else _OUTLINES[color_indices[i]]
+        if chip.flash or (highlighted is not None and highlighted[i]):
+            pen = QPen(ACCENT, 2.5, pen.style())
+        painter.setPen(pen)
+        painter.setBrush(PALETTE[color_indices[i]])
+        draw(rects[i].adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
+    painter.setPen(TEXT_COLOR)
+    painter.setFont(m.font)
+    base = m.PAD_Y + m.fm.ascent()
+    pad = m.PAD_X
+    shown, text_w, fm = m.shown, m.text_width, m.fm
+    draw_text = painter.drawText
+    any_sub = False
+    for r, chip in zip(rects, chips):
+        text = shown(chip.text)
+        room = r.width() - 2 * pad
+        if text_w(chip.text) > room + 0.5:
+            text = fm.elidedText(text, Qt.ElideRight, int(room))
+        draw_text(QPointF(r.x() + pad, r.y() + base), text)
+        any_sub = any_sub or chip.sub is not None
+    if any_sub:
+        painter.setFont(m.sub_font)
+        painter.setPen(_SUB_COLOR)
+        sub_base = m.PAD_Y + m.fm.height() + m.sub_fm.ascent()
+        for r, chip in zip(rects, chips):
+            if chip.sub:
+                draw_text(QPointF(r.x() + pad, r.y() + sub_base), chip.sub)
 
 
 def paint_chips(painter: QPainter, rect: QRect, chips: Sequence[Chip], font: QFont, *,

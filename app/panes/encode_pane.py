@@ -29,13 +29,14 @@ from PySide6.QtWidgets import (
     QSplitter, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
-from app.chips import ACCENT, PALETTE, Chip, ChipMetrics, chip_indices, chip_text, paint_chip, token_tooltip
+from app.chips import ACCENT, PALETTE, Chip, ChipMetrics, chip_indices, chip_text, paint_chip_batch, token_tooltip
 from bpe_core.model import BPEModel
 from bpe_core.types import EncodedToken, Encoding
 
-__all__ = ["EncodePane", "TokenView", "make_encoder", "render_encode_pane_demo", "DEMO_TEXT"]
+__all__ = ["EncodePane", "TokenView", "make_encoder", "render_encode_pane_demo", "demo_byte_model", "DEMO_TEXT"]
 
 DEBOUNCE_MS = 40
+_PER_SPAN = object()
 #: longer input is encoded only up to here (the rest would cost seconds on the GUI thread)
 MAX_CHARS = 200_000
 
@@ -150,6 +151,7 @@ class TokenView(QAbstractScrollArea):
         self._placeholder = ""
         self.tooltip_provider: Optional[Callable[[int], str]] = None
         self._metrics = ChipMetrics(self.font())
+        self._rh = self._metrics.height() + self.VGAP
 
     # -- content
     def set_chips(self, chips: Sequence[Chip], breaks: Optional[Sequence[int]] = None) -> None:
@@ -181,27 +183,35 @@ class TokenView(QAbstractScrollArea):
 
     # -- geometry
     def _row_h(self) -> int:
-        return self._metrics.height(any(c.sub for c in self._chips[:1])) + self.VGAP
+        return self._rh
+
+    def _update_row_h(self) -> None:
+        self._rh = self._metrics.height(any(c.sub for c in self._chips[:1])) + self.VGAP
 
     def _relayout(self) -> None:
         m = self._metrics
+        self._update_row_h()
         width = max(50, self.viewport().width())
         left, right = self.MARGIN, width - self.MARGIN
         xs: List[float] = []
         ws: List[int] = []
         rows: List[int] = []
+        add_x, add_w, add_row = xs.append, ws.append, rows.append
         x, row = left, 0
         gap = m.GAP
+        widths: dict = {}
         chip_w = m.width
+        span = right - left
         for chip, nl in zip(self._chips, self._breaks):
-            w = chip_w(chip)
-            if x > left and x + w > right:
+            w = widths.get(id(chip))  # chips repeat (the pane shares one Chip per token id)
+            if w is None:
+                w = widths[id(chip)] = min(chip_w(chip), span)
+            if x + w > right and x > left:
                 row += 1
                 x = left
-            w = min(w, right - left)
-            xs.append(x)
-            ws.append(w)
-            rows.append(row)
+            add_x(x)
+            add_w(w)
+            add_row(row)
             x += w + gap
             if nl:
                 row += nl
@@ -277,11 +287,13 @@ class TokenView(QAbstractScrollArea):
         r1 = (top + exposed.bottom()) // rh
         lo, hi = bisect.bisect_left(self._rows, r0), bisect.bisect_right(self._rows, r1)
         hover_id = self._chips[self._hover].token_id if self._hover >= 0 else None
-        m = self._metrics
-        for i in range(lo, hi):
-            chip = self._chips[i]
-            hl = chip.token_id == hover_id or chip.token_id in self._highlight or chip.token_id in self._flash
-            paint_chip(p, self.chip_rect(i), chip, PALETTE[self._colors[i]], m, highlight=hl)
+        marked = self._highlight | self._flash | ({hover_id} if hover_id is not None else set())
+        chips = self._chips[lo:hi]
+        y0, h = self.MARGIN - self.verticalScrollBar().value(), rh - self.VGAP
+        xs, ws, rows = self._xs, self._ws, self._rows
+        rects = [QRectF(xs[i], y0 + rows[i] * rh, ws[i], h) for i in range(lo, hi)]
+        hl = [c.token_id in marked for c in chips] if marked else None
+        paint_chip_batch(p, rects, chips, self._colors[lo:hi], self._metrics, hl)
         if self._hover >= 0:  # the hovered chip itself: a thicker outline
             p.setPen(ACCENT)
             p.setBrush(Qt.NoBrush)
@@ -347,6 +359,8 @@ class EncodePane(QWidget):
         self._text = ""
         self._truncated = False
         self._error = ""
+        self._chip_style: tuple = ()
+        self._chip_cache: dict = {}
 
         self.ids_toggle = _toggle("ids", "Show each token's id under it")
         self.whitespace_toggle = _toggle("whitespace", "Show space as ·, newline as ↵, tab as →", True)
@@ -486,26 +500,37 @@ class EncodePane(QWidget):
         mode = self._mode()
         ws = self.whitespace_toggle.isChecked()
         show_ids = self.ids_toggle.isChecked()
+        style = (id(self._model), mode, ws, show_ids)
+        if style != self._chip_style:  # chips are kept across re-encodings while typing
+            self._chip_style, self._chip_cache = style, {}
+        cache = self._chip_cache
         text = self._text
         chips: List[Chip] = []
         breaks: List[int] = []
-        cache: dict = {}
+        add_chip, add_break = chips.append, breaks.append
         for t in enc.tokens:
-            key = (t.id, t.start, t.end) if isinstance(t.raw, bytes) else t.id
-            hit = cache.get(key)
+            hit = cache.get(t.id)
             if hit is None:
-                hit = cache[key] = self._chip_for(t, text, mode, ws, show_ids)
-            chips.append(hit[0])
-            breaks.append(hit[1])
+                hit = cache[t.id] = self._chip_for(t, None, mode, ws, show_ids)
+            if hit is _PER_SPAN:  # a partial character: the chip reads the span it belongs to
+                key = (t.id, text[t.start:t.end])
+                hit = cache.get(key)
+                if hit is None:
+                    hit = cache[key] = self._chip_for(t, text, mode, ws, show_ids)
+            add_chip(hit[0])
+            add_break(hit[1])
         self.view.set_chips(chips, breaks)
         self._set_stats()
 
-    def _chip_for(self, t: EncodedToken, text: str, mode: str, ws: bool, show_ids: bool):
+    def _chip_for(self, t: EncodedToken, text: Optional[str], mode: str, ws: bool, show_ids: bool):
+        """(chip, line breaks after it); ``_PER_SPAN`` when the chip depends on the span."""
         raw = t.raw
         if raw is None:
             label, partial = f"<{t.id}>", False
         else:
             label, partial = chip_text(raw, mode=mode, whitespace=ws)
+            if partial and mode == "text" and text is None:
+                return _PER_SPAN
             if partial and mode == "text" and t.end > t.start:
                 # bytes of a character split across tokens: show the character(s) they belong
                 # to (the encoder's span); the dashed outline says "part of"; hex shows the bytes
@@ -589,16 +614,20 @@ def _demo_model() -> BPEModel:
                 return load_vocabulary(path)
             except Exception:
                 pass
-    return _tiny_byte_model(DEMO_TEXT)
+    return demo_byte_model(DEMO_TEXT)
 
 
-def _tiny_byte_model(text: str, merges: int = 200) -> BPEModel:
-    """A byte-level model trained naively on ``text`` (for demos and tests without files)."""
+def demo_byte_model(text: str, merges: int = 200) -> BPEModel:
+    """A small byte-level model trained (naively) on ``text``, with GPT-2 pieces — for demos
+    and tests that need a vocabulary without files."""
     from collections import Counter
 
+    from bpe_core.pipeline import TrainerPipeline
+    from bpe_core.types import TrainerConfig
+
+    pipeline = TrainerPipeline(TrainerConfig(pretokenizer="gpt2", unit="bytes"), {})
     tokens: list = [bytes([b]) for b in range(256)]
-    words = [list(w.encode()) for w in text.replace("\n", " \n").split(" ") if w]
-    words = [[bytes([b]) for b in w] for w in words]
+    words = [[bytes([b]) for b in p.text.encode("utf-8")] for p in pipeline.split(text)]
     ids = {t: i for i, t in enumerate(tokens)}
     merge_list = []
     for _ in range(merges):
@@ -625,7 +654,7 @@ def _tiny_byte_model(text: str, merges: int = 200) -> BPEModel:
                     i += 1
             out.append(nw)
         words = out
-    return BPEModel(unit="bytes", tokens=tokens, merges=merge_list, name="demo")
+    return BPEModel(unit="bytes", tokens=tokens, merges=merge_list, name="demo", pipeline=pipeline)
 
 
 def render_encode_pane_demo(path: str, *, model: Optional[BPEModel] = None, text: str = DEMO_TEXT,
