@@ -1,0 +1,345 @@
+"""The main window: layout and actions only. State lives in the session, drawing in the panes."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, List, Optional
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter,
+                               QTabWidget, QVBoxLayout, QWidget)
+
+from . import export
+from .panes.controls import ControlsPane, TrainActions, bind, tool_button
+from .panes.encode_pane import EncodePane
+from .panes.history_chart import HistoryChart
+from .panes.inspector_pane import InspectorTab
+from .panes.merges_table import MergesTable
+from .panes.pair_chart import PairChart
+from .panes.words_pane import WordsPane
+from .presenter import PresenterWindow, bind_encode_pane
+from .session import PRESETS, RunEnd, Session, make_config
+from .settings_dialog import SettingsDialog
+from .theme import change_app_font_size
+
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+VOCAB_SUFFIXES = {".json", ".model", ".tiktoken"}
+MAX_RECENT = 8
+
+
+def confirm_reset(parent: QWidget, session: Session) -> bool:
+    """Ask before settings throw away trained merges (no question at merge 0)."""
+    if session.merge_count == 0:
+        return True
+    answer = QMessageBox.question(parent, "Restart training?",
+                                  f"New settings restart training at merge 0; the {session.merge_count:,} "
+                                  "merges so far are discarded. Continue?")
+    return answer == QMessageBox.Yes
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: Session, settings: Optional[QSettings] = None) -> None:
+        super().__init__()
+        self.session = session
+        self.settings = settings or QSettings()
+        self.setWindowTitle("BPE Lens")
+        self.setAcceptDrops(True)
+        self.train_actions = TrainActions(self)
+        bind(self.train_actions, session)
+        self.controls = ControlsPane(session, self.train_actions)
+        self.pair_chart = PairChart(session)
+        self.words = WordsPane(session)
+        self.history_chart = HistoryChart(session)
+        self.encode = EncodePane()
+        self.merges = MergesTable(session)
+        self.presenter: Optional[PresenterWindow] = None
+        self.error_box: Optional[QMessageBox] = None
+        self._build_central()
+        self._build_menus()
+        self._build_status()
+        self._connect()
+        self._restore_layout()
+
+    # -- layout -------------------------------------------------------------------------------------------
+    def _build_central(self) -> None:
+        top = self._splitter(Qt.Horizontal, "top", self.pair_chart, self.words, sizes=(540, 860))
+        bottom = self._splitter(Qt.Horizontal, "bottom", self.history_chart, self.encode, self.merges,
+                                sizes=(520, 460, 420))
+        body = self._splitter(Qt.Vertical, "body", top, bottom, sizes=(440, 360))
+        training = QWidget()
+        layout = QVBoxLayout(training)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.controls)
+        layout.addWidget(body, 1)
+        self.tabs = QTabWidget(tabsClosable=True)
+        self.tabs.addTab(training, "Training")
+        self.tabs.tabBar().setTabButton(0, self.tabs.tabBar().ButtonPosition.RightSide, None)
+        self.tabs.tabCloseRequested.connect(lambda i: i and self.tabs.removeTab(i))
+        self.setCentralWidget(self.tabs)
+
+    def _splitter(self, orientation, name: str, *widgets, sizes=()) -> QSplitter:
+        splitter = QSplitter(orientation, objectName=f"splitter_{name}")
+        for w in widgets:
+            splitter.addWidget(w)
+        splitter.setSizes(list(sizes))
+        splitter.setChildrenCollapsible(False)
+        return splitter
+
+    def _action(self, text: str, slot: Callable, shortcut=None, name: str = "") -> QAction:
+        action = QAction(text, self, objectName=f"action_{name or text.split('…')[0].lower().replace(' ', '_')}")
+        if shortcut:
+            keys = shortcut if isinstance(shortcut, (list, tuple)) else [shortcut]
+            action.setShortcuts([QKeySequence(k) for k in keys])
+        action.triggered.connect(lambda *_: slot())
+        return action
+
+    def _build_menus(self) -> None:
+        a, ta = self._action, self.train_actions
+        self.open_action = a("Open corpus…", self.choose_corpus, QKeySequence.Open, "open_corpus")
+        self.open_vocab_action = a("Open vocabulary…", self.choose_vocabulary, "Ctrl+Shift+O", "open_vocabulary")
+        self.settings_action = a("Training settings…", self.edit_settings, "Ctrl+,", "settings")
+        self.presenter_action = a("Presenter mode", self.enter_presenter, "F11", "presenter")
+        file = self.menuBar().addMenu("&File")
+        file.addActions([self.open_action, self.open_vocab_action])
+        self.recent_menu = file.addMenu("Recent corpora")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.examples_menu = file.addMenu("Examples")
+        self._fill_examples()
+        file.addSeparator()
+        file.addAction(a("Save vocabulary…", self.save_vocabulary, QKeySequence.Save, "save_vocabulary"))
+        export_menu = file.addMenu("Export")
+        export_menu.addAction(a("Pair chart as PNG/SVG…", lambda: self.export_chart(self.pair_chart.plot_item,
+                                                                                   "pairs"), name="export_pairs"))
+        export_menu.addAction(a("History charts as PNG/SVG…", lambda: self.export_chart(
+            self.history_chart.layout_widget.scene(), "history"), name="export_history"))
+        export_menu.addAction(a("Merges as CSV…", self.export_merges, name="export_merges"))
+        file.addSeparator()
+        file.addAction(a("Quit", self.close, QKeySequence.Quit, "quit"))
+        edit = self.menuBar().addMenu("&Edit")
+        edit.addAction(a("Find word", self.words.focus_filter, QKeySequence.Find, "find"))
+        edit.addAction(self.settings_action)
+        view = self.menuBar().addMenu("&View")
+        view.addAction(self.presenter_action)
+        view.addAction(a("Larger font", lambda: change_app_font_size(+1), ["Ctrl++", "Ctrl+="], "font_larger"))
+        view.addAction(a("Smaller font", lambda: change_app_font_size(-1), "Ctrl+-", "font_smaller"))
+        train = self.menuBar().addMenu("&Train")
+        for name in ("step", "step_n", "undo", "undo_n", "play", "run", "cancel", "reset"):
+            train.addAction(ta[name])
+        self.addActions(list(ta.actions.values()))
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(a("Keys…", self.show_keys, "F1", "keys"))
+        bar = self.addToolBar("Main")
+        bar.setObjectName("main_toolbar")
+        bar.addActions([self.open_action, self.open_vocab_action])
+        bar.addSeparator()
+        bar.addWidget(QLabel(" preset: "))
+        self.preset_box = QComboBox(objectName="preset_box")
+        self.preset_box.addItems(list(PRESETS))
+        self.preset_box.setCurrentText(self.session.config.preset)
+        self.preset_box.textActivated.connect(self._on_preset_box_activated)
+        bar.addWidget(self.preset_box)
+        bar.addAction(self.settings_action)
+        bar.addSeparator()
+        bar.addAction(self.presenter_action)
+
+    def _build_status(self) -> None:
+        self.progress = QProgressBar(maximumWidth=260, textVisible=True)
+        self.progress.hide()
+        self.cancel_button = tool_button(self.train_actions["cancel"], self)
+        self.cancel_button.hide()
+        self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.cancel_button)
+
+    def _connect(self) -> None:
+        s = self.session
+        self.controls.seek_requested.connect(s.seek)
+        self.controls.speed_changed.connect(s.set_speed)
+        self.merges.seek_requested.connect(s.seek)
+        bind_encode_pane(self.encode, s)
+        s.loading_started.connect(lambda text: self._busy(text, 0))
+        s.load_progress.connect(self._on_session_load_progress)
+        s.corpus_loaded.connect(self._on_session_corpus_loaded)
+        s.load_cancelled.connect(lambda: self._idle("Loading cancelled; nothing changed."))
+        s.error_raised.connect(self._on_session_error_raised)
+        s.vocabulary_opened.connect(self._on_session_vocabulary_opened)
+        s.config_changed.connect(lambda cfg: self.preset_box.setCurrentText(cfg.preset))
+        s.run_started.connect(lambda kind: kind != "play" and self._busy(f"{kind}…", 0))
+        s.run_progress.connect(lambda p: p.total and self._show_progress(p.done, p.total, "merges"))
+        s.run_finished.connect(self._on_session_run_finished)
+
+    # -- commands -----------------------------------------------------------------------------------------
+    def open_path(self, path: str) -> None:
+        """Open a dropped / chosen file: a vocabulary by its suffix, anything else as a corpus."""
+        if Path(path).suffix.lower() in VOCAB_SUFFIXES or Path(path).name == "merges.txt":
+            self.session.open_vocabulary(path)
+        else:
+            self.session.load_corpus(path)
+
+    def choose_corpus(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open corpus", str(self._last_dir()),
+                                              "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
+        if path:
+            self.session.load_corpus(path)
+
+    def choose_vocabulary(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open vocabulary", str(self._last_dir()),
+                                              "Vocabularies (*.json *.model *.tiktoken merges.txt);;All files (*)")
+        if path:
+            self.session.open_vocabulary(path)
+
+    def edit_settings(self) -> None:
+        dialog = SettingsDialog(self.session.config, self)
+        if dialog.exec() and dialog.config() != self.session.config and confirm_reset(self, self.session):
+            self.session.set_config(dialog.config())
+
+    def _on_preset_box_activated(self, name: str) -> None:
+        if name != self.session.config.preset and confirm_reset(self, self.session):
+            self.session.set_config(make_config(name))
+        else:
+            self.preset_box.setCurrentText(self.session.config.preset)
+
+    def enter_presenter(self) -> None:
+        if self.presenter is None:
+            self.presenter = PresenterWindow(self.session, self.train_actions)
+            self.words.word_selected.connect(self._on_words_word_selected)
+        self.presenter.enter()
+
+    def _on_words_word_selected(self, index: int) -> None:
+        chosen = self.presenter.showcase.word_indices
+        if index not in chosen:
+            self.presenter.set_words((chosen + [index])[-12:])
+
+    def _save_path(self, title: str, name: str, filters: str):
+        return QFileDialog.getSaveFileName(self, title, str(self._last_dir() / name), filters)
+
+    def save_vocabulary(self) -> None:
+        path, flt = self._save_path("Save vocabulary", "vocabulary.json", ";;".join(export.VOCAB_FORMATS.values()))
+        if path:
+            self._guarded(lambda: export.save_vocabulary(self.session.model(), path, export.format_for(path, flt)))
+
+    def export_chart(self, item, name: str) -> None:
+        path, _ = self._save_path("Export chart", f"{name}.png", export.CHART_FILTER)
+        if path:
+            self._guarded(lambda: export.export_chart(item, path))
+
+    def export_merges(self) -> None:
+        path, _ = self._save_path("Export merges", "merges.csv", "CSV (*.csv)")
+        if path:
+            self._guarded(lambda: export.export_merges_csv(self.session.history, path))
+
+    def _guarded(self, fn: Callable[[], str]) -> None:
+        from .session import user_message
+
+        try:
+            self.statusBar().showMessage(f"Saved {fn()}", 5000)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, nothing else changes
+            self._on_session_error_raised(user_message(exc))
+
+    def show_keys(self) -> None:
+        lines = [f"{a.text().replace('&', '')}: {a.shortcut().toString()}" for a in self.findChildren(QAction)
+                 if not a.shortcut().isEmpty()]
+        QMessageBox.information(self, "Keys", "\n".join(sorted(set(lines))))
+
+    # -- session facts ------------------------------------------------------------------------------------
+    def _busy(self, text: str, total: int) -> None:
+        self.statusBar().showMessage(text)
+        self.progress.setRange(0, total)
+        self.progress.show()
+        self.cancel_button.show()
+
+    def _show_progress(self, done: int, total: int, unit: str) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(min(done, total))
+        self.progress.setFormat(f"%p% ({done:,} / {total:,} {unit})")
+
+    def _idle(self, message: str = "") -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        if message:
+            self.statusBar().showMessage(message, 8000)
+        else:
+            self.statusBar().clearMessage()
+
+    def _on_session_load_progress(self, p) -> None:
+        self._show_progress(p.done, p.total, p.unit)
+        if p.message:
+            self.statusBar().showMessage(p.message)
+
+    def _on_session_corpus_loaded(self, info) -> None:
+        self._idle(f"{info.name}: {info.unique_words:,} unique words, {info.total_words:,} in all.")
+        self.setWindowTitle(f"BPE Lens — {info.name} ({info.config.preset})")
+        self._remember(info.path)
+
+    def _on_session_vocabulary_opened(self, model) -> None:
+        self._idle(f"Opened {model.name or 'vocabulary'}: {model.vocab_size:,} tokens, {len(model.merges):,} merges.")
+        self.tabs.setCurrentIndex(self.tabs.addTab(InspectorTab(model), f"Inspect: {model.name or 'vocabulary'}"))
+
+    def _on_session_error_raised(self, message: str) -> None:
+        self._idle()
+        self.statusBar().showMessage(message, 15000)
+        self.error_box = QMessageBox(QMessageBox.Warning, "BPE Lens", message, QMessageBox.Ok, self)
+        self.error_box.open()  # not modal-blocking: the window stays live
+
+    def _on_session_run_finished(self, end: RunEnd) -> None:
+        self._idle(f"Stopped at merge {end.merge_count:,}: {end.reason}" if end.kind in ("run", "play", "step")
+                   else "")
+
+    # -- recent files, examples, drag and drop, layout ---------------------------------------------------
+    def _remember(self, path: str) -> None:
+        if Path(path).resolve().parent == (RESOURCES / "corpus").resolve():
+            return  # the built-in default is always there
+        recent = [p for p in self.recent_files() if p != path]
+        self.settings.setValue("recent", [path] + recent[: MAX_RECENT - 1])
+        self.settings.setValue("last_dir", str(Path(path).parent))
+
+    def recent_files(self) -> List[str]:
+        value = self.settings.value("recent", [])
+        return [value] if isinstance(value, str) else list(value or [])
+
+    def _last_dir(self) -> Path:
+        return Path(self.settings.value("last_dir", str(Path.home())))
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent_files():
+            self.recent_menu.addAction(path, lambda p=path: self.session.load_corpus(p))
+        if self.recent_menu.isEmpty():
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def _fill_examples(self) -> None:
+        for path in sorted((RESOURCES / "examples").glob("*.txt")):
+            self.examples_menu.addAction(path.stem.replace("_", " "), lambda p=str(path): self.session.load_corpus(p))
+        self.examples_menu.setEnabled(not self.examples_menu.isEmpty())
+
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        for url in event.mimeData().urls():
+            self.open_path(url.toLocalFile())
+        event.acceptProposedAction()
+
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+            self.restoreState(self.settings.value("window/state"))
+        for splitter in self.findChildren(QSplitter):
+            state = self.settings.value(f"window/{splitter.objectName()}")
+            if state is not None and splitter.objectName():
+                splitter.restoreState(state)
+
+    def save_layout(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        for splitter in self.findChildren(QSplitter):
+            if splitter.objectName():
+                self.settings.setValue(f"window/{splitter.objectName()}", splitter.saveState())
+
+    def closeEvent(self, event) -> None:
+        self.save_layout()
+        self.session.shutdown()
+        if self.presenter is not None:
+            self.presenter.close()
+        super().closeEvent(event)

@@ -1,0 +1,187 @@
+"""Step controls: the training actions (shared by the menus, the toolbar and presenter mode) and
+the controls pane (buttons, ×N, speed, merge number / vocab size, the timeline slider).
+
+Widgets here only emit intents; :func:`bind` connects them to the session's commands.
+"""
+from __future__ import annotations
+
+from typing import Dict, Optional
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QLabel, QSlider, QSpinBox, QStyle, QToolButton,
+                               QVBoxLayout, QWidget)
+
+from ..session import RunEnd, Session
+
+#: merges a second offered for Play
+SPEEDS = (1, 2, 5, 10, 20, 50, 100, 500, 2000)
+
+
+class TrainActions(QObject):
+    """The training actions with their shortcuts; one set per window tree, shown wherever needed."""
+
+    step_requested = Signal(int)
+    undo_requested = Signal(int)
+    play_requested = Signal(bool)
+    run_requested = Signal()
+    cancel_requested = Signal()
+    reset_requested = Signal()
+
+    # name: (text, shortcuts, tooltip, standard icon); icons, not ⏮⏵⏭ (missing from common fonts)
+    SPEC = {
+        "reset": ("Reset", ("Home",), "Back to merge 0", QStyle.SP_MediaSkipBackward),
+        "undo": ("Undo", ("Backspace", "Left"), "Undo the last merge", QStyle.SP_MediaSeekBackward),
+        "step": ("Step", ("Space", "Right"), "Apply the next merge", QStyle.SP_MediaSeekForward),
+        "step_n": ("Step ×N", ("Shift+Right",), "Apply the next N merges", None),
+        "undo_n": ("Undo ×N", ("Shift+Left",), "Undo the last N merges", None),
+        "play": ("Play", ("P",), "Play / pause: step at the chosen speed", QStyle.SP_MediaPlay),
+        "run": ("Run to target", ("End",), "Merge until the target vocab size / merges (on a worker)",
+                QStyle.SP_MediaSkipForward),
+        "cancel": ("Cancel", ("Esc",), "Cancel loading or stop the run (merges so far are kept)",
+                   QStyle.SP_BrowserStop),
+    }
+
+    def __init__(self, parent: Optional[QObject] = None) -> None:
+        super().__init__(parent)
+        self.n = 10
+        self.actions: Dict[str, QAction] = {}
+        style = QApplication.style()
+        for name, (text, keys, tip, icon) in self.SPEC.items():
+            action = QAction(text, self)
+            if icon is not None:
+                action.setIcon(style.standardIcon(icon))
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setToolTip(f"{tip} ({' / '.join(keys)})")
+            action.setObjectName(f"action_{name}")
+            self.actions[name] = action
+        play = self.actions["play"]
+        play.setCheckable(True)
+        self.actions["cancel"].setEnabled(False)
+        self.actions["reset"].triggered.connect(self.reset_requested)
+        self.actions["undo"].triggered.connect(lambda: self.undo_requested.emit(1))
+        self.actions["step"].triggered.connect(lambda: self.step_requested.emit(1))
+        self.actions["step_n"].triggered.connect(lambda: self.step_requested.emit(self.n))
+        self.actions["undo_n"].triggered.connect(lambda: self.undo_requested.emit(self.n))
+        self.actions["run"].triggered.connect(self.run_requested)
+        self.actions["cancel"].triggered.connect(self.cancel_requested)
+        play.triggered.connect(self.play_requested)
+
+    def __getitem__(self, name: str) -> QAction:
+        return self.actions[name]
+
+    def set_n(self, n: int) -> None:
+        self.n = n
+        self.actions["step_n"].setText(f"Step ×{n}")
+        self.actions["undo_n"].setText(f"Undo ×{n}")
+
+    def show_running(self, kind: str) -> None:
+        """Reflect the session's run state (no intents are emitted)."""
+        play = self.actions["play"]
+        play.setChecked(kind == "play")
+        play.setText("Pause" if kind == "play" else "Play")
+        play.setIcon(QApplication.style().standardIcon(QStyle.SP_MediaPause if kind == "play" else QStyle.SP_MediaPlay))
+        self.actions["cancel"].setEnabled(bool(kind))
+
+
+def bind(actions: TrainActions, session: Session) -> None:
+    """Intents to commands, and the session's run state back to the actions."""
+    actions.step_requested.connect(session.step)
+    actions.undo_requested.connect(session.undo)
+    actions.reset_requested.connect(session.reset)
+    actions.run_requested.connect(session.run_to_target)
+    actions.cancel_requested.connect(session.cancel)
+    actions.play_requested.connect(lambda on: session.play() if on else session.pause())
+    session.run_started.connect(actions.show_running)
+    session.run_finished.connect(lambda end: actions.show_running(session.run_kind))
+    session.loading_started.connect(lambda _: actions.actions["cancel"].setEnabled(True))
+    for signal in (session.corpus_loaded, session.load_cancelled, session.error_raised):
+        signal.connect(lambda *_: actions.show_running(session.run_kind))
+
+
+def tool_button(action: QAction, parent: QWidget) -> QToolButton:
+    button = QToolButton(parent)
+    button.setDefaultAction(action)
+    button.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+    return button
+
+
+class ControlsPane(QWidget):
+    """Buttons, ×N, speed, the always-visible merge number / vocab size, and the timeline."""
+
+    seek_requested = Signal(int)
+    speed_changed = Signal(float)
+
+    def __init__(self, session: Session, actions: TrainActions, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.train_actions = actions
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        for name in ("reset", "undo", "step"):
+            row.addWidget(tool_button(actions[name], self))
+        self.n_box = QSpinBox(self, minimum=2, maximum=100000, value=actions.n)
+        self.n_box.setPrefix("N = ")
+        self.n_box.setToolTip("How many merges Step ×N / Undo ×N apply")
+        self.n_box.valueChanged.connect(actions.set_n)
+        row.addWidget(self.n_box)
+        row.addWidget(tool_button(actions["step_n"], self))
+        row.addWidget(tool_button(actions["play"], self))
+        self.speed_box = QComboBox(self)
+        self.speed_box.setToolTip("Play speed")
+        for s in SPEEDS:
+            self.speed_box.addItem(f"{s} merges/s", s)
+        self.speed_box.setCurrentIndex(SPEEDS.index(5))
+        self.speed_box.currentIndexChanged.connect(lambda i: self.speed_changed.emit(float(SPEEDS[i])))
+        row.addWidget(self.speed_box)
+        row.addWidget(tool_button(actions["run"], self))
+        row.addWidget(tool_button(actions["cancel"], self))
+        row.addStretch(1)
+        self.merge_label = QLabel(self, objectName="merge_label")
+        self.merge_label.setTextFormat(Qt.RichText)
+        self.stats_label = QLabel(self, objectName="stats_label")
+        info = QHBoxLayout()
+        info.addWidget(self.merge_label)
+        info.addSpacing(18)
+        info.addWidget(self.stats_label, 1)
+        self.timeline = QSlider(Qt.Horizontal, self, objectName="timeline")
+        self.timeline.setToolTip("Timeline: drag to any merge")
+        self.timeline.setFocusPolicy(Qt.NoFocus)  # ←/→ step the trainer, not the slider
+        self.timeline.valueChanged.connect(self._on_timeline_value_changed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addLayout(row)
+        layout.addLayout(info)
+        layout.addWidget(self.timeline)
+        for signal in (session.corpus_loaded, session.steps_applied, session.steps_undone, session.reset_done,
+                       session.config_changed):
+            signal.connect(self.refresh)
+        session.run_finished.connect(self._on_session_run_finished)
+        self.refresh()
+
+    def _on_timeline_value_changed(self, k: int) -> None:
+        if k != self.session.merge_count:
+            self.seek_requested.emit(k)
+
+    def _on_session_run_finished(self, end: RunEnd) -> None:
+        self.refresh()
+
+    def refresh(self, *_) -> None:
+        s = self.session
+        target = s.target_merges
+        self.merge_label.setText(
+            f"merge <b>{s.merge_count:,}</b> / {target:,} &nbsp;&nbsp; vocab <b>{s.vocab_size:,}</b>")
+        st = s.stats
+        if st is None:
+            self.stats_label.setText("no corpus loaded")
+        else:
+            unit = "bytes" if s.config.unit == "bytes" else "chars"
+            self.stats_label.setText(
+                f"tokens {st.total_tokens:,} · {st.units_per_token:.2f} {unit}/token · "
+                f"{st.tokens_per_word:.2f} tokens/word")
+        slider = self.timeline
+        slider.blockSignals(True)
+        slider.setRange(0, max(target, s.merge_count))
+        slider.setValue(s.merge_count)
+        slider.setPageStep(max(1, target // 20))
+        slider.blockSignals(False)

@@ -1,0 +1,162 @@
+"""Training history: four small charts against the merge number.
+
+* the count of each merge (log y) — how quickly merges get rarer;
+* the vocabulary size;
+* tokens per word (the corpus's total tokens are this times the word count, shown by the controls);
+* characters (or bytes) per token — what compression the merges buy.
+
+Curves are created once; each update writes the new points into preallocated arrays and calls
+``setData`` on views of them. Ranges are fixed and move only when the data leaves them (x grows
+by half again when the merges reach its end), so curves do not jump and auto-range costs nothing.
+"""
+from __future__ import annotations
+
+import math
+from typing import List, Optional
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from bpe_core.types import MergeStep
+
+from ..session import Session
+from .pair_chart import nice_ceiling
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+from ..theme import CURVES
+
+
+class HistoryChart(QWidget):
+    def __init__(self, session: Session, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.layout_widget = pg.GraphicsLayoutWidget(self)
+        self.layout_widget.setObjectName("history_chart")
+        self._n = 0  # merges shown
+        self._cap = 0
+        self._x = self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
+        specs = [("count of each merge (log)", "count"), ("vocabulary size", "tokens"),
+                 ("tokens per word", "tokens / word"), ("characters per token", "chars / token")]
+        self.plots: List[pg.PlotItem] = []
+        self.curves: List[pg.PlotDataItem] = []
+        for i, (title, ylabel) in enumerate(specs):
+            plot = self.layout_widget.addPlot(row=i // 2, col=i % 2, title=title)
+            plot.setMouseEnabled(False, False)
+            plot.hideButtons()
+            plot.setMenuEnabled(False)
+            plot.setLabel("bottom", "merge")
+            plot.setLabel("left", ylabel)
+            plot.showGrid(x=True, y=True, alpha=0.2)
+            curve = plot.plot(pen=pg.mkPen(CURVES[i], width=2))
+            curve.setClipToView(True)
+            curve.setDownsampling(auto=True, method="peak")
+            self.plots.append(plot)
+            self.curves.append(curve)
+        self._yrange = [(0.0, 0.0)] * 4
+        self._xmax: float = 0.0
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.layout_widget)
+        session.corpus_loaded.connect(self.rebuild)
+        session.reset_done.connect(self.rebuild)
+        session.steps_applied.connect(self._on_session_steps_applied)
+        session.steps_undone.connect(self._on_session_steps_undone)
+        self.rebuild()
+
+    # -- data ------------------------------------------------------------------------------------------
+    def _ensure(self, n: int) -> None:
+        if n < self._cap:
+            return
+        cap = max(1024, 2 * n)
+        arrays = []
+        for a in (self._count, self._log_count, self._vocab, self._tpw, self._upt):
+            b = np.full(cap, np.nan)
+            b[: len(a)] = a
+            arrays.append(b)
+        self._count, self._log_count, self._vocab, self._tpw, self._upt = arrays
+        self._x = np.arange(cap, dtype=float)
+        self._cap = cap
+
+    def _write(self, step: MergeStep) -> None:
+        r, st = step.rank, step.stats
+        self._ensure(r + 1)
+        self._count[r] = step.count
+        self._log_count[r] = math.log10(max(step.count, 1))
+        self._vocab[r] = st.vocab_size
+        self._tpw[r] = st.tokens_per_word
+        self._upt[r] = st.units_per_token
+
+    def rebuild(self, *_) -> None:
+        s = self.session
+        self._cap = 0
+        self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
+        self._ensure(len(s.timeline) + 1)
+        self._yrange = [(0.0, 0.0)] * 4
+        self._xmax = 0.0
+        unit = "bytes" if s.config.unit == "bytes" else "chars"
+        self.plots[3].setTitle(f"{'bytes' if unit == 'bytes' else 'characters'} per token")
+        self.plots[3].setLabel("left", f"{unit} / token")
+        if s.stats is not None:
+            self._vocab[0], self._tpw[0], self._upt[0] = s.stats.vocab_size, s.stats.tokens_per_word, \
+                s.stats.units_per_token
+        for step in s.history:
+            self._write(step)
+        self._n = s.merge_count
+        self._set_x(max(self._n, len(s.timeline)))
+        self._redraw()
+
+    def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
+        for step in steps:
+            self._write(step)
+        self._n = self.session.merge_count
+        self._set_x(self._n)
+        self._redraw()
+
+    def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
+        self._n = self.session.merge_count
+        self._redraw()
+
+    # -- drawing -----------------------------------------------------------------------------------------
+    def _set_y(self, i: int, lo: float, hi: float) -> None:
+        """A fixed y range that moves only when the data leaves it or fills less than half of it."""
+        cur_lo, cur_hi = self._yrange[i]
+        if lo < cur_lo or hi > cur_hi or (hi - lo) < 0.5 * (cur_hi - cur_lo):
+            pad = max(0.08 * (hi - lo), 0.05 * max(abs(hi), 1e-9))
+            self._yrange[i] = (lo - pad, hi + pad)
+            self.plots[i].setYRange(*self._yrange[i], padding=0)
+
+    def _set_x(self, n: int) -> None:
+        if n > self._xmax:
+            self._xmax = nice_ceiling(max(100, n * 1.5))
+            for plot in self.plots:
+                plot.setXRange(0, self._xmax, padding=0.02)
+
+    def _redraw(self) -> None:
+        n = self._n
+        x = self._x[: n + 1]
+        self.curves[0].setData(x[1:], self._log_count[1: n + 1])
+        self.curves[1].setData(x, self._vocab[: n + 1])
+        self.curves[2].setData(x, self._tpw[: n + 1])
+        self.curves[3].setData(x, self._upt[: n + 1])
+        if n:
+            counts = self._count[1: n + 1]
+            # whole decades, labelled 10^k only: pyqtgraph's log axis labels every minor tick
+            # when it spans few decades, which overlap in a small chart
+            lo = math.floor(math.log10(max(1.0, float(counts.min()))))
+            hi = math.ceil(math.log10(max(2.0, float(counts.max()))) + 1e-9)
+            if (lo, hi) != self._yrange[0]:
+                self._yrange[0] = (lo, hi)
+                self.plots[0].setYRange(lo - 0.04, hi + 0.04, padding=0)  # edge labels stay visible
+                self.plots[0].getAxis("left").setTicks(
+                    [[(k, f"10{str(k).translate(SUPERSCRIPTS)}") for k in range(lo, hi + 1)], []])
+        for i, arr in ((1, self._vocab), (2, self._tpw), (3, self._upt)):
+            data = arr[: n + 1]
+            if n or not np.isnan(data[0]):
+                self._set_y(i, float(np.nanmin(data)), float(np.nanmax(data)))
+
+    def values(self) -> dict:
+        """The plotted values (tests): arrays up to the current merge."""
+        n = self._n
+        return {"count": self._count[1: n + 1].copy(), "vocab": self._vocab[: n + 1].copy(),
+                "tokens_per_word": self._tpw[: n + 1].copy(), "units_per_token": self._upt[: n + 1].copy()}

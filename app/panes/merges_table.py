@@ -1,0 +1,151 @@
+"""The merges so far: rank, left, right, new token, count. Clicking a row scrubs there.
+
+Rows are the session's *timeline*: merges undone stay listed (greyed) until the settings change,
+so the table also shows where stepping forward will go. New merges arrive with
+``beginInsertRows``; moving along the timeline only restyles rows (``dataChanged``).
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from bpe_core.types import MergeStep
+
+from ..chips import chip_text
+from ..session import Session
+from ..theme import CHANGED_ROW, FUTURE_TEXT
+
+RANK_ROLE = Qt.UserRole + 1
+
+
+class MergesModel(QAbstractTableModel):
+    RANK, LEFT, RIGHT, NEW, COUNT, WORDS = range(6)
+    HEADERS = ("#", "left", "right", "new token", "count", "words")
+
+    def __init__(self, session: Session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._rows = len(session.timeline)
+        self._current = session.merge_count
+        self._bold = QFont()
+        self._bold.setBold(True)
+        session.corpus_loaded.connect(self._on_session_reset)
+        session.steps_applied.connect(self._on_session_moved)
+        session.steps_undone.connect(self._on_session_moved)
+        session.reset_done.connect(self._on_session_moved)
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+            return self.HEADERS[section]
+        return None
+
+    def step(self, row: int) -> MergeStep:
+        return self.session.timeline[row]
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        step = self.session.timeline[row]
+        if role == Qt.DisplayRole:
+            if col == self.RANK:
+                return str(step.rank)
+            if col == self.LEFT:
+                return chip_text(step.left_token)[0]
+            if col == self.RIGHT:
+                return chip_text(step.right_token)[0]
+            if col == self.NEW:
+                return chip_text(step.new_token)[0]
+            if col == self.COUNT:
+                return f"{step.count:,}"
+            return f"{len(step.changed_words):,}"
+        if role == RANK_ROLE:
+            return step.rank
+        if role == Qt.ForegroundRole and step.rank > self._current:
+            return FUTURE_TEXT
+        if role == Qt.BackgroundRole and step.rank == self._current:
+            return CHANGED_ROW
+        if role == Qt.FontRole and step.rank == self._current:
+            return self._bold
+        if role == Qt.TextAlignmentRole and col in (self.RANK, self.COUNT, self.WORDS):
+            return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role == Qt.ToolTipRole:
+            state = "applied" if step.rank <= self._current else "undone (click to go there again)"
+            return f"merge {step.rank}, {state}: {step.count:,} occurrences, {len(step.changed_words):,} words"
+        return None
+
+    def _on_session_reset(self, *_) -> None:
+        self.beginResetModel()
+        self._rows = len(self.session.timeline)
+        self._current = self.session.merge_count
+        self.endResetModel()
+
+    def _on_session_moved(self, *_) -> None:
+        n = len(self.session.timeline)
+        if n < self._rows:  # a different future replaced the undone merges
+            self.beginRemoveRows(QModelIndex(), n, self._rows - 1)
+            self._rows = n
+            self.endRemoveRows()
+        old, self._current = self._current, self.session.merge_count
+        if n > self._rows:
+            self.beginInsertRows(QModelIndex(), self._rows, n - 1)
+            self._rows = n
+            self.endInsertRows()
+        lo, hi = sorted((old, self._current))
+        lo, hi = max(lo - 1, 0), min(hi, self._rows) - 1
+        if self._rows and hi >= lo:
+            self.dataChanged.emit(self.index(lo, 0), self.index(hi, self.WORDS),
+                                  [Qt.ForegroundRole, Qt.BackgroundRole, Qt.FontRole, Qt.ToolTipRole])
+
+
+class MergesTable(QWidget):
+    seek_requested = Signal(int)
+
+    def __init__(self, session: Session, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.model = MergesModel(session, self)
+        self.view = QTableView(self)
+        self.view.setObjectName("merges_table")
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Stretch)
+        header.setSectionResizeMode(MergesModel.RANK, QHeaderView.ResizeToContents)
+        self.view.clicked.connect(self._on_view_clicked)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(QLabel("<b>Merges</b> — click a row to go to that merge; greyed rows were undone"))
+        layout.addWidget(self.view)
+        session.steps_applied.connect(self._follow)
+        session.steps_undone.connect(self._follow)
+
+    def _on_view_clicked(self, index: QModelIndex) -> None:
+        self.seek_requested.emit(index.data(RANK_ROLE))
+
+    def _follow(self, steps: List[MergeStep]) -> None:
+        # after the view has laid out the inserted rows (its scroll range is updated lazily)
+        QTimer.singleShot(0, self._scroll_to_current)
+
+    def _scroll_to_current(self) -> None:
+        k = self.session.merge_count
+        if k:
+            self.view.scrollTo(self.model.index(k - 1, 0))
+
+    def rows_text(self) -> List[List[str]]:
+        """The table as displayed (tests, CSV)."""
+        m = self.model
+        return [[m.index(r, c).data() for c in range(m.columnCount())] for r in range(m.rowCount())]

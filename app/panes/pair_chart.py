@@ -1,0 +1,131 @@
+"""The next pairs: the top-K pair counts as labelled horizontal bars, the next merge in the accent.
+
+The bars, the tick lists and the ranges are created once; a step only changes the bar widths
+(``BarGraphItem.setOpts``) and the two tick lists (pair labels on the left, counts on the right).
+The x range is fixed and only moves when the top count leaves [50 %, 100 %] of it, so bars do
+not jump with every merge (auto-range would also cost ~3x per update).
+"""
+from __future__ import annotations
+
+import math
+from typing import List, Optional, Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from bpe_core.types import PairCount
+
+from ..chips import chip_text, readable_text
+from ..session import TOP_K, Session
+from ..theme import ACCENT, BAR
+
+#: longest token text on a label before it is elided
+MAX_LABEL_CHARS = 12
+
+
+def nice_ceiling(x: float) -> float:
+    """A round number at or above ``x``: ``nice_ceiling(730) == 800``, ``nice_ceiling(2883) == 3000``."""
+    if x <= 0:
+        return 1.0
+    exp = 10 ** math.floor(math.log10(x))
+    for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if m * exp >= x:
+            return float(m * exp)
+    return float(10 * exp)
+
+
+def token_label(text: str) -> str:
+    return text if len(text) <= MAX_LABEL_CHARS else text[: MAX_LABEL_CHARS - 1] + "…"
+
+
+class PairChart(QWidget):
+    """Top-``k`` pairs of the session; ``font`` sets the labels (presenter mode passes a large one)."""
+
+    def __init__(self, session: Session, *, k: int = TOP_K, font: Optional[QFont] = None,
+                 title: Optional[str] = None, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.k = k
+        self._font = QFont(font or self.font())
+        self._xmax = 1.0
+        self.plot_widget = pg.PlotWidget(self)
+        self.plot_widget.setObjectName("pair_chart")
+        plot = self.plot_item = self.plot_widget.getPlotItem()
+        plot.setMouseEnabled(False, False)
+        plot.hideButtons()
+        plot.setMenuEnabled(False)  # the scene's menu keeps "Export..."
+        plot.invertY(True)
+        plot.setYRange(-0.6, k - 0.4, padding=0)
+        plot.showAxis("right")
+        plot.setTitle(title or f"Next pairs (top {k})")
+        plot.setLabel("bottom", "pair count — the orange bar is the next merge")
+        self.left_axis, self.right_axis = plot.getAxis("left"), plot.getAxis("right")
+        for axis in (self.left_axis, self.right_axis, plot.getAxis("bottom")):
+            axis.setStyle(tickFont=self._font)
+            axis.label.setFont(self._font)
+        self.left_axis.setStyle(tickLength=0)
+        self.right_axis.setStyle(tickLength=0)
+        brushes = [pg.mkBrush(ACCENT)] + [pg.mkBrush(BAR)] * (k - 1)
+        self.bars = pg.BarGraphItem(x0=np.zeros(k), y=np.arange(k, dtype=float), height=0.72,
+                                    width=np.zeros(k), brushes=brushes, pen=pg.mkPen(None))
+        plot.addItem(self.bars)
+        self._labels: List[str] = [""] * k
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot_widget)
+        for signal in (session.corpus_loaded, session.steps_applied, session.steps_undone, session.reset_done):
+            signal.connect(self.refresh)
+        self._fit_axes()
+        self.refresh()
+
+    def set_chart_font(self, font: QFont) -> None:
+        self._font = QFont(font)
+        for axis in (self.left_axis, self.right_axis, self.plot_item.getAxis("bottom")):
+            axis.setStyle(tickFont=self._font)
+            axis.label.setFont(self._font)
+        self._fit_axes()
+        self.refresh()
+
+    def _fit_axes(self) -> None:
+        self._fm = QFontMetrics(self._font)
+        self._left_width = self._fm.horizontalAdvance('"Ġthe" + "Ġthe"') + 12
+        self.left_axis.setWidth(self._left_width)
+        self.right_axis.setWidth(self._fm.horizontalAdvance("88,888,888") + 8)
+
+    def _fit_left_axis(self, labels: Sequence[str]) -> None:
+        """Widen the label axis when a label would be cut; narrow it only when far too wide."""
+        need = max((self._fm.horizontalAdvance(t) for t in labels), default=0) + 12
+        if need > self._left_width or need < 0.6 * self._left_width:
+            self._left_width = max(need, self._fm.horizontalAdvance('"a" + "b"') + 12)
+            self.left_axis.setWidth(self._left_width)
+
+    def _pair_text(self, pair: PairCount) -> str:
+        s = self.session
+        a = token_label(chip_text(s.token(pair.left))[0])
+        b = token_label(chip_text(s.token(pair.right))[0])
+        return readable_text(f'"{a}" + "{b}"', self._font)
+
+    def labels(self) -> List[str]:
+        """The pair labels as shown, top bar first (tests, screenshots)."""
+        return list(self._labels)
+
+    def bar_lengths(self) -> List[float]:
+        return [float(w) for w in self.bars.opts["width"]]
+
+    def refresh(self, *_) -> None:
+        pairs: Sequence[PairCount] = self.session.top_pairs[: self.k]
+        counts = np.zeros(self.k)
+        counts[: len(pairs)] = [p.count for p in pairs]
+        labels = [self._pair_text(p) for p in pairs] + [""] * (self.k - len(pairs))
+        top = counts[0] if len(pairs) else 0.0
+        if top > self._xmax or top < 0.5 * self._xmax:
+            self._xmax = nice_ceiling(top * 1.05) if top else 1.0
+            self.plot_item.setXRange(0, self._xmax, padding=0)
+        self.bars.setOpts(width=counts)
+        if labels != self._labels:
+            self._labels = labels
+            self._fit_left_axis(labels)
+            self.left_axis.setTicks([[(i, t) for i, t in enumerate(labels)], []])
+        self.right_axis.setTicks([[(i, f"{int(c):,}" if c else "") for i, c in enumerate(counts)], []])

@@ -1,0 +1,128 @@
+"""Render the views to PNG files for docs and for a human look: ``python scripts/screenshots.py OUTDIR``.
+
+* ``main_window.png`` — the main window after 50 merges on the built-in corpus;
+* ``presenter.png`` — presenter mode at the same point, a merge having just fired;
+* ``encode_pane.png`` — the encode pane on mixed English / Chinese / emoji text;
+* ``inspector.png`` — the vocabulary inspector on GPT-2's tokenizer.json with a token's merge tree.
+
+Runs offscreen unless a display is set (``xvfb-run -a -s "-screen 0 1600x1000x24" python ...`` for a
+real X server); every image is at least 1280x800.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+if not os.environ.get("DISPLAY"):
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+from PySide6.QtCore import QEventLoop, QSettings, QSize, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+GPT2_TOKENIZER = ROOT.parent / "shared" / "data" / "gpt2" / "tokenizer.json"
+SIZE = QSize(1440, 900)
+
+
+def wait_for(*signals, timeout_ms: int = 120_000) -> None:
+    """Run the event loop until one of ``signals`` fires (a script's wait, not app code)."""
+    loop = QEventLoop()
+    for signal in signals:
+        signal.connect(loop.quit)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    loop.exec()
+    for signal in signals:
+        signal.disconnect(loop.quit)
+
+
+def settle(ms: int = 250) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -> list[Path]:
+    from app.main_window import MainWindow
+    from app.session import Session, default_config
+
+    settings = QSettings(str(outdir / ".screenshots.ini"), QSettings.Format.IniFormat)
+    settings.clear()
+    session = Session(config=default_config(preset))
+    window = MainWindow(session, settings)
+    window.resize(SIZE)
+    window.show()
+    session.error_raised.connect(lambda m: print("error:", m, file=sys.stderr))
+    session.load_corpus(corpus)
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(steps - 1)
+    if session.is_running:
+        wait_for(session.run_finished)
+    window.words.select_word(window.words.model.word_index(min(5, window.words.model.rowCount() - 1)))
+    window.encode.set_text("The lowest tokens merge first: lower, lowest, newer, newest.\n分词：学习")
+    session.step()  # the 50th merge fires: highlights and flashes are visible
+    window.encode.encode_now()
+    settle(80)
+    out = [outdir / "main_window.png"]
+    window.grab().save(str(out[0]))
+    window.enter_presenter()
+    presenter = window.presenter
+    if QApplication.platformName() == "offscreen":  # its "screen" is 800x800: show a window instead
+        presenter.showNormal()
+        presenter.resize(QSize(1600, 1000))
+    presenter.encode.set_text("The lowest tokens merge first: lower, lowest, newer, newest.")
+    session.step()
+    presenter.encode.encode_now()
+    settle(80)
+    out.append(outdir / "presenter.png")
+    presenter.grab().save(str(out[-1]))
+    presenter.leave()
+    window.close()
+    return out
+
+
+def render_other_panes(outdir: Path) -> list[Path]:
+    """The encode pane and the inspector come from their own modules' demo renderers."""
+    from app.panes.encode_pane import render_encode_pane_demo
+    from app.panes.inspector_pane import render_inspector_demo
+
+    out = [Path(render_encode_pane_demo(str(outdir / "encode_pane.png"), size=QSize(1280, 800)))]
+    if GPT2_TOKENIZER.exists():
+        out.append(Path(render_inspector_demo(str(outdir / "inspector.png"), str(GPT2_TOKENIZER))))
+    else:
+        print(f"skipped the inspector: {GPT2_TOKENIZER} not found", file=sys.stderr)
+    return out
+
+
+def main(argv=None) -> int:
+    from app.__main__ import DEFAULT_CORPUS
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("outdir")
+    parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
+    parser.add_argument("--preset")
+    parser.add_argument("--steps", type=int, default=50)
+    parser.add_argument("--only", choices=("training", "others"))
+    args = parser.parse_args(argv)
+    outdir = Path(args.outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication([])
+    from app.theme import apply_app_theme, configure_pyqtgraph
+
+    configure_pyqtgraph()
+    apply_app_theme(app)
+    written = []
+    if args.only in (None, "training"):
+        written += render_training(outdir, args.corpus, args.preset, args.steps)
+    if args.only in (None, "others"):
+        written += render_other_panes(outdir)
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
