@@ -117,7 +117,7 @@ def _detect(p: Path) -> Tuple[str, Path]:
     if not head.strip():
         raise BPELensError(f"{p}: the file is empty")
     text = _as_text(head)
-    if text is not None and text.lstrip().startswith("{"):
+    if text is not None and text.lstrip()[:1] in ("{", "["):
         return _detect_json(p)
     if text is not None and _looks_like_tiktoken(text):
         return "tiktoken", p

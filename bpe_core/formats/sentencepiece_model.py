@@ -22,9 +22,10 @@ pieces marked unused are not supported.
 from __future__ import annotations
 
 import base64
+import re
 import struct
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 from ..model import BPEModel
 from ..types import BPELensError, Piece
@@ -116,69 +117,87 @@ class SentencePiecePipeline:
 
     SentencePiece normalizes the whole text, then runs BPE over it; a BPE-trained model has
     no piece with ``▁`` inside, so no merge crosses a ``▁`` and cutting there changes nothing.
+    A word's pieces (relative spans) are cached: normalizing is the slow part.
     """
+
+    CACHE_SIZE = 100_000
 
     def __init__(self, processor, *, user_defined: Dict[str, int], add_dummy_prefix: bool = True,
                  split_by_whitespace: bool = True, identity: bool = False) -> None:
         self.processor = processor
-        self.user_defined = dict(sorted(user_defined.items(), key=lambda kv: -len(kv[0])))
+        self.user_defined = dict(user_defined)
+        names = sorted(user_defined, key=len, reverse=True)  # longest first
+        self._user_re = re.compile("|".join(map(re.escape, names))) if names else None
         self.add_dummy_prefix = add_dummy_prefix
         self.split_by_whitespace = split_by_whitespace
-        self.identity = identity
-
-    def _words(self, text: str) -> Iterator[Tuple[int, int]]:
-        is_space = (lambda c: c == " ") if self.identity else str.isspace
-        i, n = 0, len(text)
-        while i < n:
-            if is_space(text[i]):
-                i += 1
-                continue
-            j = i
-            while j < n and not is_space(text[j]):
-                j += 1
-            yield i, j
-            i = j
+        self._word_re = re.compile(r"[^ ]+" if identity else r"\S+")
+        self._cache: Dict[Tuple[str, bool], List[Tuple[str, int, int, Optional[int]]]] = {}
 
     def split(self, text: str) -> List[Piece]:
         out: List[Piece] = []
-        for k, (start, end) in enumerate(self._words(text)):
-            word = text[start:end]
-            norm = self.processor.normalize(word)
-            if not norm:
-                continue
-            if not self.add_dummy_prefix:
-                norm = norm if k == 0 else WS + norm
-            exact = norm.lstrip(WS) == word  # spans are exact only when NFKC kept the word
-            offset = start - (len(norm) - len(norm.lstrip(WS)))
-            out.extend(self._cut(norm, start, end, offset if exact else None))
+        first = True
+        for m in self._word_re.finditer(text):
+            start = m.start()
+            for piece, a, b, special in self._word(m.group(), first):
+                out.append(Piece(piece, start + a, start + b, special=special))
+            first = False
         if not self.split_by_whitespace and out:
             return _join_plain(out)
         return out
 
-    def _cut(self, norm: str, start: int, end: int, offset: Optional[int]) -> List[Piece]:
-        pieces: List[Piece] = []
-        i = run = 0
+    def split_words(self, text: str) -> List[Union[str, int]]:
+        """Piece texts and user-defined ids without spans: the encoder's fast path."""
+        out: List[Union[str, int]] = []
+        first = True
+        for m in self._word_re.finditer(text):
+            out.extend(p if s is None else s for p, _, _, s in self._word(m.group(), first))
+            first = False
+        if not self.split_by_whitespace:
+            return [p.special if p.special is not None else p.text for p in self.split(text)]
+        return out
 
-        def flush(upto: int) -> None:
-            for a, b in _ws_chunks(norm, run, upto):
-                s, e = (max(start, offset + a), offset + b) if offset is not None else (start, end)
-                pieces.append(Piece(norm[a:b], s, e))
+    def _word(self, word: str, first: bool) -> List[Tuple[str, int, int, Optional[int]]]:
+        key = (word, self.add_dummy_prefix or not first)  # (word, does it start with a ▁)
+        hit = self._cache.get(key)
+        if hit is None:
+            if len(self._cache) >= self.CACHE_SIZE:
+                self._cache.clear()
+            hit = self._cache[key] = self._cut(word, key[1])
+        return hit
 
-        while i < len(norm):
-            match = next((u for u in self.user_defined if norm.startswith(u, i)), None)
-            if match is None:
-                i += 1
-                continue
-            flush(i)
-            s, e = (offset + i, offset + i + len(match)) if offset is not None else (start, end)
-            pieces.append(Piece(match, s, e, special=self.user_defined[match]))
-            i = run = i + len(match)
-        flush(len(norm))
-        return pieces
+    def _cut(self, word: str, marked: bool) -> List[Tuple[str, int, int, Optional[int]]]:
+        """Pieces of one word with spans relative to it (the whole word when NFKC changed it)."""
+        norm = self.processor.normalize(word)
+        if not norm:
+            return []
+        if not self.add_dummy_prefix and marked:  # a later word: its space becomes the "▁"
+            norm = WS + norm
+        body = norm.lstrip(WS)
+        shift = len(norm) - len(body)  # norm index i is word index i - shift, when exact
+        exact = body == word
+
+        def span(i: int, j: int) -> Tuple[int, int]:
+            return (max(0, i - shift), j - shift) if exact else (0, len(word))
+
+        out: List[Tuple[str, int, int, Optional[int]]] = []
+        pos = 0
+        cuts = list(self._user_re.finditer(norm)) if self._user_re is not None else []
+        for m in cuts + [None]:
+            end = m.start() if m is not None else len(norm)
+            for i, j in _ws_chunks(norm, pos, end):
+                out.append((norm[i:j], *span(i, j), None))
+            if m is not None:
+                out.append((m.group(), *span(m.start(), m.end()), self.user_defined[m.group()]))
+                pos = m.end()
+        return out
 
 
 def _ws_chunks(norm: str, a: int, b: int) -> List[Tuple[int, int]]:
-    cuts = [i for i in range(a + 1, b) if norm[i] == WS] if a < b else []
+    if a >= b:
+        return []
+    if WS not in norm[a + 1:b]:
+        return [(a, b)]
+    cuts = [i for i in range(a + 1, b) if norm[i] == WS]
     bounds = [a] + cuts + [b]
     return [(x, y) for x, y in zip(bounds, bounds[1:]) if x < y]
 
