@@ -15,7 +15,7 @@ from typing import List, Optional
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QLabel, QWidget
 
 from app.chips import Chip, ChipMetrics, chip_text, token_color, token_tooltip
 from bpe_core.model import BPEModel
@@ -105,13 +105,21 @@ class MergeTreeView(QGraphicsView):
     H_GAP = 8
     LEVEL_GAP = 26
     MAX_SCALE = 1.6
+    #: below this the chips are unreadable: the tree scrolls instead (Ctrl+wheel zooms)
+    MIN_SCALE = 0.55
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
         self.setAlignment(Qt.AlignHCenter | Qt.AlignTop)
-        self.setViewportMargins(0, 0, 0, 0)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self._caption_label = QLabel(self)
+        self._caption_label.setTextFormat(Qt.PlainText)
+        self._caption_label.setContentsMargins(8, 4, 8, 4)
+        f = QFont(self.font())
+        f.setBold(True)
+        self._caption_label.setFont(f)
         self._model: Optional[BPEModel] = None
         self._root: Optional[TreeNode] = None
         self._items: List[ChipItem] = []
@@ -132,8 +140,7 @@ class MergeTreeView(QGraphicsView):
         self.scene().clear()
         self._items = []
         self._root = None
-        self._caption = "Select a token to see how it was merged." if self._model is not None else ""
-        self.viewport().update()
+        self._set_caption("Select a token to see how it was merged." if self._model is not None else "")
 
     def show_token(self, token_id: int) -> None:
         m = self._model
@@ -141,7 +148,7 @@ class MergeTreeView(QGraphicsView):
             self.clear()
             return
         self._root = build_tree(m, token_id)
-        self._caption = self._caption_for(token_id)
+        self._set_caption(self._caption_for(token_id))
         self._rebuild()
 
     def root(self) -> Optional[TreeNode]:
@@ -159,6 +166,19 @@ class MergeTreeView(QGraphicsView):
 
     def caption(self) -> str:
         return self._caption
+
+    def _set_caption(self, text: str) -> None:
+        self._caption = text
+        self._caption_label.setText(text)
+        self._caption_label.setToolTip(text)
+        self._place_caption()
+
+    def _place_caption(self) -> None:
+        h = self._caption_label.sizeHint().height() if self._caption else 0
+        self.setViewportMargins(0, h, 0, 0)
+        fw = self.frameWidth()
+        self._caption_label.setGeometry(fw, fw, self.width() - 2 * fw, h)
+        self._caption_label.setVisible(bool(self._caption))
 
     # -- building
     def _caption_for(self, token_id: int) -> str:
@@ -182,6 +202,8 @@ class MergeTreeView(QGraphicsView):
             sub = to_hex(raw)
         else:
             sub = "base"
+        if isinstance(raw, bytes) and not raw.isascii() and not partial and node.children:
+            sub += f"  {decoded_text(raw)}"  # glyphs like ä¸Ń say little: show the text too
         tip = token_tooltip(m, node.id)
         return Chip(text, node.id, tip, False, partial, node.id in m.special_ids, sub or " ")
 
@@ -253,8 +275,7 @@ class MergeTreeView(QGraphicsView):
         path_item.setPen(QPen(QColor("#777777"), 1.3))
         path_item.setZValue(0)
         scene.addItem(path_item)
-        caption_h = self.fontMetrics().height() + 10
-        bounds = scene.itemsBoundingRect().adjusted(-12, -12 - caption_h, 12, 12)
+        bounds = scene.itemsBoundingRect().adjusted(-12, -12, 12, 12)
         scene.setSceneRect(bounds)
         self._fit()
 
@@ -264,14 +285,23 @@ class MergeTreeView(QGraphicsView):
             return
         self.resetTransform()
         vw, vh = self.viewport().width(), self.viewport().height()
-        scale = min(vw / rect.width(), vh / rect.height(), self.MAX_SCALE)
+        scale = max(min(vw / rect.width(), vh / rect.height(), self.MAX_SCALE), self.MIN_SCALE)
         self.scale(scale, scale)
-        self.centerOn(rect.center())
+        self.centerOn(QPointF(rect.center().x(), rect.top() + min(rect.height(), vh / scale) / 2))
 
     # -- events
     def resizeEvent(self, e) -> None:
         super().resizeEvent(e)
+        self._place_caption()
         self._fit()
+
+    def wheelEvent(self, e) -> None:
+        if e.modifiers() & Qt.ControlModifier:
+            factor = 1.15 if e.angleDelta().y() > 0 else 1 / 1.15
+            self.scale(factor, factor)
+            e.accept()
+        else:
+            super().wheelEvent(e)
 
     def mousePressEvent(self, e) -> None:
         item = self.itemAt(e.position().toPoint())
@@ -280,16 +310,3 @@ class MergeTreeView(QGraphicsView):
         if isinstance(item, ChipItem):
             self.token_clicked.emit(item.node.id)
         super().mousePressEvent(e)
-
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
-        if not self._caption:
-            return
-        painter.save()
-        painter.resetTransform()
-        painter.setPen(self.palette().text().color())
-        f = QFont(self.font())
-        f.setBold(True)
-        painter.setFont(f)
-        painter.drawText(QRectF(8, 4, self.viewport().width() - 16, self.fontMetrics().height() + 4),
-                         Qt.AlignLeft | Qt.AlignVCenter, self._caption)
-        painter.restore()
