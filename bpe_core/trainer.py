@@ -49,7 +49,7 @@ class Trainer:
     ``word_counts`` maps each unique word to its frequency, in order of first appearance.
     """
 
-    EXAMPLES = 24
+    EXAMPLES = 16
 
     def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig,
                  symbols_fn: Optional[SymbolsFn] = None) -> None:
@@ -330,6 +330,7 @@ class Trainer:
         changed: List[int] = []
         removed_tokens = 0
         occ = self._occ
+        track_first = self.config.tie_break == "first-seen"  # only that rule reads _first
         by_right = left != right and occ[right] < occ[left]  # scan for the rarer symbol
         merged = 0
         for w in words:
@@ -354,11 +355,10 @@ class Trainer:
                     ws = where.get(kk)
                     if ws is None:
                         where[kk] = {w}
-                        first[kk] = w
                     else:
                         ws.add(w)
-                        if w < first.get(kk, w + 1):
-                            first[kk] = w
+                    if track_first and w < first.get(kk, w + 1):
+                        first[kk] = w
                 if i + 2 < n:
                     nx = syms[i + 2]
                     kk = (right << SHIFT) | nx
@@ -370,11 +370,10 @@ class Trainer:
                     ws = where.get(kk)
                     if ws is None:
                         where[kk] = {w}
-                        first[kk] = w
                     else:
                         ws.add(w)
-                        if w < first.get(kk, w + 1):
-                            first[kk] = w
+                    if track_first and w < first.get(kk, w + 1):
+                        first[kk] = w
                 syms[i] = new_id
                 del syms[i + 1]
                 n -= 1
@@ -407,7 +406,7 @@ class Trainer:
             after = tuple(self._segs[w])
             before = tuple(befores[j]) if befores is not None else _expand(after, new_id, left, right)
             examples.append(WordChange(w, self.words[w], self.freqs[w], before, after))
-        pairs = tuple(sorted(((kk >> SHIFT, kk & MASK, max(0, counts.get(kk, 0))) for kk in touched)))
+        pairs = tuple([(kk >> SHIFT, kk & MASK, counts.get(kk, 0)) for kk in touched])
         return MergeStep(
             rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
             left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
