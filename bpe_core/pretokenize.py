@@ -105,6 +105,14 @@ class PreTokenizer:
             add(words(last))
         return out
 
+    def iter_words(self, text: str) -> Iterator[Tuple[int, List[str]]]:
+        """:meth:`words` in batches, each with the text position reached (for progress).
+
+        >>> list(PRETOKENIZERS["whitespace"].iter_words("a b"))
+        [(3, ['a', 'b'])]
+        """
+        yield len(text), self.words(text)
+
     def word_symbols(self, word: str, config: TrainerConfig) -> List[Raw]:
         """Initial symbols of ``word``: its characters (+ the suffix) or its UTF-8 bytes.
 
@@ -165,6 +173,18 @@ class _PunktWordpunct(PreTokenizer):
 
     def words_in_lines(self, text: str) -> List[str]:
         return self.words(text)
+
+    def iter_words(self, text: str) -> Iterator[Tuple[int, List[str]]]:
+        # Punkt yields sentences lazily: batches keep progress and cancel responsive.
+        from bpe_core import punkt
+
+        findall, batch, end = WORDPUNCT_RE.findall, [], 0
+        for start, end in punkt.tokenizer().span_tokenize(text):
+            batch.extend(findall(text[start:end]))
+            if len(batch) > 20_000:
+                yield end, batch
+                batch = []
+        yield end, batch
 
 
 class CJKPreTokenizer(PreTokenizer):
