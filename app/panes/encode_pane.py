@@ -555,6 +555,9 @@ class EncodePane(QWidget):
         parts = [f"{n:,} tokens", f"{chars / n:.2f} chars/token" if n else "— chars/token"]
         if self._merges_limit is not None:
             parts.append(f"first {self._merges_limit:,} merges")
+        unknown = getattr(enc, "unknown", ())  # spans the vocabulary has no token for (dropped)
+        if unknown:
+            parts.append(f"{sum(e - s for s, e in unknown):,} chars without a token")
         if self._truncated:
             parts.append(f"first {MAX_CHARS:,} chars only")
         self.stats_label.setText("  ·  ".join(parts))
