@@ -360,6 +360,7 @@ class EncodePane(QWidget):
         self._truncated = False
         self._error = ""
         self._chip_style: tuple = ()
+        self._chip_model: Optional[BPEModel] = None
         self._chip_cache: dict = {}
 
         self.ids_toggle = _toggle("ids", "Show each token's id under it")
@@ -500,9 +501,11 @@ class EncodePane(QWidget):
         mode = self._mode()
         ws = self.whitespace_toggle.isChecked()
         show_ids = self.ids_toggle.isChecked()
-        style = (id(self._model), mode, ws, show_ids)
-        if style != self._chip_style:  # chips are kept across re-encodings while typing
-            self._chip_style, self._chip_cache = style, {}
+        style = (mode, ws, show_ids)
+        # chips are kept across re-encodings while typing; a new model object (even at a
+        # recycled address, hence ``is`` and not ``id``) may give an id another token
+        if style != self._chip_style or self._chip_model is not self._model:
+            self._chip_style, self._chip_model, self._chip_cache = style, self._model, {}
         cache = self._chip_cache
         text = self._text
         chips: List[Chip] = []

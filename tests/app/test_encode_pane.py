@@ -249,3 +249,14 @@ def test_characters_without_a_token_are_counted(qtbot, pane, char_model):
     if not getattr(enc, "unknown", ()):
         pytest.skip("this encoder does not report dropped characters")
     assert "2 chars without a token" in pane.stats_label.text()
+
+
+def test_new_model_with_same_ids_redraws_chips(qtbot, pane):
+    a = BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)])
+    b = BPEModel(unit="chars", tokens=["a", "b", "ba"], merges=[(1, 0)])  # id 2 means another token
+    pane.set_model(a)
+    _type(qtbot, pane, "abba")
+    assert pane.displayed_texts() == ["ab", "b", "a"]
+    with qtbot.waitSignal(pane.encoding_changed, timeout=3000):
+        pane.set_model(b)
+    assert pane.displayed_texts() == ["a", "ba", "a"]
