@@ -78,6 +78,8 @@ class Encoder:
     # -- public API ------------------------------------------------------------------------
     def encode_ids(self, text: str) -> List[int]:
         """Token ids only - the fast path (word cache, no spans)."""
+        if self.model.algorithm == "seed000-greedy":
+            return self.encode(text).ids
         out: List[int] = []
         extend, cache, word = out.extend, self._cache, self._word
         fast = getattr(self.model.pipeline, "split_words", None)
@@ -107,6 +109,9 @@ class Encoder:
 
     def encode(self, text: str) -> LensEncoding:
         """Tokens with ids and character spans into ``text``."""
+        if self.model.algorithm == "seed000-greedy":  # works on Punkt sentences, not on words
+            from .seed000 import encode_seed000
+            return LensEncoding(encode_seed000(self.model, text, self.merges_limit).tokens)
         tokens: List[EncodedToken] = []
         unknown: List[Span] = []
         m = self.model
@@ -324,9 +329,19 @@ class Encoder:
         return ids, spans, drops
 
     def _word_seed000_greedy(self, word: str, suffix: bool) -> WordResult:
-        """Hook for seed 000's frequency-greedy encoder (model.extras holds its tables)."""
-        raise NotImplementedError("seed 000's greedy encoding is not implemented yet "
-                                  "(bpe_core.encoder.Encoder._word_seed000_greedy)")
+        """One word with seed 000's frequency-greedy merging (no sentence markers)."""
+        from .seed000 import EOW, merge_greedy
+        v2i = self.model.extras["vocab_to_idx"]
+        unk = v2i["<unk>"]
+        ids: List[int] = []
+        spans: List[Span] = []
+        pos = 0
+        for sub in merge_greedy(list(word) + [EOW], self.model.extras["freqs"]):
+            n = len(sub) - len(EOW) if sub.endswith(EOW) else len(sub)
+            ids.append(v2i.get(sub, unk))
+            spans.append((pos, pos + n))
+            pos += n
+        return ids, spans, []
 
 
 def _span_mapper(p: Piece, unit_bytes: bool) -> Callable[[Span], Span]:

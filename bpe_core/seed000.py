@@ -12,10 +12,10 @@ exactly as in the seed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from .model import BPEModel
-from .types import EncodedToken, Encoding
+from .types import BPELensError, EncodedToken, Encoding
 
 if TYPE_CHECKING:
     from .trainer import Trainer
@@ -79,8 +79,14 @@ def merge_greedy(symbols: List[str], freqs: Dict[str, int]) -> List[str]:
         symbols = symbols[:best_i] + [symbols[best_i] + symbols[best_i + 1]] + symbols[best_i + 2:]
 
 
-def encode_seed000(model: BPEModel, text: str) -> Encoding:
-    """Seed 000's ``get_line_ids`` over Punkt sentences, with character spans."""
+def encode_seed000(model: BPEModel, text: str, merges_limit: Optional[int] = None) -> Encoding:
+    """Seed 000's ``get_line_ids`` over Punkt sentences, with character spans.
+
+    The seed's tables describe the vocabulary after *all* its merges, so a model can only encode
+    as of its own last merge: to see step k, build the model at step k (``Trainer.model()``).
+    """
+    if merges_limit is not None and merges_limit < len(model.merges):
+        raise BPELensError("seed 000's encoder needs the model built at that step (Trainer.model() at step k)")
     from .pretokenize import WORDPUNCT_RE
     from .punkt import sentence_spans
     freqs: Dict[str, int] = model.extras["freqs"]

@@ -1,0 +1,70 @@
+"""The trainer's model encodes exactly like the trainer segments; at step k only k merges apply."""
+from __future__ import annotations
+
+import pytest
+
+from bpe_core.encoder import Encoder
+from bpe_core.presets import PRESETS, make_config
+from bpe_core.trainer import Trainer
+
+from .paths import DATA, EXAMPLES
+
+SAMPLE = DATA / "wikitext-2-raw" / "wiki.valid.raw"
+
+
+def _corpus(preset: str):
+    return EXAMPLES / "seed004_mixed.txt" if preset == "cjk-mixed" else SAMPLE
+
+
+def _without_suffix(raws, suffix):
+    return "".join(r.decode("utf-8", "replace") if isinstance(r, bytes) else r for r in raws).replace(suffix or "\0", "")
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS if PRESETS[p].config.encode_mode == "merges"])
+def test_encoding_a_training_word_gives_its_final_segmentation(preset):
+    t = Trainer.from_corpus(str(_corpus(preset)), make_config(preset, num_merges=300))
+    t.run()
+    enc = Encoder(t.model())
+    checked = 0
+    for i in range(0, len(t.words), max(1, len(t.words) // 400)):
+        word = t.words[i]
+        pieces = t.model().pipeline.split(word)
+        if len(pieces) != 1 or pieces[0].text != word:  # a word is one piece of its own text
+            continue
+        assert enc.encode_ids(word) == list(t.segmentation(i)), word
+        checked += 1
+    assert checked > 50 or (preset == "cjk-mixed" and checked > 20)
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "char-whitespace", "byte-ascii"])
+def test_step_k_uses_only_the_first_k_merges(preset):
+    t = Trainer.from_corpus(str(SAMPLE), make_config(preset, num_merges=120))
+    t.run()
+    final = t.model()
+    text = "The quick brown fox jumps over the lazy dog; Valkyria Chronicles III.\n"
+    for k in (0, 1, 7, 60, 120):
+        t.seek(k)
+        at_k = Encoder(t.model()).encode_ids(text)
+        assert Encoder(final, merges_limit=k).encode_ids(text) == at_k
+        created = {s.new_id for s in t.history}
+        base = set(range(t.initial_vocab_size))
+        assert set(at_k) <= created | base
+
+
+def test_spans_cover_the_text_for_byte_level():
+    t = Trainer.from_corpus(str(SAMPLE), make_config("gpt2", num_merges=200))
+    t.run()
+    text = "Héllo wörld — 自然 🙂\r\n\ttabs  and  spaces"
+    enc = Encoder(t.model()).encode(text)
+    assert Encoder(t.model()).decode(enc.ids) == text
+    assert all(0 <= tok.start <= tok.end <= len(text) for tok in enc.tokens)
+    assert enc.tokens[0].start == 0 and enc.tokens[-1].end == len(text)
+
+
+def test_seed000_greedy_wraps_sentences():
+    t = Trainer.from_corpus(str(SAMPLE), make_config("nltk-wordpunct", num_merges=100))
+    t.run()
+    enc = Encoder(t.model()).encode("It was late. The night was dark.")
+    shown = [tok.display for tok in enc.tokens]
+    assert shown.count("<line/>") == 2 and shown.count("</line>") == 2
+    assert shown[0] == "<line/>" and shown[-1] == "</line>"
