@@ -259,4 +259,4 @@ def test_new_model_with_same_ids_redraws_chips(qtbot, pane):
     assert pane.displayed_texts() == ["ab", "b", "a"]
     with qtbot.waitSignal(pane.encoding_changed, timeout=3000):
         pane.set_model(b)
-    assert pane.displayed_texts() == ["a", "ba", "a"]
+    assert pane.displayed_texts() == ["a", "b", "ba"]
