@@ -51,7 +51,6 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     app = QApplication.instance() or QApplication([])
-    from app.panes import encode_pane
     from app.panes.encode_pane import EncodePane, demo_byte_model
 
     if args.vocab:
@@ -93,8 +92,7 @@ def main(argv=None) -> int:
             ("  of which encode (warm)", _time(encode_only, args.repeat)),
             ("  of which chips + layout + paint", _time(render_only, args.repeat))]
     print(f"encode pane, {len(text):,} chars ({len(text.encode()):,} bytes) -> {len(enc):,} tokens, "
-          f"vocabulary: {name} ({model.vocab_size:,} tokens), encoder: "
-          f"{'bpe_core.encoder' if not isinstance(pane._encoder, encode_pane._FallbackEncoder) else 'fallback'}")
+          f"vocabulary: {name} ({model.vocab_size:,} tokens)")
     print(f"  {'':<48} {'wall median':>12} {'wall best':>10} {'CPU median':>11}")
     for label, (wall, cpu) in rows:
         print(f"  {label:<48} {statistics.median(wall):9.1f} ms {min(wall):7.1f} ms {statistics.median(cpu):8.1f} ms")

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.chips import ACCENT, PALETTE, Chip, ChipMetrics, chip_indices, chip_text, paint_chip_batch, token_tooltip
+from bpe_core.encoder import Encoder
 from bpe_core.model import BPEModel
 from bpe_core.types import EncodedToken, Encoding
 
@@ -42,82 +43,9 @@ MAX_CHARS = 200_000
 
 
 # --------------------------------------------------------------------------- encoder
-def make_encoder(model: BPEModel, merges_limit: Optional[int] = None):
-    """``bpe_core.encoder.Encoder(model, merges_limit=...)``; a minimal stand-in until it lands."""
-    try:
-        from bpe_core.encoder import Encoder
-    except ImportError:  # TEMPORARY: bpe_core/encoder.py is being written in parallel
-        return _FallbackEncoder(model, merges_limit)
+def make_encoder(model: BPEModel, merges_limit: Optional[int] = None) -> Encoder:
+    """The encoder the pane uses (only the first ``merges_limit`` merges when given)."""
     return Encoder(model, merges_limit=merges_limit)
-
-
-class _FallbackEncoder:
-    """TEMPORARY rank-based BPE ("merges") with GPT-2 style pieces. Delete with encoder.py."""
-
-    _PAT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
-
-    def __init__(self, model: BPEModel, merges_limit: Optional[int] = None) -> None:
-        import regex
-
-        self.model = model
-        k = len(model.merges) if merges_limit is None else merges_limit
-        self._rank = {pair: r for pair, r in model.merge_rank.items() if r <= k}
-        self._result = model.merge_result
-        self._re = regex.compile(self._PAT)
-        self._cache: dict = {}
-
-    def _pieces(self, text: str):
-        if self.model.pipeline is not None:
-            return self.model.pipeline.split(text)
-        from bpe_core.types import Piece
-
-        return [Piece(m.group(), m.start(), m.end()) for m in self._re.finditer(text)]
-
-    def _bpe(self, syms: List[int]) -> List[int]:
-        rank = self._rank
-        while len(syms) > 1:
-            best, at = None, -1
-            for i in range(len(syms) - 1):
-                r = rank.get((syms[i], syms[i + 1]))
-                if r is not None and (best is None or r < best):
-                    best, at = r, i
-            if best is None:
-                break
-            syms[at: at + 2] = [self._result[best - 1]]
-        return syms
-
-    def encode(self, text: str) -> Encoding:
-        m = self.model
-        out: List[EncodedToken] = []
-        for p in self._pieces(text):
-            if p.special is not None:
-                out.append(EncodedToken(p.special, m.tokens[p.special], m.display(p.special), p.start, p.end, True))
-                continue
-            if m.unit == "bytes":
-                units: list = [bytes([b]) for b in p.text.encode("utf-8")]
-                char_of = [j for j, ch in enumerate(p.text) for _ in range(len(ch.encode("utf-8")))]
-            else:
-                units = list(p.text)
-                char_of = list(range(len(p.text)))
-            ids = self._cache.get(p.text)
-            if ids is None:
-                ids = self._bpe([m.vocab.get(u, m.unk_id if m.unk_id is not None else 0) for u in units])
-                self._cache[p.text] = ids
-            pos = 0
-            for tid in ids:
-                raw = m.tokens[tid]
-                n = len(raw) if raw is not None else 1
-                a = p.start + char_of[pos]
-                b = p.start + char_of[min(pos + n, len(char_of)) - 1] + 1
-                out.append(EncodedToken(tid, raw, m.display(tid), a, b))
-                pos += n
-        return Encoding(tuple(out))
-
-    def decode(self, ids: Sequence[int]) -> str:
-        parts = [self.model.tokens[i] for i in ids]
-        if self.model.unit == "bytes":
-            return b"".join(p if isinstance(p, bytes) else p.encode() for p in parts).decode("utf-8", "replace")
-        return "".join(parts)
 
 
 # --------------------------------------------------------------------------- view

@@ -14,7 +14,7 @@ that id; ``hex:e4 b8`` (or ``0xe4b8``) matches bytes.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, List, Optional
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPainter
@@ -35,65 +35,10 @@ TOKEN_ID_ROLE = Qt.UserRole + 1
 
 
 def load_vocabulary(path) -> BPEModel:
-    """``bpe_core.formats.detect.open_vocabulary(path)``; until it lands, a minimal
-    tokenizer.json (BPE) reader so the inspector can be shown on GPT-2."""
-    try:
-        from bpe_core.formats.detect import open_vocabulary
-    except ImportError:  # TEMPORARY: detect.py is being written in parallel
-        return _read_tokenizer_json(path)
+    """Any vocabulary file or folder :func:`bpe_core.formats.detect.open_vocabulary` reads."""
+    from bpe_core.formats.detect import open_vocabulary
+
     return open_vocabulary(path)
-
-
-def _read_tokenizer_json(path) -> BPEModel:
-    """TEMPORARY: vocab + merges of a byte-level BPE tokenizer.json (no pipeline, no specials)."""
-    import json
-
-    from bpe_core.symbols import from_glyphs
-
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    vocab: Dict[str, int] = data["model"]["vocab"]
-    tokens: List[Any] = [None] * (max(vocab.values()) + 1)
-    for tok, i in vocab.items():
-        tokens[i] = from_glyphs(tok)
-    specials = {}
-    for added in data.get("added_tokens", []):
-        tokens[added["id"]] = added["content"]
-        specials[added["content"]] = added["id"]
-    ids = {t: i for i, t in enumerate(tokens) if t is not None}
-    merges = []
-    for mrg in data["model"]["merges"]:
-        a, b = mrg.split(" ") if isinstance(mrg, str) else mrg
-        merges.append((ids[from_glyphs(a)], ids[from_glyphs(b)]))
-    return BPEModel(unit="bytes", tokens=tokens, merges=merges, specials=specials, name="gpt2",
-                    source_format="hf-json", pipeline=_Gpt2Pieces(specials))
-
-
-class _Gpt2Pieces:
-    """TEMPORARY: GPT-2's pre-tokenizer regex, specials kept whole."""
-
-    PAT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
-
-    def __init__(self, specials: Dict[str, int]) -> None:
-        import regex
-
-        self._re = regex.compile(self.PAT)
-        self._specials = specials
-        names = sorted(specials, key=len, reverse=True)
-        self._sp = regex.compile("|".join(regex.escape(n) for n in names)) if names else None
-
-    def split(self, text: str):
-        from bpe_core.types import Piece
-
-        out, pos = [], 0
-        cuts = list(self._sp.finditer(text)) if self._sp else []
-        for m in cuts + [None]:
-            end = m.start() if m else len(text)
-            out.extend(Piece(w.group(), pos + w.start(), pos + w.end()) for w in self._re.finditer(text[pos:end]))
-            if m:
-                out.append(Piece(m.group(), m.start(), m.end(), special=self._specials[m.group()]))
-                pos = m.end()
-        return out
 
 
 # --------------------------------------------------------------------------- table model

@@ -7,7 +7,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QEvent, QPoint, Qt  # noqa: E402
+from PySide6.QtCore import QEvent, QPoint  # noqa: E402
 from PySide6.QtGui import QHelpEvent, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QToolTip  # noqa: E402
 
