@@ -61,13 +61,27 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 
+def _check_output(path: str) -> None:
+    """Fail before training, not after, when the vocabulary could not be written."""
+    import os
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise BPELensError(f"{path}: is a folder, expected a file path")
+    if not os.path.isdir(folder):
+        raise BPELensError(f"{path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise BPELensError(f"{path}: folder {folder} is not writable")
+
+
 def run_train(args: argparse.Namespace) -> int:
     from .formats.native import write_native
     from .presets import make_config
-    from .trainer import Trainer
+    from .trainer import Trainer, check_config
     cfg = make_config(args.preset, vocab_size=args.vocab_size, num_merges=args.merges,
                       min_frequency=args.min_frequency, min_word_count=args.min_word_count,
                       tie_break=args.tie_break)
+    check_config(cfg)
+    _check_output(args.output)
     quiet = args.quiet
     trainer = Trainer.from_corpus(args.corpus, cfg, progress=None if quiet else _progress_bar("counting"),
                                   errors=args.errors)

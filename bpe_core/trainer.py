@@ -54,7 +54,7 @@ class Trainer:
     def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig,
                  symbols_fn: Optional[SymbolsFn] = None) -> None:
         self.config = config
-        _check_config(config)
+        check_config(config)
         if symbols_fn is None:
             from .pretokenize import get_pretokenizer
             pre = get_pretokenizer(config)
@@ -94,6 +94,7 @@ class Trainer:
     def from_corpus(cls, path: str, config: TrainerConfig, *, progress: Optional[Callable[[Progress], None]] = None,
                     cancel: Optional[Callable[[], bool]] = None, errors: str = "strict") -> "Trainer":
         from .corpus import count_words
+        check_config(config)  # before reading a possibly large corpus
         return cls(count_words(path, config, progress=progress, cancel=cancel, errors=errors), config)
 
     @classmethod
@@ -491,8 +492,8 @@ class Trainer:
                 out.append(step)
                 if progress is not None and (len(out) & 63) == 0:
                     progress(Progress(self.merge_count, target, "merges"))
-        if progress is not None:
-            progress(Progress(self.merge_count, max(target, self.merge_count), "merges"))
+        if progress is not None:  # finished: report done == total even when a stop rule came early
+            progress(Progress(self.merge_count, self.merge_count, "merges"))
         return out
 
     def _target(self, merges: Optional[int], vocab_size: Optional[int]) -> int:
@@ -578,7 +579,8 @@ def _expand(after: Sequence[int], new_id: int, left: int, right: int) -> Tuple[i
         return tuple(out)
 
 
-def _check_config(cfg: TrainerConfig) -> None:
+def check_config(cfg: TrainerConfig) -> None:
+    """Raise :class:`BPELensError` for a setting no training can use (called before any reading)."""
     from .types import TIE_BREAKS
     if cfg.tie_break not in TIE_BREAKS:
         raise BPELensError(f"unknown tie rule {cfg.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
