@@ -1,0 +1,66 @@
+"""The seeds' own BPE code, reconstructed, used to produce golden outputs.
+
+One module per reference document in ``../shared/seeds``: ``seed000`` ... ``seed004``.
+The code is the seed's code with its indentation restored; every change from it is marked
+with a ``# LENS:`` comment saying why (see ``tests/reference/README.md`` and ``docs/seeds.md``).
+
+Nothing here imports ``bpe_core``: goldens must never come from the code under test.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+#: the project checkout (``tests/reference/`` is two levels below it)
+ROOT = Path(__file__).resolve().parents[2]
+#: real corpora shared beside the project
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+class ReferenceUnavailable(RuntimeError):
+    """A reference cannot run on this machine (e.g. the Punkt tables are missing); the message says why."""
+
+
+def _bytes_to_unicode() -> dict:
+    # GPT-2's published table (encoder.py bytes_to_unicode), written out so bpe_core is not needed
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(2**8):
+        if b not in bs:
+            bs.append(b)
+            cs.append(2**8 + n)
+            n += 1
+    return dict(zip(bs, map(chr, cs)))
+
+
+BYTE_GLYPH = _bytes_to_unicode()
+GLYPH_BYTE = {g: b for b, g in BYTE_GLYPH.items()}
+
+
+def glyphs(data: bytes) -> str:
+    """Bytes as GPT-2 glyphs: ``b" the" -> "Ġthe"``."""
+    return "".join(BYTE_GLYPH[b] for b in data)
+
+
+def from_glyphs(text: str) -> bytes:
+    return bytes(GLYPH_BYTE[c] for c in text)
+
+
+# -- the corpora goldens are made from (a golden's "corpus" entry) --------------------------------
+
+def corpus_path(spec: dict) -> Path:
+    """``{"root": "shared"|"project", "path": ...}`` -> the file."""
+    return (SHARED_DATA if spec["root"] == "shared" else ROOT) / spec["path"]
+
+
+def raw_lines(path: Path) -> list:
+    """The file's lines as bytes, each with its own line end (CRLF kept)."""
+    return re.findall(rb"[^\n]*\n|[^\n]+$", Path(path).read_bytes())
+
+
+def corpus_bytes(spec: dict) -> bytes:
+    """The exact bytes a golden was made from: lines [start, stop) of the file, or all of it."""
+    lines = raw_lines(corpus_path(spec))
+    start, stop = spec.get("lines") or (0, len(lines))
+    return b"".join(lines[start:stop])
