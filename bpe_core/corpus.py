@@ -18,6 +18,7 @@ import logging
 import lzma
 import multiprocessing
 import os
+import re
 import time
 import zlib
 from collections import Counter, deque
@@ -37,7 +38,10 @@ BLOCK_BYTES = 1 << 20  # read size; a block grows past it only for a longer line
 PARALLEL_MIN_BYTES = 2_000_000  # below this, starting worker processes costs more than it saves
 BINARY_SNIFF_BYTES = 8192
 _BOM = b"\xef\xbb\xbf"
-_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+# gzip, xz, and bzip2 = "BZh" + level + the block or end-of-stream magic (so a text that starts
+# with "BZh" stays text).
+_MAGIC = ((re.compile(rb"\x1f\x8b"), "gzip"), (re.compile(rb"\xfd7zXZ\x00"), "xz"),
+          (re.compile(rb"BZh[1-9](?:\x31\x41\x59\x26\x53\x59|\x17\x72\x45\x38\x50\x90)"), "bzip2"))
 _CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
@@ -74,12 +78,12 @@ class _Source:
             raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
         self.total = os.fstat(self.raw.fileno()).st_size
         try:
-            magic = self.raw.read(6)
+            magic = self.raw.read(10)
             self.raw.seek(0)
         except OSError as e:
             self.raw.close()
             raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
-        self.kind = next((k for m, k in _MAGIC if magic.startswith(m)), "text")
+        self.kind = next((k for m, k in _MAGIC if m.match(magic)), "text")
         opener = {"gzip": lambda f: gzip.GzipFile(fileobj=f), "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}
         self.stream: BinaryIO = opener[self.kind](self.raw) if self.kind != "text" else self.raw
 
@@ -234,44 +238,55 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _count_parallel(path: PathLike, config: TrainerConfig, errors: str, progress: ProgressFn,
-                    cancel: CancelFn, workers: int) -> Tuple[Dict[str, int], bool, bool, str]:
+def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: ProgressFn,
+                  cancel: CancelFn, workers: int) -> Dict[str, int]:
+    """Count block by block, inline (workers == 1) or in a process pool; merge in file order."""
     src = _Source(path)
     total: Dict[str, int] = {}
     seen_any = seen_text = False
-    # ~4 chunks per worker balances the load; bigger chunks mean fewer words to merge.
-    chunk = min(max(src.total // (workers * 4), BLOCK_BYTES), 16 * BLOCK_BYTES)
+    # Pool: ~4 chunks per worker balances the load; bigger chunks leave fewer words to merge.
+    chunk = BLOCK_BYTES if workers == 1 else min(max(src.total // (workers * 4), BLOCK_BYTES), 16 * BLOCK_BYTES)
     tick = _Throttle(progress, src.total)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context()) if workers > 1 else None
     pending: Deque[Tuple["Future[Tuple[Dict[str, int], bool]]", int]] = deque()
-    try:
-        def collect() -> None:
-            nonlocal seen_text
-            fut, pos = pending.popleft()
-            while True:  # wait in slices so a cancel is noticed while workers run
-                try:
-                    part, has_text = fut.result(timeout=0.05)
-                    break
-                except FutureTimeout:
-                    if cancel is not None and cancel():
-                        raise Cancelled() from None
-            _merge(total, part)
-            seen_text = seen_text or has_text
-            tick(pos)
 
+    def collect() -> None:
+        nonlocal seen_text
+        fut, pos = pending.popleft()
+        while True:  # wait in slices so a cancel is noticed while the workers run
+            try:
+                part, has_text = fut.result(timeout=0.05)
+                break
+            except FutureTimeout:
+                if cancel is not None and cancel():
+                    raise Cancelled() from None
+        _merge(total, part)
+        seen_text = seen_text or has_text
+        tick(pos)
+
+    try:
         for data, offset, pos in src.blocks(chunk, cancel):
-            seen_any = seen_any or bool(data)
-            pending.append((pool.submit(_count_block, src.name, data, offset, config, errors), pos))
-            # Bounded read-ahead keeps memory flat on huge files.
-            while len(pending) > workers + 1:
+            seen_any = True
+            if pool is None:
+                fut: "Future[Tuple[Dict[str, int], bool]]" = Future()
+                fut.set_result(_count_block(src.name, data, offset, config, errors))
+            else:
+                fut = pool.submit(_count_block, src.name, data, offset, config, errors)
+            pending.append((fut, pos))
+            while len(pending) > workers:  # bounded read-ahead keeps memory flat on huge files
                 collect()
         while pending:
             collect()
-        tick(src.total, final=True)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
         src.close()
-    return total, seen_any, seen_text, src.name
+    if not seen_any:
+        raise BPELensError(f"{src.name}: the file is empty")
+    if not seen_text:
+        raise BPELensError(f"{src.name}: the file contains only whitespace")
+    tick(src.total, final=True)
+    return total
 
 
 def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn = None, cancel: CancelFn = None,
@@ -289,49 +304,32 @@ def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn =
     """
     _check_errors(errors)
     pre = _pretokenizer(config)
-    counts: Counter[str]
     if not pre.per_line:
         # Whole-text pre-tokenizers (Punkt) cannot be cut into chunks without changing results;
         # reading is quick, so progress and cancel follow the (lazy) sentence splitting instead.
         text = read_text(path, errors=errors, cancel=cancel)
         text = text.lower() if config.lowercase else text
-        counts = Counter()
+        counts: Counter[str] = Counter()
         tick = _Throttle(progress, Path(path).stat().st_size)
-        scale = tick.total / max(len(text), 1)
         for end, words in pre.iter_words(text):
             if cancel is not None and cancel():
                 raise Cancelled()
             counts.update(words)
-            tick(int(end * scale))
+            tick(end * tick.total // max(len(text), 1))
         tick(tick.total, final=True)
-        if not counts:
-            raise BPELensError(f"{Path(path).name}: the pre-tokenizer {config.pretokenizer!r} found no words")
-        return dict(counts)
-    if workers is None:
-        workers = min(2, os.cpu_count() or 1)
-    size = Path(path).stat().st_size if Path(path).is_file() else 0
-    total: Optional[Dict[str, int]] = None
-    if workers > 1 and size > PARALLEL_MIN_BYTES:
-        try:
-            total, seen_any, seen_text, name = _count_parallel(path, config, errors, progress, cancel, workers)
-        except (BrokenProcessPool, OSError) as e:
-            # Workers could not start (e.g. the main script cannot be re-imported by spawn,
-            # or no processes allowed): the sequential count gives the same result.
-            logging.getLogger(__name__).warning("counting in one process: worker pool failed (%s)", e)
-            total = None
-        else:
-            if not seen_any:
-                raise BPELensError(f"{name}: the file is empty")
-            if not seen_text:
-                raise BPELensError(f"{name}: the file contains only whitespace")
-    if total is None:
-        name = Path(path).name
-        counts = Counter()  # a dict: keeps first-appearance order
-        for text in _iter_texts(path, errors, progress, cancel):
-            counts.update(pre.words_in_lines(text.lower() if config.lowercase else text))
         total = dict(counts)
+    else:
+        workers = min(2, os.cpu_count() or 1) if workers is None else workers
+        big = Path(path).is_file() and Path(path).stat().st_size > PARALLEL_MIN_BYTES
+        try:
+            total = _count_blocks(path, config, errors, progress, cancel, workers if big else 1)
+        except (BrokenProcessPool, OSError) as e:
+            # Workers could not start (spawn cannot re-import a script read from stdin, no
+            # processes allowed...): the sequential count gives the same result.
+            logging.getLogger(__name__).warning("counting in one process: worker pool failed (%s)", e)
+            total = _count_blocks(path, config, errors, progress, cancel, 1)
     if not total:
-        raise BPELensError(f"{name}: the pre-tokenizer {config.pretokenizer!r} found no words")
+        raise BPELensError(f"{Path(path).name}: the pre-tokenizer {config.pretokenizer!r} found no words")
     return total
 
 

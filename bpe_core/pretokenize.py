@@ -26,25 +26,21 @@ WORDPUNCT_RE = re.compile(r"\w+|[^\w\s]+")
 _RUST_WS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
-def _tiktoken_patterns() -> dict[str, str]:
-    # Copied verbatim from the installed tiktoken_ext/openai_public.py (tiktoken 0.14):
-    # tiktoken is not a runtime dependency; a test checks they still agree.
-    return {
-        "gpt2": r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s""",
-        "cl100k": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
-        "o200k": "|".join([
-            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-            r"""\p{N}{1,3}""",
-            r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-            r"""\s*[\r\n]+""",
-            r"""\s+(?!\S)""",
-            r"""\s+""",
-        ]),
-    }
-
-
-TIKTOKEN_PATTERNS = _tiktoken_patterns()
+# Copied verbatim from the installed tiktoken_ext/openai_public.py (tiktoken 0.14); tiktoken is
+# not a runtime dependency, and a test checks they still agree with it.
+TIKTOKEN_PATTERNS = {
+    "gpt2": r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s""",
+    "cl100k": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+    "o200k": "|".join([
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]),
+}
 SEED001_PATTERN = r"'s|'t|'re|'ve|'m|'ll|'d|\s?[A-Za-z]+|\s?\d+|\s?[^A-Za-z\d\s]+|\s+"
 
 
@@ -76,7 +72,7 @@ class PreTokenizer:
         """
         if self._findall is not None:
             return self._findall(text)
-        return [m.group() for m in self.pattern.finditer(text) if m.end() > m.start()]
+        return [m.group() for m in self._matches(text)]
 
     def pieces(self, text: str) -> List[Piece]:
         """The same words as :meth:`words`, with their spans in ``text``.
@@ -84,7 +80,12 @@ class PreTokenizer:
         >>> [(p.text, p.start, p.end) for p in PRETOKENIZERS["wordpunct"].pieces("it's")]
         [('it', 0, 2), ("'", 2, 3), ('s', 3, 4)]
         """
-        return [Piece(m.group(), m.start(), m.end()) for m in self.pattern.finditer(text) if m.end() > m.start()]
+        return [Piece(m.group(), m.start(), m.end()) for m in self._matches(text)]
+
+    def _matches(self, text: str) -> Iterator["re.Match[str]"]:
+        if self.pattern is None:  # the registry's "regex" entry before a pattern is given
+            raise BPELensError(f"the {self.name!r} pre-tokenizer needs a pattern")
+        return (m for m in self.pattern.finditer(text) if m.end() > m.start())
 
     def words_in_lines(self, text: str) -> List[str]:
         """Words of every line of ``text`` (lines end at ``"\\n"``, which stays in the line).
@@ -194,14 +195,14 @@ class CJKPreTokenizer(PreTokenizer):
     whitespace parts dropped); every remaining ``\w`` run is cut again into single Han characters
     (``[\u4e00-\u9fff]``) and non-Han runs. Then:
 
-    ==========================================  ==========================  =====================
-    piece                                       initial symbols             example
-    ==========================================  ==========================  =====================
-    one Han character                           itself, no suffix           ``编`` -> ``编``
-    non-Han ``\w`` run starting [a-zA-Z0-9]     its characters + suffix     ``BPE`` -> B P E </w>
-    any other ``\w`` run (``é…``, ``_…``)         ONE symbol, no suffix       ``école`` -> ``école``
-    one punctuation/symbol character            ONE symbol, no suffix       ``！`` -> ``！``
-    ==========================================  ==========================  =====================
+    =========================================  =========================  ======================
+    piece                                      initial symbols            example
+    =========================================  =========================  ======================
+    one Han character [\u4e00-\u9fff]          itself, no suffix          编 -> 编
+    non-Han \w run starting with [a-zA-Z0-9]   its characters + suffix    BPE -> B P E </w>
+    other \w run (starts with é, _, ...)       ONE symbol, no suffix      école -> école
+    one punctuation / symbol character         ONE symbol, no suffix      ！ -> ！
+    =========================================  =========================  ======================
 
     Differences from the seed: the seed counts whole *documents* (``Counter`` of the joined
     string) instead of words; it gives a mixed run such as ``Python编程`` one ``</w>`` after the
@@ -235,20 +236,6 @@ _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 # A Han character | a run of other \w characters | one character that is neither \w,
 # whitespace nor Han (the seed's first split group). Whitespace matches nothing: dropped.
 CJK_RE = re.compile(r"[\u4e00-\u9fff]|[^\W\u4e00-\u9fff]+|[^\w\s\u4e00-\u9fff]")
-
-
-class _Regex(PreTokenizer):
-    """The user's pattern (``config.pattern``) with the ``regex`` module, like tiktoken."""
-
-    def words(self, text: str) -> List[str]:
-        if self.pattern is None:
-            raise BPELensError("the 'regex' pre-tokenizer needs a pattern")
-        return super().words(text)
-
-    def pieces(self, text: str) -> List[Piece]:
-        if self.pattern is None:
-            raise BPELensError("the 'regex' pre-tokenizer needs a pattern")
-        return super().pieces(text)
 
 
 # Letters of every ASCII kind, digits, punctuation, spaces, a newline, accents and Han: a user
@@ -293,7 +280,7 @@ def _registry() -> dict[str, PreTokenizer]:
         PreTokenizer("cl100k", "tiktoken cl100k_base regex (GPT-4)", regex.compile(TIKTOKEN_PATTERNS["cl100k"])),
         PreTokenizer("o200k", "tiktoken o200k_base regex (GPT-4o)", regex.compile(TIKTOKEN_PATTERNS["o200k"])),
         PreTokenizer("seed001", "seed 001's ASCII regex (Python re)", re.compile(SEED001_PATTERN)),
-        _Regex("regex", "your own regex: every match is a word (regex module)", None),  # type: ignore[arg-type]
+        PreTokenizer("regex", "your own regex: every match is a word (regex module)", None),  # type: ignore[arg-type]
         CJKPreTokenizer("cjk", "Han characters one by one, Latin/digit runs with </w>, punctuation alone "
                         "(seed 004, fixed)", CJK_RE, line_local=True),
     ]
@@ -311,8 +298,8 @@ def get_pretokenizer(config: TrainerConfig) -> PreTokenizer:
     """
     name = config.pretokenizer
     if name == "regex":
-        return _Regex("regex", PRETOKENIZERS["regex"].description, compile_user_pattern(config.pattern),
-                      nonempty=False)
+        return PreTokenizer("regex", PRETOKENIZERS["regex"].description, compile_user_pattern(config.pattern),
+                            nonempty=False)
     try:
         return PRETOKENIZERS[name]
     except KeyError:
@@ -339,14 +326,4 @@ def lowercase_with_offsets(text: str) -> Tuple[str, Sequence[int]]:
         index.extend([i] * len(ch.lower()))
     index.append(len(text))
     return lowered, index
-
-
-def iter_pretokenizers() -> Iterator[Tuple[str, str]]:
-    """(name, one-line description) of every registered pre-tokenizer, for the UI.
-
-    >>> ("gpt2", "GPT-2 regex (tiktoken r50k / HF ByteLevel)") in list(iter_pretokenizers())
-    True
-    """
-    for name, p in PRETOKENIZERS.items():
-        yield name, p.description
 

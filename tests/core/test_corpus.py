@@ -193,7 +193,7 @@ class TestCounting:
         path = real.path("bench/multilingual/ru_anna_karenina.txt")
         config = TrainerConfig(pretokenizer="whitespace", lowercase=True)
         seq = count_words(path, config, workers=1)
-        assert list(corpus._count_parallel(path, config, "strict", None, None, 2)[0].items()) == list(seq.items())
+        assert list(corpus._count_blocks(path, config, "strict", None, None, 2).items()) == list(seq.items())
 
     def test_parallel_reports_bad_bytes_like_sequential(self, real, tmp_path: Path) -> None:
         raw = bytearray(real.path(BIG).read_bytes())
