@@ -52,7 +52,9 @@ class Trainer:
     EXAMPLES = 16
 
     def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig,
-                 symbols_fn: Optional[SymbolsFn] = None) -> None:
+                 symbols_fn: Optional[SymbolsFn] = None, start: Optional[BPEModel] = None) -> None:
+        """``start``: continue from a loaded vocabulary - its tokens keep their ids, its merges are
+        applied to every word first, and new merges are learned on top (undo stops there)."""
         self.config = config
         check_config(config)
         if symbols_fn is None:
@@ -69,11 +71,18 @@ class Trainer:
         self._tokens: List[Raw] = []
         self._ids: Dict[Raw, int] = {}
         self.specials: Dict[str, int] = {}
-        self._build_alphabet(initial)
+        self.base_merges: List[Tuple[int, int]] = []
+        self.base_counts: List[Optional[int]] = []
+        if start is None:
+            self._build_alphabet(initial)
+        else:
+            self._adopt(start, initial)
         self.initial_vocab_size = len(self._tokens)
         self._lens: List[int] = [self._unit_len(t) for t in self._tokens]
         ids = self._ids
         self._segs: List[List[int]] = [[ids[s] for s in syms] for syms in initial]
+        if start is not None:
+            self._segs = _apply_merges(self._segs, self.base_merges, self._ids, self._tokens)
         self._suffix_id = ids.get(config.end_of_word_suffix) if config.end_of_word_suffix else None
         self.total_words = sum(self.freqs)
         self.total_units = sum(f * self._word_units(w) for w, f in zip(self.words, self.freqs))
@@ -101,6 +110,29 @@ class Trainer:
     def from_texts(cls, texts: Sequence[str], config: TrainerConfig) -> "Trainer":
         from .corpus import count_words_in_texts
         return cls(count_words_in_texts(texts, config), config)
+
+    @classmethod
+    def continue_from(cls, model: BPEModel, path: str, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
+        """Learn further merges of ``model`` on the corpus at ``path`` (its config by default)."""
+        from .corpus import count_words
+        cfg = config or _config_of(model)
+        check_config(cfg)
+        return cls(count_words(path, cfg, **kw), cfg, start=model)
+
+    def _adopt(self, model: BPEModel, initial: List[List[Raw]]) -> None:
+        if model.unit != self.config.unit:
+            raise BPELensError(f"the vocabulary is {model.unit}-level but the settings say {self.config.unit}")
+        if any(t is None for t in model.tokens):
+            raise BPELensError("the vocabulary leaves ids unused; it cannot be continued")
+        for t in model.tokens:
+            self._add_token(t)  # type: ignore[arg-type]
+        self.specials = dict(model.specials)
+        for syms in initial:  # symbols the vocabulary lacks join as new base tokens
+            for sym in syms:
+                if sym not in self._ids:
+                    self._add_token(sym)
+        self.base_merges = list(model.merges)
+        self.base_counts = list(model.merge_counts)
 
     def _build_alphabet(self, initial: List[List[Raw]]) -> None:
         cfg = self.config
@@ -529,10 +561,10 @@ class Trainer:
         """The vocabulary as it stands now (ids as the trainer assigned them)."""
         from .pipeline import TrainerPipeline
         cfg = self.config
-        merges = [(s.left, s.right) for s in self.history]
+        merges = self.base_merges + [(s.left, s.right) for s in self.history]
         model = BPEModel(
             unit=cfg.unit, tokens=list(self._tokens), merges=merges,
-            merge_counts=[s.count for s in self.history], specials=dict(self.specials),
+            merge_counts=self.base_counts + [s.count for s in self.history], specials=dict(self.specials),
             pipeline=TrainerPipeline(cfg, self.specials), algorithm="merges",
             end_of_word_suffix=cfg.end_of_word_suffix, name=cfg.preset, source_format="native",
             config=config_to_dict(cfg))
@@ -540,6 +572,50 @@ class Trainer:
             from .seed000 import seed000_model
             return seed000_model(self, model)
         return model
+
+
+def _apply_merges(segs: List[List[int]], merges: List[Tuple[int, int]], ids: Dict[Raw, int],
+                  tokens: List[Raw]) -> List[List[int]]:
+    """Segment words with a vocabulary's merges, lowest rank first (GPT-2 / tokenizers)."""
+    rank = {}
+    for r, (a, b) in enumerate(merges):
+        rank.setdefault((a, b), (r, ids[tokens[a] + tokens[b]]))  # type: ignore[operator]
+    cache: Dict[Tuple[int, ...], List[int]] = {}
+    out = []
+    for syms in segs:
+        key = tuple(syms)
+        hit = cache.get(key)
+        if hit is None:
+            word = list(syms)
+            while len(word) > 1:
+                best = min((rank.get((word[i], word[i + 1]), (1 << 62, 0)), i) for i in range(len(word) - 1))
+                (r, new), i = best
+                if r == 1 << 62:
+                    break
+                a, b = word[i], word[i + 1]
+                j, merged = 0, []
+                while j < len(word):
+                    if j + 1 < len(word) and word[j] == a and word[j + 1] == b:
+                        merged.append(new)
+                        j += 2
+                    else:
+                        merged.append(word[j])
+                        j += 1
+                word = merged
+            hit = cache[key] = word
+        out.append(list(hit))
+    return out
+
+
+def _config_of(model: BPEModel) -> TrainerConfig:
+    """The training settings stored in a native file, or GPT-2-like ones for other formats."""
+    from .formats.native import _config_from_dict
+    cfg = _config_from_dict(model.config, model.name or "vocabulary") if model.source_format == "native" else None
+    if cfg is not None:
+        return cfg
+    if model.unit == "bytes":
+        return TrainerConfig(preset="continued", pretokenizer="gpt2", unit="bytes", tie_break="hf")
+    return TrainerConfig(preset="continued", pretokenizer="whitespace-split", tie_break="hf")
 
 
 def _find_pair(syms: List[int], left: int, right: int, by_right: bool) -> List[int]:

@@ -68,3 +68,28 @@ def test_seed000_greedy_wraps_sentences():
     shown = [tok.display for tok in enc.tokens]
     assert shown.count("<line/>") == 2 and shown.count("</line>") == 2
     assert shown[0] == "<line/>" and shown[-1] == "</line>"
+
+
+def test_continue_training_equals_one_long_run():
+    """Training 60 merges, saving, and continuing 40 more == training 100 merges (same corpus)."""
+    cfg = make_config("gpt2", num_merges=100)
+    whole = Trainer.from_corpus(str(SAMPLE), cfg)
+    whole.run()
+    part = Trainer.from_corpus(str(SAMPLE), make_config("gpt2", num_merges=60))
+    part.run()
+    more = Trainer.continue_from(part.model(), str(SAMPLE), make_config("gpt2", num_merges=40))
+    assert more.undo() is None and more.merge_count == 0  # the loaded merges are the floor
+    more.run()
+    combined = more.model()
+    assert combined.merges == whole.model().merges
+    assert combined.merge_counts == whole.model().merge_counts
+    assert Encoder(combined).encode_ids("Valkyria Chronicles") == Encoder(whole.model()).encode_ids("Valkyria Chronicles")
+
+
+def test_continue_training_from_gpt2_files_on_new_text():
+    from bpe_core.formats import read_vocab_merges
+    gpt2 = read_vocab_merges(str(DATA / "gpt2" / "vocab.json"))
+    t = Trainer.continue_from(gpt2, str(EXAMPLES / "seed004_mixed.txt"), make_config("gpt2", num_merges=5))
+    steps = t.run()
+    assert len(steps) == 5 and all(s.new_id >= 50257 for s in steps if s.created)
+    assert t.model().merges[:50000] == gpt2.merges
