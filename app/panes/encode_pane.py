@@ -262,6 +262,37 @@ class TokenView(QAbstractScrollArea):
 
 
 # --------------------------------------------------------------------------- pane
+class _FitLabel(QLabel):
+    """A label that shows its short text when the long one does not fit (narrow docks)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._long = self._short = ""
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
+        self.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+
+    def set_texts(self, long: str, short: str) -> None:
+        self._long, self._short = long, short
+        self.setToolTip(long)
+        self._fit()
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance(self._short) + 4, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance(self._long) + 8, super().sizeHint().height())
+
+    def resizeEvent(self, e) -> None:
+        super().resizeEvent(e)
+        self._fit()
+
+    def _fit(self) -> None:
+        fits = self.fontMetrics().horizontalAdvance(self._long) <= self.width()
+        text = self._long if fits or not self._short else self._short
+        if text != self.text():
+            self.setText(text)
+
+
 def _toggle(text: str, tip: str, checked: bool = False) -> QToolButton:
     b = QToolButton()
     b.setText(text)
@@ -295,8 +326,7 @@ class EncodePane(QWidget):
         self.whitespace_toggle = _toggle("whitespace", "Show space as ·, newline as ↵, tab as →", True)
         self.glyphs_toggle = _toggle("glyphs", "Byte-level tokens as GPT-2 glyphs (Ġ = space)")
         self.hex_toggle = _toggle("hex", "Byte-level tokens as their bytes in hex")
-        self.stats_label = QLabel()
-        self.stats_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.stats_label = _FitLabel()
         self.editor = QPlainTextEdit()
         self.editor.setPlaceholderText("Type or paste text to encode…")
         self.view = TokenView()
@@ -323,9 +353,7 @@ class EncodePane(QWidget):
         bar.addWidget(title)
         for b in (self.ids_toggle, self.whitespace_toggle, self.glyphs_toggle, self.hex_toggle):
             bar.addWidget(b)
-        bar.addStretch(1)
-        self.stats_label.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
-        bar.addWidget(self.stats_label)
+        bar.addWidget(self.stats_label, 1)
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.editor)
         split.addWidget(self.view)
@@ -479,19 +507,24 @@ class EncodePane(QWidget):
     def _set_stats(self) -> None:
         enc = self._encoding
         if enc is None:
-            self.stats_label.setText("" if not self._error else "<span style='color:#b00020'>encode failed</span>")
+            msg = "encode failed" if self._error else ""
+            self.stats_label.set_texts(msg, msg)
             return
         n = len(enc)
         chars = len(self._text)
-        parts = [f"{n:,} tokens", f"{chars / n:.2f} chars/token" if n else "— chars/token"]
+        cpt = f"{chars / n:.2f}" if n else "—"
+        parts = [f"{n:,} tokens", f"{cpt} chars/token"]
+        short = [f"{n:,} tok", f"{cpt} c/t"]
         if self._merges_limit is not None:
             parts.append(f"first {self._merges_limit:,} merges")
         unknown = getattr(enc, "unknown", ())  # spans the vocabulary has no token for (dropped)
         if unknown:
             parts.append(f"{sum(e - s for s, e in unknown):,} chars without a token")
+            short.append("some chars dropped")
         if self._truncated:
             parts.append(f"first {MAX_CHARS:,} chars only")
-        self.stats_label.setText("  ·  ".join(parts))
+            short.append("truncated")
+        self.stats_label.set_texts("  ·  ".join(parts), " · ".join(short))
 
     def _on_view_hovered(self, i: int) -> None:
         sel = []

@@ -260,3 +260,13 @@ def test_new_model_with_same_ids_redraws_chips(qtbot, pane):
     with qtbot.waitSignal(pane.encoding_changed, timeout=3000):
         pane.set_model(b)
     assert pane.displayed_texts() == ["a", "b", "ba"]
+
+
+def test_stats_fit_a_narrow_dock(qtbot, pane):
+    enc = _type(qtbot, pane, "the cat sat on the mat")
+    assert pane.stats_label.text().startswith(f"{len(enc)} tokens")
+    pane.resize(440, 300)
+    qtbot.waitUntil(lambda: pane.stats_label.text().startswith(f"{len(enc)} tok ·"), timeout=2000)
+    assert "chars/token" in pane.stats_label.toolTip()
+    label = pane.stats_label
+    assert label.fontMetrics().horizontalAdvance(label.text()) <= label.width()
