@@ -63,6 +63,7 @@ class TokenTableModel(QAbstractTableModel):
         self._filter = ""
         self._sort: tuple = (self.COL_ID, Qt.AscendingOrder)
         self._search_keys: Optional[List[str]] = None
+        self._key_cache: dict = {}
         self._hex_keys: Optional[List[str]] = None
 
     # -- Qt model
@@ -179,37 +180,43 @@ class TokenTableModel(QAbstractTableModel):
         return self._hex_keys
 
     def _ordered(self, rows: List[int], column: int, order) -> List[int]:
-        m = self.vocab_model
-        tokens = m.tokens
-        key: Callable[[int], Any]
+        """``rows`` sorted by ``column`` (ties in id order); keys are built once per column."""
         if column == self.COL_ID:
             out = sorted(rows)
         else:
-            if column == self.COL_TOKEN:
-                def key(i):
-                    r = tokens[i]
-                    return to_glyphs(r) if isinstance(r, bytes) else r
-            elif column == self.COL_TEXT:
-                def key(i):
-                    r = tokens[i]
-                    return r.decode("utf-8", "replace") if isinstance(r, bytes) else r
-            elif column == self.COL_BYTES:
-                def key(i):
-                    r = tokens[i]
-                    return r if isinstance(r, bytes) else r.encode("utf-8")
-            elif column == self.COL_LENGTH:
-                def key(i):
-                    return len(tokens[i])
-            else:
-                created = m.created_by
-                big = len(tokens) * 10 + 1
-
-                def key(i):  # base symbols and specials after all merges
-                    return created.get(i, big)
-            out = sorted(sorted(rows), key=key)  # ties in id order (stable)
+            keys = self._sort_keys(column)
+            out = sorted(sorted(rows), key=keys.__getitem__)
         if order == Qt.DescendingOrder:
             out.reverse()
         return out
+
+    def _sort_keys(self, column: int) -> list:
+        keys = self._key_cache.get(column)
+        if keys is not None:
+            return keys
+        m = self.vocab_model
+        tokens = m.tokens
+        if column == self.COL_TOKEN:
+            def key(r):
+                return to_glyphs(r) if isinstance(r, bytes) else r
+        elif column == self.COL_TEXT:
+            def key(r):
+                return r.decode("utf-8", "replace") if isinstance(r, bytes) else r
+        elif column == self.COL_BYTES:
+            def key(r):
+                return r if isinstance(r, bytes) else r.encode("utf-8")
+        elif column == self.COL_LENGTH:
+            key = len
+        else:
+            created = m.created_by
+            big = len(tokens) * 10 + 1  # base symbols and specials after all merges
+            keys = [created.get(i, big) for i in range(len(tokens))]
+            self._key_cache[column] = keys
+            return keys
+        empty = key(b"" if m.unit == "bytes" else "")
+        keys = [empty if r is None else key(r) for r in tokens]
+        self._key_cache[column] = keys
+        return keys
 
 
 class TokenChipDelegate(QStyledItemDelegate):
