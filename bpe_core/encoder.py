@@ -28,13 +28,17 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .model import BPEModel
-from .symbols import from_glyphs
+from .symbols import display as display_raw, from_glyphs
 from .types import BPELensError, EncodedToken, Encoding, Piece, Raw
 
 Span = Tuple[int, int]
 #: a word's encoding: token ids, their spans in units (chars or UTF-8 bytes) of the word, dropped spans
 WordResult = Tuple[List[int], List[Span], List[Span]]
 _BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>")
+
+
+#: id of a kept symbol the vocabulary has no token for (models with ``keep_unknown``)
+UNKNOWN = -1
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class Encoder:
         self._prefix = self._unit_raw(model.continuing_subword_prefix)
         self._suffix = self._unit_raw(model.hf_end_of_word_suffix)
         self._sep_suffix = model.end_of_word_suffix
+        self._units = getattr(model.pipeline, "units", None)
         words: Dict[str, Callable[[str, bool], WordResult]] = {
             "merges": self._word_merges, "tiktoken": self._word_tiktoken,
             "seed000-greedy": self._word_seed000_greedy}
@@ -124,6 +129,10 @@ class Encoder:
             to_orig = _span_mapper(p, self._bytes)
             for tid, sp in zip(ids, spans):
                 s, e = to_orig(sp)
+                if tid == UNKNOWN:  # a symbol the vocabulary lacks, kept (seed presets)
+                    raw = p.text.encode()[sp[0]:sp[1]] if self._bytes else p.text[sp[0]:sp[1]]
+                    tokens.append(EncodedToken(UNKNOWN, raw, display_raw(raw), s, e))
+                    continue
                 raw = m.tokens[tid]
                 tokens.append(EncodedToken(tid, raw if raw is not None else "", m.display(tid), s, e))
             unknown.extend(to_orig(sp) for sp in drops)
@@ -172,6 +181,8 @@ class Encoder:
         if self._bytes:
             data = word.encode()
             units: Sequence[Raw] = [data[i:i + 1] for i in range(len(data))]
+        elif self._units is not None:
+            units = self._units(word)  # the pre-tokenizer decides (cjk: "école" is one symbol)
         else:
             units = word
         ids: List[int] = []
@@ -179,7 +190,9 @@ class Encoder:
         drops: List[Span] = []
         unk: Optional[List[int]] = None  # [start, end] of a pending unk run
         n = len(units)
+        end = 0  # spans are in bytes (bytes models) or characters: a unit may hold several chars
         for i, u in enumerate(units):
+            start, end = end, end + len(u)
             s = u
             if i > 0 and self._prefix:
                 s = self._prefix + s  # type: ignore[operator]
@@ -192,24 +205,27 @@ class Encoder:
                     spans.append((unk[0], unk[1]))
                     unk = None
                 ids.append(tid)
-                spans.append((i, i + 1))
+                spans.append((start, end))
                 continue
             if m.byte_fallback:
                 data = s if isinstance(s, bytes) else s.encode()
                 fb = [vocab.get(f"<0x{b:02X}>") for b in data]
                 if all(x is not None for x in fb):
                     ids.extend(fb)  # type: ignore[arg-type]
-                    spans.extend([(i, i + 1)] * len(fb))
+                    spans.extend([(start, end)] * len(fb))
                     continue
-            if m.unk_id is None:
-                drops.append((i, i + 1))
+            if m.unk_id is None and m.keep_unknown:
+                ids.append(UNKNOWN)  # the seeds' tokenize keeps a symbol it has no token for
+                spans.append((start, end))
+            elif m.unk_id is None:
+                drops.append((start, end))
             elif unk is not None and m.fuse_unk:
-                unk[1] = i + 1
+                unk[1] = end
             else:
                 if unk is not None:
                     ids.append(m.unk_id)
                     spans.append((unk[0], unk[1]))
-                unk = [i, i + 1]
+                unk = [start, end]
         if unk is not None:
             ids.append(m.unk_id)  # type: ignore[arg-type]
             spans.append((unk[0], unk[1]))
@@ -217,10 +233,10 @@ class Encoder:
             sid = vocab.get(self._sep_suffix)
             if sid is not None:
                 ids.append(sid)
-                spans.append((n, n))
+                spans.append((end, end))
             elif m.unk_id is not None:
                 ids.append(m.unk_id)
-                spans.append((n, n))
+                spans.append((end, end))
         return ids, spans, drops
 
     # -- algorithms ----------------------------------------------------------------------------

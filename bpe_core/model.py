@@ -46,6 +46,9 @@ class BPEModel:
     fuse_unk: bool = False
     byte_fallback: bool = False
     ignore_merges: bool = False
+    #: with no unk token: keep a symbol the vocabulary lacks as a token of id -1 (the seeds'
+    #: tokenize does) instead of dropping it (what tokenizers does)
+    keep_unknown: bool = False
     name: str = ""
     source_format: str = "native"
     #: preset name and TrainerConfig fields (native), or the file's normalizer/pre-tokenizer JSON

@@ -54,3 +54,9 @@ class TrainerPipeline:
 
     def initial_symbols(self, piece_text: str) -> Sequence[Raw]:
         return self.pretokenizer.word_symbols(piece_text, self.config)
+
+    def units(self, piece_text: str) -> Sequence[Raw]:
+        """A piece's initial symbols without the separate end-of-word suffix (the encoder adds it)."""
+        syms = self.pretokenizer.word_symbols(piece_text, self.config)
+        suffix = self.config.end_of_word_suffix
+        return syms[:-1] if suffix and syms and syms[-1] == suffix and len(syms) > 1 else syms

@@ -566,7 +566,8 @@ class Trainer:
             unit=cfg.unit, tokens=list(self._tokens), merges=merges,
             merge_counts=self.base_counts + [s.count for s in self.history], specials=dict(self.specials),
             pipeline=TrainerPipeline(cfg, self.specials), algorithm="merges",
-            end_of_word_suffix=cfg.end_of_word_suffix, name=cfg.preset, source_format="native",
+            end_of_word_suffix=cfg.end_of_word_suffix, keep_unknown=cfg.keep_unknown, name=cfg.preset,
+            source_format="native",
             config=config_to_dict(cfg))
         if cfg.encode_mode == "seed000-greedy":
             from .seed000 import seed000_model

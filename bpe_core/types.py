@@ -59,6 +59,9 @@ class TrainerConfig:
     #: how ``vocab_size`` is counted: distinct tokens (HF, seed 001) or alphabet + merges (seed 002)
     vocab_size_counts: Literal["distinct", "merges"] = "distinct"
     encode_mode: EncodeMode = "merges"
+    #: encoding: keep a character the vocabulary lacks as a token (id -1) like the seeds' tokenize,
+    #: rather than dropping it like tokenizers
+    keep_unknown: bool = False
 
     @property
     def encode_lowercase(self) -> bool:

@@ -109,6 +109,7 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
         from ..pipeline import TrainerPipeline
         model.pipeline = TrainerPipeline(config, specials)
         model.end_of_word_suffix = config.end_of_word_suffix
+        model.keep_unknown = config.keep_unknown
     if "seed000" in data:
         n_seed = data["seed000"]["vocab_size_seed"]
         model.extras = {"freqs": data["seed000"]["freqs"], "vocab_size_seed": n_seed,
