@@ -10,7 +10,9 @@ APT_PACKAGES=(python3 python3-venv python3-pip
   libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxkbcommon-x11-0
   libxcb-shape0 libxcb-xkb1 libxcb-randr0 libxcb-xinerama0
   # CJK glyphs in token chips (DejaVu alone renders Han as boxes)
-  fonts-wqy-microhei fonts-dejavu-core)
+  fonts-wqy-microhei fonts-dejavu-core
+  # emoji in the encode pane (color glyphs; without it emoji show as boxes)
+  fonts-noto-color-emoji)
 
 if command -v apt-get >/dev/null 2>&1; then
   missing=()
