@@ -6,7 +6,7 @@ Algorithms (``model.algorithm``):
   merge rank, the leftmost one on equal ranks (``merges_limit``: only the first k merges count).
 * ``tiktoken`` - tiktoken's ``_byte_pair_merge``: repeatedly merge the adjacent parts whose concatenated
   bytes have the lowest rank; a whole piece that is a token is one token.
-* ``seed000-greedy`` - a hook for seed 000's greedy encoder (not written yet).
+* ``seed000-greedy`` - seed 000's frequency-greedy encoder (:mod:`bpe_core.seed000`).
 
 Characters with no token: the model's ``unk`` token when it has one (fused runs with ``fuse_unk``),
 ``<0xNN>`` tokens with ``byte_fallback``; otherwise they are dropped - as ``tokenizers`` does - and

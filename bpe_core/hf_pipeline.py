@@ -13,7 +13,7 @@ segment carries an alignment (original span of each of its characters) once a no
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import regex
 
@@ -365,20 +365,27 @@ class HFPipeline:
             out.append(seg.sub(pos, len(t)))
         return out
 
-    def split(self, text: str) -> List[Piece]:
-        out: List[Piece] = []
+    def _walk(self, text: str) -> Iterator[Tuple[Seg, Optional[int]]]:
+        """(segment, added-token id or None) in order: the pieces before they become Pieces."""
         for part in self._cut_added(Seg(text), self._raw_re):
             if isinstance(part, tuple):
-                out.append(self._piece(part[1], part[0]))
+                yield part[1], part[0]
                 continue
             seg = self.normalize(part) if self.normalize is not None else part
             for sub in self._cut_added(seg, self._norm_re):
                 if isinstance(sub, tuple):
-                    out.append(self._piece(sub[1], sub[0]))
+                    yield sub[1], sub[0]
                 elif sub.text:
-                    pieces = self.pre_tokenize(sub) if self.pre_tokenize is not None else [sub]
-                    out.extend(self._piece(p) for p in pieces if p.text)
-        return out
+                    for p in (self.pre_tokenize(sub) if self.pre_tokenize is not None else [sub]):
+                        if p.text:
+                            yield p, None
+
+    def split(self, text: str) -> List[Piece]:
+        return [self._piece(seg, special) for seg, special in self._walk(text)]
+
+    def split_words(self, text: str) -> List[Union[str, int]]:
+        """Piece texts and added-token ids without spans: the encoder's fast path."""
+        return [seg.text if special is None else special for seg, special in self._walk(text)]
 
     @staticmethod
     def _piece(seg: Seg, special: Optional[int] = None) -> Piece:
