@@ -327,16 +327,20 @@ class HFPipeline:
                  added_tokens: Optional[List[Dict[str, Any]]] = None) -> None:
         self.normalize = build_normalizer(normalizer)
         self.pre_tokenize, self.byte_level = build_pre_tokenizer(pre_tokenizer)
-        self.added = {t["content"]: t for t in (added_tokens or []) if t.get("content")}
-        self._raw_re = self._added_re(False)
-        self._norm_re = self._added_re(True)
+        added = [t for t in (added_tokens or []) if t.get("content")]
+        # tokenizers matches a `normalized` added token by its normalized content
+        norm = [t for t in added if t.get("normalized", not t.get("special"))]
+        self._by_text = [{t["content"]: t for t in added if t not in norm},
+                         {(self.normalize(Seg(t["content"])).text if self.normalize else t["content"]): t for t in norm}]
+        self._raw_re, self._norm_re = (self._added_re(names) for names in self._by_text)
 
-    def _added_re(self, normalized: bool) -> Optional["regex.Pattern[str]"]:
-        names = sorted((c for c, t in self.added.items() if bool(t.get("normalized", not t.get("special"))) == normalized),
-                       key=len, reverse=True)  # longest first: leftmost-longest like aho-corasick
-        return regex.compile("|".join(regex.escape(n) for n in names)) if names else None
+    @staticmethod
+    def _added_re(names: Dict[str, Any]) -> Optional["regex.Pattern[str]"]:
+        ordered = sorted((n for n in names if n), key=len, reverse=True)  # leftmost-longest, like aho-corasick
+        return regex.compile("|".join(regex.escape(n) for n in ordered)) if ordered else None
 
-    def _cut_added(self, seg: Seg, rx: Optional["regex.Pattern[str]"]) -> List[Union[Seg, Tuple[int, Seg]]]:
+    def _cut_added(self, seg: Seg, rx: Optional["regex.Pattern[str]"],
+                   table: Dict[str, Any]) -> List[Union[Seg, Tuple[int, Seg]]]:
         """tokenizers' find_matches: added-token matches (with lstrip/rstrip/single_word) and the rest."""
         if rx is None or not seg.text:
             return [seg]
@@ -344,7 +348,7 @@ class HFPipeline:
         out: List[Union[Seg, Tuple[int, Seg]]] = []
         pos = 0
         for m in rx.finditer(t):
-            tok = self.added[m.group()]
+            tok = table[m.group()]
             start, stop = m.start(), m.end()
             if start < pos:
                 continue
@@ -367,12 +371,12 @@ class HFPipeline:
 
     def _walk(self, text: str) -> Iterator[Tuple[Seg, Optional[int]]]:
         """(segment, added-token id or None) in order: the pieces before they become Pieces."""
-        for part in self._cut_added(Seg(text), self._raw_re):
+        for part in self._cut_added(Seg(text), self._raw_re, self._by_text[0]):
             if isinstance(part, tuple):
                 yield part[1], part[0]
                 continue
             seg = self.normalize(part) if self.normalize is not None else part
-            for sub in self._cut_added(seg, self._norm_re):
+            for sub in self._cut_added(seg, self._norm_re, self._by_text[1]):
                 if isinstance(sub, tuple):
                     yield sub[1], sub[0]
                 elif sub.text:
