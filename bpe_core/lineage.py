@@ -134,6 +134,12 @@ def base_symbol_ids(model: BPEModel) -> Set[int]:
     its whole alphabet (every token no merge makes; the CJK splitter's words are symbols)."""
     made = model.created_by
     specials = model.special_ids
+    added = {t.get("id") for t in model.config.get("added_tokens") or () if isinstance(t, dict)}
+    return _base_ids(model, made, specials) | {i for i in added if isinstance(i, int) and i not in specials}
+
+
+def _base_ids(model: BPEModel, made: Dict[int, int], specials: frozenset) -> Set[int]:
+    # (added tokens of a tokenizer.json are matched in text whole, so they count as base too)
     if hasattr(model.pipeline, "initial_symbols") or model.algorithm == "tiktoken" or model.ignore_merges:
         # trained alphabets; tiktoken / ignore_merges also emit a whole piece that is a token
         return {i for i, t in enumerate(model.tokens) if t is not None and i not in made and i not in specials}

@@ -1,0 +1,277 @@
+"""``python -m bpe_core`` commands for saved vocabularies: ``inspect``, ``convert``, ``replay``.
+
+``cli.py`` calls :func:`register`; each ``run_*`` returns an exit code. Bad input prints one
+line (``error: ...``) on stderr and returns 2, whether called through ``main`` or directly.
+
+    python -m bpe_core inspect gpt2/vocab.json --tree " Lincoln"
+    python -m bpe_core convert gpt2/tokenizer.json out/ --to vocab-merges
+    python -m bpe_core replay --vocab gpt2/vocab.json wiki.test.raw --json
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import re
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+from .model import BPEModel
+from .symbols import visible_whitespace
+from .types import BPELensError
+
+EXIT_USAGE = 2
+_BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")
+WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000")
+
+
+def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    @functools.wraps(run)
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except BPELensError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except OSError as exc:  # e.g. stdout is a closed pipe, or an unexpected I/O failure
+            if isinstance(exc, BrokenPipeError):
+                return 0
+            print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
+    return wrapper
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("inspect", help="describe a saved vocabulary", description=(
+        "Format, model type, sizes, specials, pipeline and longest tokens of any vocabulary BPE Lens reads."))
+    p.add_argument("path", help="vocabulary file or folder")
+    p.add_argument("--pattern", help="split regex for a .tiktoken file with an unknown name")
+    p.add_argument("--top", type=int, default=10, help="how many longest tokens to list (default 10)")
+    p.add_argument("--tree", metavar="TOKEN", help="also draw the merge tree of TOKEN (its text, or #id)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run_inspect)
+
+    p = sub.add_parser("convert", help="write a vocabulary in another format", description=(
+        "Read IN (any format) and write it to OUT as --to. vocab-merges and seed000 write several "
+        "files: OUT is a folder (vocab-merges also takes a *vocab.json name)."))
+    p.add_argument("input", metavar="IN")
+    p.add_argument("output", metavar="OUT")
+    p.add_argument("--to", required=True, choices=WRITE_FORMATS, help="output format")
+    p.add_argument("--pattern", help="split regex for a .tiktoken input with an unknown name")
+    p.set_defaults(func=run_convert)
+
+    p = sub.add_parser("replay", help="apply a vocabulary's merges to a corpus", description=(
+        "Count every merge of --vocab on CORPUS at the moment it would be applied; list merges that "
+        "never fire, tokens made but always merged further, and tokens no text can produce."))
+    p.add_argument("corpus", metavar="CORPUS", help="text file (UTF-8; .gz/.bz2/.xz read transparently)")
+    p.add_argument("--vocab", required=True, help="vocabulary file or folder")
+    p.add_argument("--pattern", help="split regex for a .tiktoken file with an unknown name")
+    p.add_argument("--limit", type=int, default=20, help="rows per list in the text report (default 20)")
+    p.add_argument("--errors", choices=("strict", "replace"), default="strict",
+                   help="undecodable bytes in CORPUS: stop (strict) or read them as U+FFFD (replace)")
+    p.add_argument("--json", action="store_true", help="print every merge's count as one JSON object")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run_replay)
+
+
+def _open(path: str, pattern: Optional[str]) -> BPEModel:
+    from .formats.detect import open_vocabulary
+    return open_vocabulary(path, pattern=pattern)
+
+
+def _show(model: BPEModel, tid: int) -> str:
+    return json.dumps(model.display(tid), ensure_ascii=False)
+
+
+# -- inspect ------------------------------------------------------------------------------
+def describe(model: BPEModel, fmt: str = "", top: int = 10) -> Dict[str, Any]:
+    """What ``inspect`` prints, as a dict (JSON-safe)."""
+    from .lineage import static_reachability
+    ids = [i for i, t in enumerate(model.tokens) if t is not None and i not in model.special_ids]
+    fallback = model.byte_fallback and model.unit == "chars"  # <0xNN> pieces are not long words
+    ranked = [i for i in ids if not (fallback and _BYTE_PIECE.fullmatch(model.tokens[i]))]  # type: ignore[arg-type]
+    longest = sorted(ranked, key=lambda i: (-len(model.tokens[i]), i))[: max(0, top)]  # type: ignore[arg-type]
+    reach, late = static_reachability(model)
+    return {
+        "format": fmt, "source_format": model.source_format, "name": model.name,
+        "model": "BPE", "unit": model.unit, "algorithm": model.algorithm,
+        "vocab_size": model.vocab_size, "id_range": [0, len(model.tokens) - 1], "merges": len(model.merges),
+        "merge_counts_stored": any(c is not None for c in model.merge_counts),
+        "specials": dict(sorted(model.specials.items(), key=lambda kv: kv[1])),
+        "normalizer": describe_step(model, "normalizer"), "pre_tokenizer": describe_step(model, "pre_tokenizer"),
+        "options": {k: v for k, v in (
+            ("unk_token", model.tokens[model.unk_id] if model.unk_id is not None else None),
+            ("fuse_unk", model.fuse_unk), ("byte_fallback", model.byte_fallback),
+            ("ignore_merges", model.ignore_merges), ("end_of_word_suffix", model.end_of_word_suffix),
+            ("hf_end_of_word_suffix", model.hf_end_of_word_suffix),
+            ("continuing_subword_prefix", model.continuing_subword_prefix)) if v},
+        "unreachable_tokens": len([i for i in ids if i not in reach]), "late_merges": len(late),
+        "longest_tokens": [{"id": i, "token": model.display(i), "units": len(model.tokens[i])}  # type: ignore[arg-type]
+                           for i in longest],
+    }
+
+
+def describe_step(model: BPEModel, step: str) -> str:
+    """A one-line description of the model's normalizer or pre-tokenizer."""
+    cfg = model.config
+    if isinstance(cfg.get(step), dict) or (step in cfg and cfg.get(step) is None and "decoder" in cfg):
+        return _hf_step(cfg.get(step))
+    if model.source_format == "sentencepiece":
+        return str(cfg.get("normalizer", "nmt_nfkc")) if step == "normalizer" else str(cfg.get("pre_tokenizer"))
+    if step == "normalizer":
+        lower = cfg.get("lowercase_encode")
+        return "lowercase" if (cfg.get("lowercase") if lower is None else lower) else "none"
+    if cfg.get("pretokenizer"):
+        name = cfg["pretokenizer"]
+        return f"{name} /{cfg.get('pattern')}/" if name == "regex" else name
+    if cfg.get("pattern"):
+        return f"regex /{cfg['pattern']}/"
+    return "ByteLevel (GPT-2 regex)" if model.unit == "bytes" and model.pipeline is not None else "none"
+
+
+def _hf_step(d: Any) -> str:
+    if not isinstance(d, dict):
+        return "none"
+    kind = d.get("type", "?")
+    inner = d.get("normalizers") or d.get("pretokenizers")
+    if kind == "Sequence" and isinstance(inner, list):
+        return " + ".join(_hf_step(x) for x in inner) or "none"
+    pattern = d.get("pattern")
+    if isinstance(pattern, dict):
+        return f"{kind}(/{pattern.get('Regex', pattern.get('String', ''))}/)"
+    flags = [k for k in ("add_prefix_space", "use_regex", "lowercase") if d.get(k)]
+    return f"{kind}({', '.join(flags)})" if flags else kind
+
+
+@_guarded
+def run_inspect(args: argparse.Namespace) -> int:
+    from .formats.detect import detect_format
+    fmt = detect_format(args.path)
+    model = _open(args.path, args.pattern)
+    info = describe(model, fmt, args.top)
+    tree_text = None
+    if args.tree is not None:
+        from .lineage import merge_tree, render_tree
+        tree = merge_tree(model, _token_id(model, args.tree))
+        tree_text = render_tree(tree)
+    if args.json:
+        if tree_text is not None:
+            info["tree"] = tree_text.splitlines()
+        print(json.dumps(info, ensure_ascii=False, indent=1))
+        return 0
+    unit = "byte-level" if model.unit == "bytes" else "characters"
+    specials = ", ".join(f"{json.dumps(s, ensure_ascii=False)}={i}" for s, i in info["specials"].items())
+    lines = [f"path:          {args.path}", f"format:        {fmt} ({model.source_format})",
+             f"model:         BPE, {unit}, encoder {model.algorithm}",
+             f"vocab size:    {info['vocab_size']} (ids {info['id_range'][0]}..{info['id_range'][1]})",
+             f"merges:        {info['merges']}" + (" (with training counts)" if info["merge_counts_stored"] else ""),
+             f"specials:      {specials or 'none'}", f"normalizer:    {info['normalizer']}",
+             f"pre-tokenizer: {info['pre_tokenizer']}"]
+    if info["options"]:
+        lines.append("options:       " + ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}"
+                                                  for k, v in info["options"].items()))
+    if info["unreachable_tokens"] or info["late_merges"]:
+        lines.append(f"reachability:  {info['unreachable_tokens']} tokens no merge path reaches, "
+                     f"{info['late_merges']} merges out of order")
+    lines.append(f"longest tokens ({len(info['longest_tokens'])}):")
+    for t in info["longest_tokens"]:
+        shown = visible_whitespace(t["token"])
+        shown = shown if len(shown) <= 72 else shown[:71] + "…"
+        lines.append(f"  {t['units']:>4}  #{t['id']:<7} {shown}")
+    print("\n".join(lines))
+    if tree_text is not None:
+        print("merge tree:\n" + tree_text)
+    return 0
+
+
+def _token_id(model: BPEModel, token: str) -> int:
+    if token.startswith("#") and token[1:].isdigit():
+        return int(token[1:])
+    for raw in (token, token.encode("utf-8")) if model.unit == "bytes" else (token,):
+        tid = model.id_of(raw)
+        if tid is not None:
+            return tid
+    if model.unit == "bytes":
+        from .symbols import from_glyphs, is_glyph_string
+        if is_glyph_string(token) and model.id_of(from_glyphs(token)) is not None:
+            return model.id_of(from_glyphs(token))  # type: ignore[return-value]
+    raise BPELensError(f"token {token!r} is not in this vocabulary (give its text, GPT-2 glyphs, or #id)")
+
+
+# -- convert ------------------------------------------------------------------------------
+@_guarded
+def run_convert(args: argparse.Namespace) -> int:
+    from .formats.detect import detect_format, write_vocabulary
+    fmt = detect_format(args.input)
+    model = _open(args.input, args.pattern)
+    write_vocabulary(model, args.output, args.to)
+    print(f"{args.output}: {args.to} written from {fmt} ({model.vocab_size} tokens, {len(model.merges)} merges)",
+          file=sys.stderr)
+    return 0
+
+
+# -- replay -------------------------------------------------------------------------------
+@_guarded
+def run_replay(args: argparse.Namespace) -> int:
+    from .corpus import iter_lines
+    from .replay import replay
+    if args.limit < 0:
+        raise BPELensError(f"--limit must be 0 or more, not {args.limit}")
+    model = _open(args.vocab, args.pattern)
+    quiet = args.quiet
+    lines = iter_lines(args.corpus, errors=args.errors, progress=None if quiet else _bar("reading"))
+    result = replay(model, lines, progress=None if quiet else _bar("replaying"))
+    merges = [{"rank": r, "left": model.display(a), "right": model.display(b),
+               "token": model.display(model.merge_result[r - 1]), "count": c,
+               "trained_count": model.merge_counts[r - 1]}
+              for r, ((a, b), c) in enumerate(zip(model.merges, result.merge_counts), 1)]
+    tokens = lambda ids: [{"id": i, "token": model.display(i)} for i in ids]  # noqa: E731
+    summary = {"distinct_words": result.distinct_words, "words": result.total_words,
+               "symbols_before": result.tokens_before, "tokens_after": result.tokens_after,
+               "unknown_units": result.unknown_units, "merges": len(model.merges),
+               "dead_merges": len(result.dead_merges), "consumed_tokens": len(result.consumed_tokens),
+               "unreachable_tokens": len(result.unreachable_tokens), "late_merges": len(result.late_merges)}
+    if args.json:
+        print(json.dumps({"vocab": args.vocab, "corpus": args.corpus, "summary": summary, "merges": merges,
+                          "dead_merges": list(result.dead_merges),
+                          "consumed_tokens": tokens(result.consumed_tokens),
+                          "unreachable_tokens": tokens(result.unreachable_tokens),
+                          "late_merges": list(result.late_merges)}, ensure_ascii=False))
+        return 0
+    n = args.limit
+    out: List[str] = [f"{k.replace('_', ' ')}: {v}" for k, v in summary.items()]
+    out.append(f"first {min(n, len(merges))} merges (rank, pair -> token, count here, count when trained):")
+    out += [f"  {m['rank']:>6}  {m['left']} + {m['right']} -> {m['token']}  {m['count']}  "
+            f"{'-' if m['trained_count'] is None else m['trained_count']}" for m in merges[:n]]
+    for title, ids, fmt in (("dead merges (never fire here)", result.dead_merges,
+                             lambda r: f"  {r:>6}  {merges[r - 1]['left']} + {merges[r - 1]['right']}"),
+                            ("consumed tokens (made, always merged further)", result.consumed_tokens,
+                             lambda i: f"  #{i:<7} {_show(model, i)}"),
+                            ("unreachable tokens", result.unreachable_tokens, lambda i: f"  #{i:<7} {_show(model, i)}"),
+                            ("late merges (use a token made later)", result.late_merges, lambda r: f"  {r:>6}")):
+        if ids:
+            out.append(f"{title}: {len(ids)}")
+            out += [fmt(x) for x in ids[:n]]
+            if len(ids) > n:
+                out.append(f"  ... and {len(ids) - n} more (--json lists all)")
+    print("\n".join(out))
+    return 0
+
+
+def _bar(label: str) -> Callable[[Any], None]:
+    """A one-line progress bar on stderr, redrawn at most ten times a second."""
+    last = [0.0]
+
+    def show(p: Any) -> None:
+        now = time.monotonic()
+        done = bool(p.total) and p.done >= p.total
+        if not done and now - last[0] < 0.1:
+            return
+        last[0] = now
+        frac = min(1.0, p.done / p.total) if p.total else 1.0
+        amount = (f"{p.done / 1e6:.1f}/{p.total / 1e6:.1f} MB" if p.unit == "bytes"
+                  else f"{p.done}/{p.total} {p.unit}")
+        sys.stderr.write(f"\r{label:<9} [{'#' * int(frac * 30):<30}] {amount}   " + ("\n" if done else ""))
+        sys.stderr.flush()
+    return show
