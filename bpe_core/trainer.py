@@ -557,15 +557,23 @@ class Trainer:
             self.undo()
 
     # -- export --------------------------------------------------------------------------
+    @property
+    def pipeline(self):
+        """The text pipeline of this trainer's models (built once: it compiles patterns)."""
+        pipe = self.__dict__.get("_pipeline")
+        if pipe is None:
+            from .pipeline import TrainerPipeline
+            pipe = self._pipeline = TrainerPipeline(self.config, self.specials)
+        return pipe
+
     def model(self) -> BPEModel:
         """The vocabulary as it stands now (ids as the trainer assigned them)."""
-        from .pipeline import TrainerPipeline
         cfg = self.config
         merges = self.base_merges + [(s.left, s.right) for s in self.history]
         model = BPEModel(
             unit=cfg.unit, tokens=list(self._tokens), merges=merges,
             merge_counts=self.base_counts + [s.count for s in self.history], specials=dict(self.specials),
-            pipeline=TrainerPipeline(cfg, self.specials), algorithm="merges",
+            pipeline=self.pipeline, algorithm="merges",
             end_of_word_suffix=cfg.end_of_word_suffix, keep_unknown=cfg.keep_unknown, name=cfg.preset,
             source_format="native",
             config=config_to_dict(cfg))
