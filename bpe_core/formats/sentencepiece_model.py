@@ -231,11 +231,7 @@ def read_sentencepiece(path) -> BPEModel:
                            "BPE Lens reads only BPE models")
     if trainer.get(24):
         raise BPELensError(f"{path}: treat_whitespace_as_suffix models are not supported")
-    try:
-        import sentencepiece  # noqa: F401  (optional dependency)
-    except ImportError as exc:
-        raise BPELensError(f"{path}: reading SentencePiece models needs the sentencepiece package; "
-                           "install the sentencepiece extra (pip install 'bpe-lens[sentencepiece]')") from exc
+    sentencepiece = _sentencepiece(f"{path}: reading SentencePiece models")
     try:
         processor = sentencepiece.SentencePieceProcessor(model_proto=data)
     except Exception as exc:  # the SWIG layer raises RuntimeError/OSError variants
@@ -307,3 +303,44 @@ def _any_split(piece: str, normal: Dict[str, int], rank: Dict[str, int], r: int)
             if best is None or key < best[0]:
                 best = (key, [a, b])
     return best[1] if best else None
+
+
+def charsmap_normalizer(charsmap: bytes):
+    """``str -> str`` applying a precompiled char map exactly as SentencePiece (and tokenizers'
+    ``Precompiled`` normalizer) do, nothing else: no ``▁``, no whitespace squeezing.
+
+    We build a two-piece model holding only that normalizer and let sentencepiece run it, so
+    the trie lookups are SentencePiece's own (for hf_pipeline's ``Precompiled`` support).
+    """
+    sentencepiece = _sentencepiece("the Precompiled normalizer")
+
+    def var(n: int) -> bytes:
+        out = bytearray()
+        while True:
+            out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+            n >>= 7
+            if not n:
+                return bytes(out)
+
+    def msg(num: int, data: bytes) -> bytes:
+        return var(num << 3 | 2) + var(len(data)) + data
+
+    def piece(text: str, kind: int) -> bytes:
+        return msg(1, text.encode()) + var(2 << 3 | 5) + struct.pack("<f", 0.0) + var(3 << 3) + var(kind)
+
+    spec = msg(1, b"precompiled") + msg(2, charsmap) + b"".join(var(f << 3) + var(0) for f in (3, 4, 5))
+    proto = msg(1, piece("<unk>", UNKNOWN)) + msg(1, piece("a", NORMAL)) + msg(2, var(3 << 3) + var(2)) + msg(3, spec)
+    try:
+        processor = sentencepiece.SentencePieceProcessor(model_proto=proto)
+    except Exception as exc:
+        raise BPELensError(f"the precompiled char map is not valid ({exc})") from exc
+    return processor.normalize
+
+
+def _sentencepiece(what: str):
+    try:
+        import sentencepiece  # optional dependency
+    except ImportError:
+        raise BPELensError(f"{what} needs the sentencepiece package; install the sentencepiece extra "
+                           "(pip install 'bpe-lens[sentencepiece]')") from None
+    return sentencepiece

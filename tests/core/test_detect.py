@@ -217,3 +217,19 @@ def test_bad_folders_and_partners(tmp_path):
     not_bpe.write_text(json.dumps({"model": {"type": "WordPiece", "vocab": {"a": 0}}}), encoding="utf-8")
     with pytest.raises(BPELensError, match="WordPiece"):
         open_vocabulary(not_bpe)
+
+
+def test_charsmap_normalizer_equals_tokenizers_precompiled(sp_models):
+    """The helper hf_pipeline can use for tokenizer.json's Precompiled normalizer."""
+    import base64
+
+    from tokenizers import normalizers
+
+    from bpe_core.formats.sentencepiece_model import charsmap_normalizer
+    charsmap = base64.b64decode(read_sentencepiece(sp_models["plain"]).extras["precompiled_charsmap"])
+    ours, theirs = charsmap_normalizer(charsmap), normalizers.Precompiled(charsmap)
+    text = _need(DATA / "bench" / "multilingual" / "ru_anna_karenina.txt").read_text(encoding="utf-8")[:30_000]
+    for line in text.splitlines() + _real_lines() + ["\ufb00\u2460\uff28\uff45\u00a0\u3000\u00a8 x\t"]:
+        assert ours(line) == theirs.normalize_str(line), line
+    with pytest.raises(BPELensError, match="not valid"):
+        charsmap_normalizer(b"garbage")
