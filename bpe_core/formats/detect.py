@@ -121,9 +121,11 @@ def _detect(p: Path) -> Tuple[str, Path]:
         return _detect_json(p)
     if text is not None and _looks_like_tiktoken(text):
         return "tiktoken", p
-    if text is not None and _looks_like_merges(text):
+    if text is not None and _looks_like_merges(text, p):
         return "vocab-merges", p
-    if looks_like_sentencepiece(p.read_bytes() if len(head) == _SNIFF else head):
+    # a ModelProto starts with its pieces (field 1, length-delimited: byte 0x0A); only then is
+    # the whole file worth parsing
+    if head[:1] == b"\n" and looks_like_sentencepiece(p.read_bytes() if len(head) == _SNIFF else head):
         return "sentencepiece", p
     if text is None or "\0" in text:
         raise BPELensError(f"{p}: a binary file that is no SentencePiece model (nor any vocabulary format "
@@ -189,9 +191,15 @@ def _looks_like_tiktoken(text: str) -> bool:
     return True
 
 
-def _looks_like_merges(text: str) -> bool:
+def _looks_like_merges(text: str, p: Path) -> bool:
     lines = text.splitlines()
     if lines and lines[0].startswith("#version"):
         return True
     body = [ln for ln in lines[:50] if ln and not ln.startswith("#")]
-    return bool(body) and all(len(ln.split(" ")) == 2 for ln in body[:-1] or body)
+    if not body or not all(len(ln.split(" ")) == 2 for ln in body[:-1] or body):
+        return False
+    # headerless "a b" lines are only a merges file if its vocab.json is there (else any
+    # text of two-word lines would be taken for one)
+    stem = p.stem[: -len("merges")] if p.stem.endswith("merges") else None
+    partners = ["vocab.json", "encoder.json"] + ([stem + "vocab.json"] if stem else [])
+    return any(p.with_name(n).is_file() for n in partners)

@@ -189,6 +189,7 @@ def test_detects_renamed_files_by_content(tmp_path):
     (b"\xff\xfe{\x00", "binary file"),
     ("To be, or not to be, that is the question:\nWhether 'tis nobler in the mind to suffer\n".encode(),
      "not a vocabulary format"),
+    (b"hello world\nfoo bar\n", "not a vocabulary format"),  # "a b" lines, but no vocab.json beside
 ])
 def test_bad_inputs_name_path_and_problem(tmp_path, content, message):
     p = tmp_path / "input.bin"
