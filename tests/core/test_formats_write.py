@@ -214,3 +214,28 @@ def test_seed000_refuses_bytes_and_suffixless(tmp_path):
     with pytest.raises(BPELensError, match="appends '</w>'"):
         write_vocabulary(BPEModel(unit="chars", tokens=["a"]), tmp_path / "s", "seed000")
     assert not (tmp_path / "s").exists()
+
+
+def test_hf_suffix_and_prefix_models_round_trip(tmp_path, lines, monkeypatch):
+    """Vocabularies trained by tokenizers itself with end_of_word_suffix / continuing_subword_prefix."""
+    monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
+    from tokenizers import models, pre_tokenizers, trainers
+    from tokenizers.implementations import CharBPETokenizer
+    corpus = str(_need("tinyshakespeare.txt"))
+    suffix = CharBPETokenizer()
+    suffix.train([corpus], vocab_size=600, show_progress=False)
+    suffix.save(str(tmp_path / "suffix.json"))
+    prefix = tokenizers.Tokenizer(models.BPE(unk_token="[UNK]", continuing_subword_prefix="##"))
+    prefix.pre_tokenizer = pre_tokenizers.Whitespace()
+    prefix.train([corpus], trainers.BpeTrainer(vocab_size=600, continuing_subword_prefix="##",
+                                               special_tokens=["[UNK]"], show_progress=False))
+    prefix.save(str(tmp_path / "prefix.json"))
+    for name in ("suffix.json", "prefix.json"):
+        model = open_vocabulary(tmp_path / name)
+        write_vocabulary(model, tmp_path / f"out-{name}", "tokenizer.json")
+        orig = tokenizers.Tokenizer.from_file(str(tmp_path / name))
+        new = tokenizers.Tokenizer.from_file(str(tmp_path / f"out-{name}"))
+        enc = Encoder(model)
+        for line in lines:
+            assert _hf_ids(new, line) == _hf_ids(orig, line) == enc.encode_ids(line), (name, line[:60])
+        assert open_vocabulary(tmp_path / f"out-{name}").merges == model.merges
