@@ -8,19 +8,20 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, MergeStep
 
 from .chips import chip_text
 
-#: (file-dialog filter, writer) for every vocabulary format we can save, native first
+#: vocabulary formats we save (names of ``bpe_core.formats.detect.WRITE_FORMATS``) -> file-dialog filter
 VOCAB_FORMATS: Dict[str, str] = {
     "native": "BPE Lens vocabulary (*.json)",
     "tokenizer.json": "Hugging Face tokenizer.json (tokenizer.json)",
-    "gpt2": "GPT-2 vocab.json + merges.txt (*.txt)",
+    "vocab-merges": "GPT-2 vocab.json + merges.txt (*vocab.json)",
     "tiktoken": "tiktoken ranks (*.tiktoken)",
+    "seed000": "seed 000 tables (folder)",
 }
 CHART_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
@@ -64,14 +65,6 @@ def export_merges_csv(steps: Sequence[MergeStep], path: str) -> str:
     return str(path)
 
 
-def _writers() -> Dict[str, Callable[[BPEModel, str], None]]:
-    from bpe_core.formats.native import write_native
-    from bpe_core.formats.writers import write_tiktoken, write_tokenizer_json, write_vocab_merges
-
-    return {"native": write_native, "tokenizer.json": write_tokenizer_json, "gpt2": write_vocab_merges,
-            "tiktoken": write_tiktoken}
-
-
 def format_for(path: str, dialog_filter: str = "") -> str:
     """The format a save should use: the dialog's filter if one was chosen, else the file name."""
     for name, flt in VOCAB_FORMATS.items():
@@ -82,18 +75,16 @@ def format_for(path: str, dialog_filter: str = "") -> str:
         return "tokenizer.json"
     if p.suffix == ".tiktoken":
         return "tiktoken"
-    if p.name in ("vocab.json", "merges.txt") or p.suffix == ".txt":
-        return "gpt2"
+    if p.name.endswith("vocab.json") or p.name.endswith("merges.txt"):
+        return "vocab-merges"
     return "native"
 
 
 def save_vocabulary(model: BPEModel, path: str, fmt: str = "native") -> str:
-    """Write ``model`` in format ``fmt`` (a key of :data:`VOCAB_FORMATS`); BPELensError if it cannot."""
+    """Write ``model`` as ``fmt`` through the core's writers; BPELensError when the format cannot hold it."""
+    from bpe_core.formats.detect import write_vocabulary
+
     if model is None:
         raise BPELensError("Nothing to save: load a corpus first.")
-    try:
-        writer = _writers()[fmt]
-    except KeyError:
-        raise BPELensError(f"Unknown vocabulary format {fmt!r}") from None
-    writer(model, str(path))
+    write_vocabulary(model, str(path), fmt)
     return str(path)

@@ -22,7 +22,7 @@ from .panes.encode_pane import EncodePane
 from .panes.pair_chart import PairChart
 from .panes.words_pane import TokenChips
 from .session import Session
-from .theme import FLASH_MS, font_with_size, PRESENTER_ACCENT, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, \
+from .theme import FLASH_MS, font_with_size, live_label, PRESENTER_ACCENT, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, \
     presenter_stylesheet
 
 SHOWCASE_WORDS = 10
@@ -141,9 +141,9 @@ class PresenterWindow(QWidget):
         self.token_chips = TokenChips(session)
         big = QFont(self.font())
         big.setPointSize(PRESENTER_POINT_SIZE)
-        self.banner = QLabel(self, objectName="banner")
+        self.banner = live_label(self, object_name="banner")
         self.banner.setAlignment(Qt.AlignCenter)
-        self.merge_label = QLabel(self)
+        self.merge_label = live_label(self, min_text="merge 88,888   vocab 88,888")
         buttons = QHBoxLayout()
         for name in ("reset", "undo", "step", "step_n", "play"):
             button = tool_button(actions[name], self)

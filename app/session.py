@@ -424,7 +424,8 @@ class Session(QObject):
         self._stop_run("cancelled")
         for worker in list(self._threads):
             worker.requestInterruption()
-            worker.wait(timeout_ms)
+            if worker.wait(timeout_ms):
+                self._threads.discard(worker)
 
     # -- internals ------------------------------------------------------------------------------------
     def _ready(self) -> bool:
@@ -527,11 +528,13 @@ class Session(QObject):
             self.run_progress.emit(RunProgress(self._run_kind, worker.count, self._run_total, self._merge_count))
 
     def _on_run_batch_ready(self) -> None:
-        if self.sender() is self._run:
+        worker = self.sender()
+        if worker is not None and worker is self._run:
             self._drain()
 
     def _on_run_ended(self, error) -> None:
-        if self.sender() is not self._run:
+        worker = self.sender()
+        if worker is None or worker is not self._run:
             return  # stopped by _stop_run, which already drained it
         self._run.wait()
         self._drain()

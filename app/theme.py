@@ -5,7 +5,7 @@ Token chip colors live in :mod:`app.chips`; this module holds everything else a 
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QWidget
 
 #: the next merge (pair chart) and the merge that just fired (banner, flashes)
 ACCENT = QColor("#d9480f")
@@ -71,3 +71,19 @@ def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE) -> str:
         }}
         QWidget#presenter QToolButton:checked {{ background: {PRESENTER_ACCENT}; color: #000; }}
     """
+
+
+def live_label(parent: QWidget, text: str = "", *, object_name: str = "", min_text: str = "") -> QLabel:
+    """A label whose text changes every step without re-laying out the window.
+
+    A plain QLabel reports a new size hint for each new text; its layout, and every layout
+    above it, is then redone and the whole window repainted (measured: two full repaints per
+    step). This one ignores its text's width (``min_text`` reserves room for a typical text).
+    """
+    label = QLabel(text, parent)
+    if object_name:
+        label.setObjectName(object_name)
+    label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+    if min_text:
+        label.setMinimumWidth(label.fontMetrics().horizontalAdvance(min_text) + 8)
+    return label

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QLabel, QSl
                                QVBoxLayout, QWidget)
 
 from ..session import RunEnd, Session
+from ..theme import font_with_size, live_label
 
 #: merges a second offered for Play
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 500, 2000)
@@ -137,11 +138,12 @@ class ControlsPane(QWidget):
         row.addWidget(tool_button(actions["run"], self))
         row.addWidget(tool_button(actions["cancel"], self))
         row.addStretch(1)
-        self.merge_label = QLabel(self, objectName="merge_label")
-        self.merge_label.setTextFormat(Qt.RichText)
-        self.stats_label = QLabel(self, objectName="stats_label")
+        self.merge_label = live_label(self, object_name="merge_label", min_text="merge 88,888 / 88,888    vocab 88,888")
+        self.merge_label.setTextFormat(Qt.PlainText)  # rich text costs a document layout per step
+        self.merge_label.setFont(font_with_size(self.font(), self.font().pointSizeF(), bold=True))
+        self.stats_label = live_label(self, object_name="stats_label")
         info = QHBoxLayout()
-        info.addWidget(self.merge_label)
+        info.addWidget(self.merge_label, 0)
         info.addSpacing(18)
         info.addWidget(self.stats_label, 1)
         self.timeline = QSlider(Qt.Horizontal, self, objectName="timeline")
@@ -169,8 +171,7 @@ class ControlsPane(QWidget):
     def refresh(self, *_) -> None:
         s = self.session
         target = s.target_merges
-        self.merge_label.setText(
-            f"merge <b>{s.merge_count:,}</b> / {target:,} &nbsp;&nbsp; vocab <b>{s.vocab_size:,}</b>")
+        self.merge_label.setText(f"merge {s.merge_count:,} / {target:,}    vocab {s.vocab_size:,}")
         st = s.stats
         if st is None:
             self.stats_label.setText("no corpus loaded")

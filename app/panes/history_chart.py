@@ -16,7 +16,7 @@ from typing import List, Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
@@ -48,6 +48,8 @@ class HistoryChart(QWidget):
             plot.setLabel("bottom", "merge")
             plot.setLabel("left", ylabel)
             plot.showGrid(x=True, y=True, alpha=0.2)
+            for name in ("left", "bottom"):  # axes (and the grid they draw) change rarely: keep them
+                plot.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # as pixmaps
             curve = plot.plot(pen=pg.mkPen(CURVES[i], width=2))
             curve.setClipToView(True)
             curve.setDownsampling(auto=True, method="peak")

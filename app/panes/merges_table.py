@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
@@ -17,8 +17,9 @@ from bpe_core.types import MergeStep
 from ..chips import chip_text
 from ..session import Session
 from ..theme import CHANGED_ROW, FUTURE_TEXT
+from .words_pane import ALIGNMENT, BACKGROUND, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, _R
 
-RANK_ROLE = Qt.UserRole + 1
+RANK_ROLE = int(_R.UserRole) + 1
 
 
 class MergesModel(QAbstractTableModel):
@@ -43,20 +44,20 @@ class MergesModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
             return self.HEADERS[section]
         return None
 
     def step(self, row: int) -> MergeStep:
         return self.session.timeline[row]
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid():
             return None
         row, col = index.row(), index.column()
         step = self.session.timeline[row]
-        if role == Qt.DisplayRole:
+        if role == DISPLAY:
             if col == self.RANK:
                 return str(step.rank)
             if col == self.LEFT:
@@ -70,15 +71,15 @@ class MergesModel(QAbstractTableModel):
             return f"{len(step.changed_words):,}"
         if role == RANK_ROLE:
             return step.rank
-        if role == Qt.ForegroundRole and step.rank > self._current:
+        if role == FOREGROUND and step.rank > self._current:
             return FUTURE_TEXT
-        if role == Qt.BackgroundRole and step.rank == self._current:
+        if role == BACKGROUND and step.rank == self._current:
             return CHANGED_ROW
-        if role == Qt.FontRole and step.rank == self._current:
+        if role == FONT and step.rank == self._current:
             return self._bold
-        if role == Qt.TextAlignmentRole and col in (self.RANK, self.COUNT, self.WORDS):
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ToolTipRole:
+        if role == ALIGNMENT and col in (self.RANK, self.COUNT, self.WORDS):
+            return RIGHT_ALIGNED
+        if role == TOOLTIP:
             state = "applied" if step.rank <= self._current else "undone (click to go there again)"
             return f"merge {step.rank}, {state}: {step.count:,} occurrences, {len(step.changed_words):,} words"
         return None
@@ -104,7 +105,7 @@ class MergesModel(QAbstractTableModel):
         lo, hi = max(lo - 1, 0), min(hi, self._rows) - 1
         if self._rows and hi >= lo:
             self.dataChanged.emit(self.index(lo, 0), self.index(hi, self.WORDS),
-                                  [Qt.ForegroundRole, Qt.BackgroundRole, Qt.FontRole, Qt.ToolTipRole])
+                                  [FOREGROUND, BACKGROUND, FONT, TOOLTIP])
 
 
 class MergesTable(QWidget):
@@ -124,7 +125,9 @@ class MergesTable(QWidget):
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Stretch)
-        header.setSectionResizeMode(MergesModel.RANK, QHeaderView.ResizeToContents)
+        # not ResizeToContents: that asks data() of up to 1,000 rows on every scroll (9 ms a step)
+        header.setSectionResizeMode(MergesModel.RANK, QHeaderView.Fixed)
+        header.resizeSection(MergesModel.RANK, self.view.fontMetrics().horizontalAdvance("88,888") + 12)
         self.view.clicked.connect(self._on_view_clicked)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -137,12 +140,9 @@ class MergesTable(QWidget):
         self.seek_requested.emit(index.data(RANK_ROLE))
 
     def _follow(self, steps: List[MergeStep]) -> None:
-        # after the view has laid out the inserted rows (its scroll range is updated lazily)
-        QTimer.singleShot(0, self._scroll_to_current)
-
-    def _scroll_to_current(self) -> None:
         k = self.session.merge_count
-        if k:
+        if k and self.view.isVisible():
+            self.view.doItemsLayout()  # the scroll range of inserted rows is otherwise updated lazily
             self.view.scrollTo(self.model.index(k - 1, 0))
 
     def rows_text(self) -> List[List[str]]:

@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from bpe_core.types import PairCount
 
@@ -65,6 +65,7 @@ class PairChart(QWidget):
         for axis in (self.left_axis, self.right_axis, plot.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
             axis.label.setFont(self._font)
+        plot.getAxis("bottom").setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # redrawn only on rescale
         self.left_axis.setStyle(tickLength=0)
         self.right_axis.setStyle(tickLength=0)
         brushes = [pg.mkBrush(ACCENT)] + [pg.mkBrush(BAR)] * (k - 1)

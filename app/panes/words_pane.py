@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont
+from collections import OrderedDict
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QPainter, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QSplitter, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableView,
                                QVBoxLayout, QWidget)
@@ -24,10 +26,19 @@ from bpe_core.types import MergeStep
 
 from ..chips import Chip, ChipMetrics, chip_text, chips_size_hint, paint_chips
 from ..session import Session
-from ..theme import CHANGED_ROW, FLASH_MS
+from ..theme import CHANGED_ROW, FLASH_MS, live_label
 
-IDS_ROLE = Qt.UserRole + 1  # tuple of token ids (chip columns)
-WORD_INDEX_ROLE = Qt.UserRole + 2
+# Roles as plain ints: PySide6's old-style ``Qt.DisplayRole`` lookup costs ~14 µs each, and
+# data() is called thousands of times a step.
+_R = Qt.ItemDataRole
+DISPLAY, BACKGROUND, FOREGROUND, FONT, ALIGNMENT, TOOLTIP = (
+    int(_R.DisplayRole), int(_R.BackgroundRole), int(_R.ForegroundRole), int(_R.FontRole),
+    int(_R.TextAlignmentRole), int(_R.ToolTipRole))
+RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+HORIZONTAL = Qt.Orientation.Horizontal
+CE_ITEM = QStyle.ControlElement.CE_ItemViewItem
+IDS_ROLE = int(_R.UserRole) + 1  # tuple of token ids (chip columns)
+WORD_INDEX_ROLE = int(_R.UserRole) + 2
 
 
 class TokenChips:
@@ -54,18 +65,48 @@ class TokenChips:
 
 
 class ChipsDelegate(QStyledItemDelegate):
-    """Paints ``IDS_ROLE`` as a row of chips; ``flash_ids`` are outlined."""
+    """Paints ``IDS_ROLE`` as a row of chips; ``flash_ids`` are outlined.
+
+    A row of chips costs ~0.5 ms to paint in Python, and a step repaints every visible row; so each
+    distinct segmentation is painted once into a pixmap (as wide as its chips) and then blitted.
+    """
+
+    CACHE_SIZE = 2000
 
     def __init__(self, chips: TokenChips, parent=None) -> None:
         super().__init__(parent)
         self.token_chips = chips
         self.flash_ids: Set[int] = set()
         self._metrics: Optional[ChipMetrics] = None
+        self._pixmaps: "OrderedDict[tuple, QPixmap]" = OrderedDict()
+        chips.session.corpus_loaded.connect(lambda *_: self._pixmaps.clear())
 
     def _m(self, font: QFont) -> ChipMetrics:
         if self._metrics is None or self._metrics.font != font:
             self._metrics = ChipMetrics(font)
+            self._pixmaps.clear()
         return self._metrics
+
+    def _pixmap(self, ids: Tuple[int, ...], height: int, font: QFont, ratio: float) -> QPixmap:
+        flash = tuple(i for i in self.flash_ids if i in ids)
+        key = (ids, flash, height, ratio)
+        pix = self._pixmaps.get(key)
+        if pix is not None:
+            self._pixmaps.move_to_end(key)
+            return pix
+        m = self._m(font)
+        chips = self.token_chips.chips(ids)
+        width = min(chips_size_hint(chips, font, metrics=m).width(), 4000)
+        pix = QPixmap(max(1, round(width * ratio)), max(1, round(height * ratio)))
+        pix.setDevicePixelRatio(ratio)
+        pix.fill(Qt.transparent)
+        painter = QPainter(pix)
+        paint_chips(painter, QRect(0, 0, width, height), chips, font, highlight_ids=flash, metrics=m)
+        painter.end()
+        self._pixmaps[key] = pix
+        if len(self._pixmaps) > self.CACHE_SIZE:
+            self._pixmaps.popitem(last=False)
+        return pix
 
     def paint(self, painter, option, index) -> None:
         ids = index.data(IDS_ROLE)
@@ -76,10 +117,14 @@ class ChipsDelegate(QStyledItemDelegate):
         opt.text = ""
         style = opt.widget.style() if opt.widget else None
         if style is not None:
-            style.drawControl(QStyle.CE_ItemViewItem, opt, painter, opt.widget)
+            style.drawControl(CE_ITEM, opt, painter, opt.widget)
         rect = option.rect.adjusted(3, 1, -3, -1)
-        paint_chips(painter, rect, self.token_chips.chips(ids), option.font, highlight_ids=self.flash_ids,
-                    metrics=self._m(option.font))
+        ratio = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        pix = self._pixmap(ids, rect.height(), option.font, ratio)
+        painter.save()
+        painter.setClipRect(rect)
+        painter.drawPixmap(rect.topLeft(), pix)
+        painter.restore()
 
     def sizeHint(self, option, index) -> QSize:
         ids = index.data(IDS_ROLE)
@@ -101,6 +146,7 @@ class WordsModel(QAbstractTableModel):
     HEADERS = ("word", "frequency", "tokens", "segmentation")
     SORTS = {"frequency": (FREQ, Qt.DescendingOrder), "alphabet": (WORD, Qt.AscendingOrder),
              "tokens per word": (TOKENS, Qt.DescendingOrder)}
+    MAX_RUNS = 64
 
     def __init__(self, session: Session, chips: TokenChips, parent=None) -> None:
         super().__init__(parent)
@@ -126,17 +172,17 @@ class WordsModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
             return self.HEADERS[section]
         return None
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid():
             return None
         col, s = index.column(), self.session
         w = self._order[index.row()]
-        if role == Qt.DisplayRole:
+        if role == DISPLAY:
             if col == self.WORD:
                 return chip_text(s.words[w])[0]
             if col == self.FREQ:
@@ -148,11 +194,11 @@ class WordsModel(QAbstractTableModel):
             return s.segmentation(w)
         if role == WORD_INDEX_ROLE:
             return w
-        if role == Qt.BackgroundRole and w in self.changed:
+        if role == BACKGROUND and w in self.changed:
             return CHANGED_ROW
-        if role == Qt.TextAlignmentRole and col in (self.FREQ, self.TOKENS):
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ToolTipRole and w in self.changed and self.changed_by is not None:
+        if role == ALIGNMENT and col in (self.FREQ, self.TOKENS):
+            return RIGHT_ALIGNED
+        if role == TOOLTIP and w in self.changed and self.changed_by is not None:
             return f"changed by merge {self.changed_by.rank}"
         return None
 
@@ -219,11 +265,23 @@ class WordsModel(QAbstractTableModel):
             self._relayout()  # segment counts changed: the order may have too
             return
         row_of = self._row_of
-        rows = [row_of[w] for w in set().union(*(st.changed_words for st in steps), before, self.changed)]
-        rows = [r for r in rows if r >= 0]
-        if rows:
-            top, bottom = min(rows), max(rows)
-            self.dataChanged.emit(self.index(top, 0), self.index(bottom, self.SEGMENTATION))
+        rows = sorted(r for r in (row_of[w] for w in set().union(*(st.changed_words for st in steps), before,
+                                                                   self.changed)) if r >= 0)
+        if not rows:
+            return
+        # one signal per run of adjacent rows (a view repaints just those), or one for the whole
+        # span when the runs are many (a view repaints its viewport for a multi-row range anyway)
+        runs, start = [], rows[0]
+        for prev, row in zip(rows, rows[1:]):
+            if row != prev + 1:
+                runs.append((start, prev))
+                start = row
+        runs.append((start, rows[-1]))
+        if len(runs) > self.MAX_RUNS:
+            runs = [(rows[0], rows[-1])]
+        last = self.SEGMENTATION
+        for top, bottom in runs:
+            self.dataChanged.emit(self.index(top, 0), self.index(bottom, last))
 
 
 class ChipRowsModel(QAbstractTableModel):
@@ -247,22 +305,22 @@ class ChipRowsModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.headers)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
             return self.headers[section]
         return None
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid():
             return None
         value = self.rows[index.row()][index.column()]
         if index.column() in self.chip_columns:
             if role == IDS_ROLE:
                 return value
-            if role == Qt.DisplayRole:
+            if role == DISPLAY:
                 return self.token_chips.text(value)
             return None
-        return value if role == Qt.DisplayRole else None
+        return value if role == DISPLAY else None
 
 
 def _table(model, delegate: ChipsDelegate, chip_columns: Iterable[int], stretch: int) -> QTableView:
@@ -300,16 +358,15 @@ class WordsPane(QWidget):
         self.sort_box = QComboBox(self)
         self.sort_box.addItems(list(WordsModel.SORTS))
         self.sort_box.currentTextChanged.connect(self.sort_by)
-        self.count_label = QLabel(self)
+        self.count_label = live_label(self, min_text="888,888 of 888,888 words")
         self.table = _table(self.model, self.delegate, [WordsModel.SEGMENTATION], WordsModel.SEGMENTATION)
         self.table.setSortingEnabled(True)
         self.table.setColumnWidth(WordsModel.WORD, 130)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
-        self.changed_title = QLabel(self)
+        self.changed_title = live_label(self)
         self.changed_model = ChipRowsModel(("word", "frequency", "before", "after"), (2, 3), self.token_chips, self)
         self.changed_table = _table(self.changed_model, self.delegate, (2, 3), 3)
-        self.history_title = QLabel("Select a word to see which merges built it.", self)
-        self.history_title.setWordWrap(True)
+        self.history_title = live_label(self, "Select a word to see which merges built it.")
         self.history_model = ChipRowsModel(("merge", "pair", "segmentation"), (2,), self.token_chips, self)
         self.history_table = _table(self.history_model, self.delegate, (2,), 2)
         self._flash_timer = QTimer(self, singleShot=True, interval=FLASH_MS)

@@ -58,3 +58,23 @@ def loaded_session(qtbot, session, small_corpus):
     with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
         session.load_corpus(small_corpus)
     return session
+
+
+@pytest.fixture
+def window(qtbot, session, tmp_path):
+    """The real main window on an isolated QSettings file."""
+    from app.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(session, settings)
+    qtbot.addWidget(w)
+    w.resize(1440, 900)
+    w.show()
+    return w
+
+
+@pytest.fixture
+def loaded_window(qtbot, window, small_corpus):
+    with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
+        window.session.load_corpus(small_corpus)
+    return window
