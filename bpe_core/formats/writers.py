@@ -240,17 +240,23 @@ def merges_txt(model: BPEModel) -> str:
 
 
 def vocab_merges_paths(path) -> tuple[Path, Path]:
-    """Where ``vocab.json`` and ``merges.txt`` go: into a folder, or beside a ``*.json`` name.
+    """Where ``vocab.json`` and ``merges.txt`` go: into a folder, or paired with a ``*.json``
+    name the way the reader pairs them (gpt2_files.sibling_names), so the files read back.
 
     ``out/`` -> ``out/vocab.json`` + ``out/merges.txt``; ``out/gpt2-vocab.json`` ->
     ``out/gpt2-vocab.json`` + ``out/gpt2-merges.txt``.
     """
     p = Path(path)
-    if p.suffix.lower() == ".json" and not p.is_dir():
+    if p.suffix.lower() != ".json" or p.is_dir():
+        return p / "vocab.json", p / "merges.txt"
+    try:
+        from .gpt2_files import sibling_names
+        vocab, merges = sibling_names(str(p))
+        return Path(vocab), Path(merges)
+    except ImportError:
         stem = p.stem
-        merges = stem[: -len("vocab")] + "merges" if stem.endswith("vocab") else stem + ".merges"
-        return p, p.with_name(merges + ".txt")
-    return p / "vocab.json", p / "merges.txt"
+        merges_name = stem[: -len("vocab")] + "merges.txt" if stem.endswith("-vocab") else "merges.txt"
+        return p, p.with_name(merges_name)
 
 
 def write_vocab_merges(model: BPEModel, path) -> None:

@@ -151,6 +151,11 @@ def test_gpt2_files_round_trip_byte_identical(tmp_path):
     assert (tmp_path / "merges.txt").read_bytes() == _need("gpt2/merges.txt").read_bytes()
     write_vocabulary(model, tmp_path / "x" / "gpt2-vocab.json", "vocab-merges")
     assert (tmp_path / "x" / "gpt2-merges.txt").read_bytes() == _need("gpt2/merges.txt").read_bytes()
+    for name in ("gpt2-vocab.json", "mine.json", "encoder.json"):  # every name reads back as written
+        out = tmp_path / name.replace(".", "_") / name
+        write_vocabulary(model, out, "vocab-merges")
+        back = open_vocabulary(out)
+        assert back.tokens == model.tokens and back.merges == model.merges, name
 
 
 def test_vocab_merges_refuses_spaces_in_merges():
