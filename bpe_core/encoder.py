@@ -79,37 +79,44 @@ class Encoder:
                        for a, b in model.merges[: self.merges_limit]]
             limited = self.merges_limit < len(model.merges)
             self._max_rank = max([r for r in results if r is not None], default=-1) if limited else None
+            # the hot lookup: a bare dict.get unless a merges limit has to be checked
+            self._rank_of = self._rank if limited else self._vocab.get
 
     # -- public API ------------------------------------------------------------------------
     def encode_ids(self, text: str) -> List[int]:
         """Token ids only - the fast path (word cache, no spans)."""
         if self.model.algorithm == "seed000-greedy":
             return self.encode(text).ids
-        out: List[int] = []
-        extend, cache, word = out.extend, self._cache, self._word
         fast = getattr(self.model.pipeline, "split_words", None)
-        if fast is not None and not self._sep_suffix:
-            items: Sequence = fast(text)
-        else:
-            items = self._pieces(text)
-        for item in items:
-            if isinstance(item, Piece):
-                if item.special is not None:
-                    out.append(item.special)
-                    continue
-                if self._sep_suffix and not item.suffix:
-                    extend(word(item.text, False)[0])
-                    continue
-                item = item.text
-            elif isinstance(item, int):
-                out.append(item)
-                continue
-            ids = cache.get(item)
+        if fast is None or self._sep_suffix:
+            return self._encode_pieces_ids(text)
+        out: List[int] = []
+        extend, cache, get, word = out.extend, self._cache, self._cache.get, self._word
+        for item in fast(text):  # str pieces and int added-token ids; both are cache keys
+            ids = get(item)
             if ids is None:
                 if len(cache) >= self.CACHE_SIZE:
                     cache.clear()
-                ids = cache[item] = word(item, True)[0]
+                ids = cache[item] = [item] if isinstance(item, int) else word(item, True)[0]
             extend(ids)
+        return out
+
+    def _encode_pieces_ids(self, text: str) -> List[int]:
+        """encode_ids for pipelines without ``split_words`` or models with a separate suffix symbol."""
+        out: List[int] = []
+        cache = self._cache
+        for p in self._pieces(text):
+            if p.special is not None:
+                out.append(p.special)
+            elif self._sep_suffix and not p.suffix:
+                out.extend(self._word(p.text, False)[0])
+            else:
+                ids = cache.get(p.text)
+                if ids is None:
+                    if len(cache) >= self.CACHE_SIZE:
+                        cache.clear()
+                    ids = cache[p.text] = self._word(p.text, True)[0]
+                out.extend(ids)
         return out
 
     def encode(self, text: str) -> LensEncoding:
@@ -304,11 +311,49 @@ class Encoder:
     def _word_tiktoken(self, word: str, suffix: bool) -> WordResult:
         data = word.encode()
         n = len(data)
-        r = self._rank(data)
+        r = self._rank_of(data)
         if r is not None:
             return [r], [(0, n)], []
-        rank = self._rank
-        # parts are [bounds[k], bounds[next]) - tiktoken's _byte_pair_merge with a heap: O(n log n)
+        bounds = self._bpe_short(data) if n < 64 else self._bpe_long(data)
+        ids: List[int] = []
+        spans: List[Span] = []
+        drops: List[Span] = []
+        unk = self.model.unk_id
+        for i, e in zip(bounds, bounds[1:]):
+            tid = self._vocab.get(data[i:e])
+            if tid is None and unk is None:
+                drops.append((i, e))  # a byte the file has no rank for (tiktoken itself would fail)
+            else:
+                ids.append(unk if tid is None else tid)  # type: ignore[arg-type]
+                spans.append((i, e))
+        return ids, spans, drops
+
+    def _bpe_short(self, data: bytes) -> List[int]:
+        """Part boundaries after tiktoken's merge loop; pair ranks in a list so ``min`` scans in C."""
+        big = 1 << 62
+        rank = self._rank_of
+        bounds = list(range(len(data) + 1))
+        pr = [rank(data[i:i + 2]) for i in range(len(data) - 1)]
+        pr = [big if r is None else r for r in pr]
+        while pr:
+            best = min(pr)
+            if best == big:
+                break
+            i = pr.index(best)  # the leftmost lowest rank, as tiktoken
+            del bounds[i + 1]
+            del pr[i]
+            if i > 0:
+                r = rank(data[bounds[i - 1]:bounds[i + 1]])
+                pr[i - 1] = big if r is None else r
+            if i < len(pr):
+                r = rank(data[bounds[i]:bounds[i + 2]])
+                pr[i] = big if r is None else r
+        return bounds
+
+    def _bpe_long(self, data: bytes) -> List[int]:
+        """The same merge loop with a heap and a linked list: O(n log n) for 10k-character words."""
+        n = len(data)
+        rank = self._rank_of
         nxt = list(range(1, n + 2))
         prv = list(range(-1, n))
         alive = [True] * (n + 1)
@@ -317,9 +362,8 @@ class Encoder:
         while heap:
             r, i, end = heapq.heappop(heap)
             if not alive[i] or nxt[i] > n or nxt[nxt[i]] != end:
-                continue  # stale
-            j = nxt[i]
-            alive[j] = False
+                continue  # stale: a boundary inside or at this pair is gone
+            alive[nxt[i]] = False
             nxt[i] = end
             prv[end] = i
             for a in (prv[i], i):
@@ -328,21 +372,10 @@ class Encoder:
                     r2 = rank(data[a:e2])
                     if r2 is not None:
                         heapq.heappush(heap, (r2, a, e2))
-        ids: List[int] = []
-        spans: List[Span] = []
-        drops: List[Span] = []
-        unk = self.model.unk_id
-        i = 0
-        while i < n:
-            e = nxt[i]
-            tid = self._vocab.get(data[i:e])
-            if tid is None and unk is None:
-                drops.append((i, e))  # a byte the file has no rank for (tiktoken itself would fail)
-            else:
-                ids.append(unk if tid is None else tid)  # type: ignore[arg-type]
-                spans.append((i, e))
-            i = e
-        return ids, spans, drops
+        bounds = [0]
+        while bounds[-1] < n:
+            bounds.append(nxt[bounds[-1]])
+        return bounds
 
     def _word_seed000_greedy(self, word: str, suffix: bool) -> WordResult:
         """One word with seed 000's frequency-greedy merging (no sentence markers)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+import re
 from typing import Dict, List, Optional, Tuple, Union
 
 import regex
@@ -41,6 +42,18 @@ O200K_PATTERN = "|".join([
     r"""\s+""",
 ])
 
+#: the same patterns for pure-ASCII text, for the stdlib ``re`` (3x faster than ``regex`` there): with
+#: re.ASCII, \s is exactly the ASCII White_Space set, and ASCII has no Lt/Lm/Lo/M letters
+ASCII_TWINS: Dict[str, str] = {
+    R50K_PATTERN: r"""'(?:[sdmt]|ll|ve|re)| ?[A-Za-z]++| ?[0-9]++| ?[^\sA-Za-z0-9]++|\s++$|\s+(?!\S)|\s""",
+    CL100K_PATTERN: (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\nA-Za-z0-9]?+[A-Za-z]++|[0-9]{1,3}+| ?[^\sA-Za-z0-9]++[\r\n]*+|"""
+                     r"""\s++$|\s*[\r\n]|\s+(?!\S)|\s"""),
+    O200K_PATTERN: (r"""[^\r\nA-Za-z0-9]?[A-Z]*[a-z]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"""
+                    r"""[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"""
+                    r"""[0-9]{1,3}| ?[^\sA-Za-z0-9]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"""),
+}
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
 #: name -> (split pattern, special tokens), as tiktoken_ext.openai_public defines them
 KNOWN_ENCODINGS: Dict[str, Tuple[str, Dict[str, int]]] = {
     "r50k_base": (R50K_PATTERN, {ENDOFTEXT: 50256}),
@@ -59,6 +72,8 @@ class RegexPipeline:
             self.pattern = regex.compile(pattern)
         except regex.error as e:
             raise BPELensError(f"the split pattern does not compile: {e}") from None
+        twin = ASCII_TWINS.get(pattern)
+        self._ascii = re.compile(twin, re.ASCII) if twin else None
         self.specials = dict(specials)
         names = sorted(self.specials, key=len, reverse=True)
         self._special_re = regex.compile("|".join(regex.escape(n) for n in names)) if names else None
@@ -88,14 +103,47 @@ class RegexPipeline:
 
     def split_words(self, text: str) -> List[Union[str, int]]:
         """Piece texts (str) and special ids (int) without spans: the encoder's fast path."""
-        if self._special_re is None or self._special_re.search(text) is None:
-            return self.pattern.findall(text)
+        # `in` is a C substring search: much faster than a regex scan of a large text
+        if self._special_re is None or not any(name in text for name in self.specials):
+            return self._findall(text, 0, len(text))
         out: List[Union[str, int]] = []
         for s, e, sid in self._segments(text):
             if sid is not None:
                 out.append(sid)
             else:
-                out.extend(self.pattern.findall(text[s:e]))
+                out.extend(self._findall(text, s, e))
+        return out
+
+    def _findall(self, text: str, start: int, end: int) -> List[str]:
+        """Pieces of text[start:end]: ASCII stretches with the ``re`` twin, the rest with ``regex``.
+
+        A stretch is cut only before a space whose previous character is not whitespace: no piece of
+        these patterns runs from a non-space character into a following space, and none looks behind,
+        so both sides split exactly as the whole would.
+        """
+        if self._ascii is None:
+            return self.pattern.findall(text, start, end)
+        if text.isascii() if (start, end) == (0, len(text)) else text[start:end].isascii():
+            return self._ascii.findall(text, start, end)
+        out: List[str] = []
+        pos = start
+        for m in _NON_ASCII.finditer(text, start, end):
+            if m.start() < pos:
+                continue  # inside the last stretch given to `regex`
+            a = text.rfind(" ", pos, m.start() + 1)
+            while a > pos and text[a - 1].isspace():  # isspace is wider than White_Space: safe side
+                a = text.rfind(" ", pos, a)
+            a = max(a, pos)
+            b = text.find(" ", m.end(), end)
+            while b != -1 and text[b - 1].isspace():
+                b = text.find(" ", b + 1, end)
+            b = end if b == -1 else b
+            if a > pos:
+                out.extend(self._ascii.findall(text, pos, a))
+            out.extend(self.pattern.findall(text, a, b))
+            pos = b
+        if pos < end:
+            out.extend(self._ascii.findall(text, pos, end))
         return out
 
 

@@ -230,3 +230,25 @@ def test_tiktoken_algorithm_matches_tiktoken(extra: List[str], text: str) -> Non
         tokens[r] = t
     m = BPEModel(unit="bytes", tokens=tokens, pipeline=RegexPipeline(r"\S+|\s+", {}), algorithm="tiktoken")
     assert Encoder(m).encode_ids(text) == ref.encode_ordinary(text)
+
+
+# -- tiktoken's split: the stdlib-`re` ASCII twins and the mixed ASCII / non-ASCII cutting --------
+MIXED = st.text(st.sampled_from(list("aZsdtlvrem '\t\n\r  .,/019") +
+                                ["é", "’", "中", "\u00a0", "\u3000", "\x1c", "ſ", "K", "\u0301", "Ⅻ", "😀", "\x85"]),
+                max_size=40)
+
+
+@pytest.mark.parametrize("name", ["r50k_base", "cl100k_base", "o200k_base"])
+@settings(max_examples=300, deadline=None)
+@given(text=MIXED)
+def test_split_words_equals_the_full_pattern(name: str, text: str) -> None:
+    import re
+
+    import regex
+
+    from bpe_core.formats.tiktoken_file import ASCII_TWINS, KNOWN_ENCODINGS
+    pattern = KNOWN_ENCODINGS[name][0]
+    full = regex.compile(pattern)
+    assert RegexPipeline(pattern, {}).split_words(text) == full.findall(text)
+    ascii_text = "".join(c for c in text if c.isascii())
+    assert re.compile(ASCII_TWINS[pattern], re.ASCII).findall(ascii_text) == full.findall(ascii_text)
