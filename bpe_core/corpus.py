@@ -4,6 +4,7 @@ A corpus is UTF-8 text, plain or compressed (.gz/.bz2/.xz, recognised by magic b
 Python's ``open(encoding="utf-8-sig")``: a leading BOM is dropped and ``\\r\\n``/``\\r`` become
 ``\\n``. Lines keep their trailing ``"\\n"``. Every problem with the file raises a
 :class:`~bpe_core.types.BPELensError` with a one-line message that starts with the file name.
+Progress is in bytes of the file on disk (compressed bytes for a compressed file).
 
 Bytes are read in blocks cut after the last ``\\n`` (UTF-8 never has byte 0x0A inside a
 character), so each block decodes on its own, a decode error knows its real offset, and blocks can
@@ -273,7 +274,9 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
             else:
                 fut = pool.submit(_count_block, src.name, data, offset, config, errors)
             pending.append((fut, pos))
-            while len(pending) > workers:  # bounded read-ahead keeps memory flat on huge files
+            # Bounded read-ahead keeps memory flat on huge files; one queued chunk more than
+            # there are workers means none waits for the main process to read.
+            while len(pending) > (workers + 1 if pool is not None else 0):
                 collect()
         while pending:
             collect()

@@ -54,6 +54,10 @@ class TestReading:
         assert list(iter_lines(path)) == ["a\n", "b\n", "c\n", "\ufeffd\n", "\n", "e"]  # only a LEADING BOM goes
         assert list(iter_lines(path)) == python_lines(path)
 
+    def test_text_starting_like_a_magic_number_is_text(self, tmp_path: Path) -> None:
+        path = put(tmp_path, "b.txt", b"BZh9 is not bzip2\n")  # the real magic goes on "1AY&SY"
+        assert list(iter_lines(path)) == ["BZh9 is not bzip2\n"]
+
     def test_long_line_crosses_blocks(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(corpus, "BLOCK_BYTES", 64)
         text = "é" * 100 + "\r\n" + "x" * 70 + "\r" + "\n" * 3 + "end"
@@ -185,6 +189,20 @@ class TestCounting:
         assert list(par.items()) == list(seq.items())  # counts AND first-appearance order
         assert sum(seq.values()) > 500_000
         assert "worker pool failed" not in caplog.text  # the pool really ran
+
+    def test_falls_back_when_workers_cannot_start(self, real, tmp_path: Path) -> None:
+        # A script read from stdin cannot be re-imported by spawn/forkserver workers.
+        import subprocess
+        import sys
+
+        code = (f"from bpe_core.corpus import count_words\nfrom bpe_core.types import TrainerConfig\n"
+                f"print(len(count_words({str(real.path(BIG))!r}, TrainerConfig(), workers=2)))\n")
+        env = dict(os.environ, PYTHONPATH=str(real.repo))
+        out = subprocess.run([sys.executable, "-"], input=code, env=env, cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert int(out.stdout) == len(count_words(real.path(BIG), TrainerConfig(), workers=1))
+        assert "counting in one process: worker pool failed" in out.stderr
 
     def test_parallel_many_chunks(self, real, monkeypatch: pytest.MonkeyPatch) -> None:
         # Small chunks: many merges, words first seen in late chunks, a lowercasing config.
