@@ -61,6 +61,7 @@ class Encoder:
             self._vocab = {r: i for r, i in model.vocab.items() if i not in added_only}
         self._cache: Dict[str, List[int]] = {}
         self._span_cache: Dict[Tuple[str, bool], WordResult] = {}
+        self._display: Dict[int, str] = {}  # id -> display string (glyphs are built once per id)
         self._prefix = self._unit_raw(model.continuing_subword_prefix)
         self._suffix = self._unit_raw(model.hf_end_of_word_suffix)
         self._sep_suffix = model.end_of_word_suffix
@@ -127,22 +128,29 @@ class Encoder:
         tokens: List[EncodedToken] = []
         unknown: List[Span] = []
         m = self.model
+        disp = self._display
         for p in self._pieces(text):
             if p.special is not None:
                 tokens.append(EncodedToken(p.special, m.tokens[p.special] or "", m.display(p.special),
                                            p.start, p.end, p.special in m.special_ids))
                 continue
             ids, spans, drops = self._word_spans(p.text, p.suffix)
-            to_orig = _span_mapper(p, self._bytes)
+            # the common case needs no mapping: piece text is the input's, one unit per character
+            plain = not p.meta and len(p.text) == p.end - p.start and (not self._bytes or p.text.isascii())
+            to_orig = None if plain else _span_mapper(p, self._bytes)
             for tid, sp in zip(ids, spans):
-                s, e = to_orig(sp)
+                s, e = (p.start + sp[0], p.start + sp[1]) if to_orig is None else to_orig(sp)
                 if tid == UNKNOWN:  # a symbol the vocabulary lacks, kept (seed presets)
                     raw = p.text.encode()[sp[0]:sp[1]] if self._bytes else p.text[sp[0]:sp[1]]
                     tokens.append(EncodedToken(UNKNOWN, raw, display_raw(raw), s, e))
                     continue
+                shown = disp.get(tid)
+                if shown is None:
+                    shown = disp[tid] = m.display(tid)
                 raw = m.tokens[tid]
-                tokens.append(EncodedToken(tid, raw if raw is not None else "", m.display(tid), s, e))
-            unknown.extend(to_orig(sp) for sp in drops)
+                tokens.append(EncodedToken(tid, raw if raw is not None else "", shown, s, e))
+            if drops:
+                unknown.extend((to_orig or _span_mapper(p, self._bytes))(sp) for sp in drops)
         return LensEncoding(tuple(tokens), tuple(unknown))
 
     def decode(self, ids: Sequence[int]) -> str:
