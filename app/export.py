@@ -27,12 +27,18 @@ CHART_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
 
 def export_chart(item, path: str, *, width: int = 1600) -> str:
-    """Write a plot item (or a whole GraphicsScene) to ``path``: ``.svg`` as SVG, else PNG."""
-    from pyqtgraph.exporters import ImageExporter, SVGExporter
+    """Write a plot item (or a whole GraphicsScene) to ``path``: ``.svg`` as SVG, anything else as PNG.
+
+    PNG goes through pyqtgraph's ImageExporter. SVG does not: pyqtgraph 0.14's SVGExporter fails
+    on every plot with Qt 6.11 (it splits path data on spaces and chokes on the close-path ``Z`` that
+    Qt now writes), so the item's part of the scene is painted into a ``QSvgGenerator`` instead;
+    lines stay vectors and labels stay text.
+    """
+    from pyqtgraph.exporters import ImageExporter
 
     path = str(path)
     if Path(path).suffix.lower() == ".svg":
-        SVGExporter(item).export(path)
+        _export_svg(item, path)
     else:
         if not Path(path).suffix:
             path += ".png"
@@ -40,6 +46,38 @@ def export_chart(item, path: str, *, width: int = 1600) -> str:
         exporter.parameters()["width"] = int(width)
         exporter.export(path)
     return path
+
+
+def _export_svg(item, path: str) -> None:
+    from PySide6.QtCore import QRect, QRectF, QSize
+    from PySide6.QtGui import QColor, QPainter
+    from PySide6.QtSvg import QSvgGenerator
+    from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+    scene = item if isinstance(item, QGraphicsScene) else item.scene()
+    view = scene.views()[0]
+    # through the view, as on screen (QGraphicsScene.render shifts pyqtgraph's axes)
+    source = view.viewport().rect() if item is scene else \
+        view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+    size = QSize(max(1, source.width()), max(1, source.height()))
+    generator = QSvgGenerator()
+    generator.setFileName(path)
+    generator.setSize(size)
+    generator.setViewBox(QRect(0, 0, size.width(), size.height()))
+    generator.setTitle("BPE Lens chart")
+    # the screen's DPI: pyqtgraph draws axes from QPictures, which a player rescales by the DPI
+    # ratio of the two devices (QSvgGenerator defaults to 72 dpi: axes would land off their plots)
+    generator.setResolution(view.logicalDpiX())
+    cached = [(it, it.cacheMode()) for it in scene.items() if it.cacheMode() != QGraphicsItem.NoCache]
+    for it, _ in cached:  # cached items would be written as bitmaps
+        it.setCacheMode(QGraphicsItem.NoCache)
+    painter = QPainter(generator)
+    target = QRectF(0, 0, size.width(), size.height())
+    painter.fillRect(target, QColor("white"))
+    view.render(painter, target, source)
+    painter.end()
+    for it, mode in cached:
+        it.setCacheMode(mode)
 
 
 MERGES_HEADER = ("rank", "left", "right", "new_token", "count", "left_id", "right_id", "new_id", "words_changed")

@@ -41,11 +41,13 @@ class HistoryChart(QWidget):
         self.plots: List[pg.PlotItem] = []
         self.curves: List[pg.PlotDataItem] = []
         for i, (title, ylabel) in enumerate(specs):
-            plot = self.layout_widget.addPlot(row=i // 2, col=i % 2, title=title)
+            plot = self.layout_widget.addPlot(row=i // 2, col=i % 2)
+            plot.setTitle(title, size="10pt")
             plot.setMouseEnabled(False, False)
             plot.hideButtons()
             plot.setMenuEnabled(False)
-            plot.setLabel("bottom", "merge")
+            if i >= 2:  # one "merge" label per column is enough (the charts are small)
+                plot.setLabel("bottom", "merge")
             plot.setLabel("left", ylabel)
             plot.showGrid(x=True, y=True, alpha=0.2)
             for name in ("left", "bottom"):  # axes (and the grid they draw) change rarely: keep them
@@ -97,7 +99,7 @@ class HistoryChart(QWidget):
         self._yrange = [(0.0, 0.0)] * 4
         self._xmax = 0.0
         unit = "bytes" if s.config.unit == "bytes" else "chars"
-        self.plots[3].setTitle(f"{'bytes' if unit == 'bytes' else 'characters'} per token")
+        self.plots[3].setTitle(f"{'bytes' if unit == 'bytes' else 'characters'} per token", size="10pt")
         self.plots[3].setLabel("left", f"{unit} / token")
         if s.stats is not None:
             self._vocab[0], self._tpw[0], self._upt[0] = s.stats.vocab_size, s.stats.tokens_per_word, \
@@ -149,7 +151,7 @@ class HistoryChart(QWidget):
             hi = math.ceil(math.log10(max(2.0, float(counts.max()))) + 1e-9)
             if (lo, hi) != self._yrange[0]:
                 self._yrange[0] = (lo, hi)
-                self.plots[0].setYRange(lo - 0.04, hi + 0.04, padding=0)  # edge labels stay visible
+                self.plots[0].setYRange(lo, hi, padding=0.15)  # room for the labels at both ends
                 self.plots[0].getAxis("left").setTicks(
                     [[(k, f"10{str(k).translate(SUPERSCRIPTS)}") for k in range(lo, hi + 1)], []])
         for i, arr in ((1, self._vocab), (2, self._tpw), (3, self._upt)):

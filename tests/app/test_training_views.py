@@ -1,0 +1,220 @@
+"""Step, undo, scrub, play, run + cancel, filter: drive the real widgets and check what they show."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from app.chips import chip_text
+from app.panes.merges_table import MergesModel
+from app.panes.words_pane import IDS_ROLE, WordsModel
+
+
+def shown_merge(window) -> str:
+    return window.controls.merge_label.text()
+
+
+def pair_label(session, pair) -> str:
+    return f'"{chip_text(session.token(pair.left))[0]}" + "{chip_text(session.token(pair.right))[0]}"'
+
+
+def assert_views_match_session(w):
+    """Every pane shows the session's current state."""
+    s = w.session
+    assert shown_merge(w).startswith(f"merge {s.merge_count:,} /")
+    assert f"vocab {s.vocab_size:,}" in shown_merge(w)
+    assert f"tokens {s.stats.total_tokens:,}" in w.controls.stats_label.text()
+    assert w.controls.timeline.value() == s.merge_count
+    top = s.top_pairs[: w.pair_chart.k]
+    assert w.pair_chart.bar_lengths()[: len(top)] == [float(p.count) for p in top]
+    assert w.pair_chart.labels()[: len(top)] == [pair_label(s, p) for p in top]
+    model = w.words.model
+    for row in range(min(30, model.rowCount())):
+        i = model.word_index(row)
+        assert model.index(row, WordsModel.SEGMENTATION).data(IDS_ROLE) == s.segmentation(i)
+        assert model.index(row, WordsModel.TOKENS).data() == str(len(s.segmentation(i)))
+    assert w.history_chart.values()["count"].tolist() == [float(st.count) for st in s.history]
+    assert w.merges.model.rowCount() == len(s.timeline)
+
+
+def test_step_with_the_keyboard_updates_every_pane(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    w.activateWindow()
+    expected = s.top_pairs[0]
+    with qtbot.waitSignal(s.steps_applied):
+        QTest.keyClick(w, Qt.Key_Space)
+    step = s.history[-1]
+    assert (step.left, step.right) == (expected.left, expected.right)
+    assert_views_match_session(w)
+    assert w.merges.rows_text()[0][:5] == ["1", chip_text(step.left_token)[0], chip_text(step.right_token)[0],
+                                          chip_text(step.new_token)[0], f"{step.count:,}"]
+    # the changed words are listed with before -> after and highlighted in the table
+    listed = w.words.changed_model.rows
+    assert listed and all(step.new_id in after for _, _, _, after in listed)
+    assert w.words.changed_title.text().startswith("Merge 1 (")
+    row = w.words.model.row_of(step.changed_words[0])
+    assert w.words.model.index(row, 0).data(Qt.BackgroundRole) is not None
+    QTest.keyClick(w, Qt.Key_Right)
+    assert s.merge_count == 2
+    assert_views_match_session(w)
+
+
+def test_undo_with_backspace_and_left(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    before_top = list(w.pair_chart.labels())
+    s.step(3)
+    QTest.keyClick(w, Qt.Key_Backspace)
+    assert s.merge_count == 2
+    QTest.keyClick(w, Qt.Key_Left)
+    QTest.keyClick(w, Qt.Key_Left)
+    assert s.merge_count == 0
+    assert_views_match_session(w)
+    assert w.pair_chart.labels() == before_top
+    # undone merges stay in the table, greyed
+    assert w.merges.model.rowCount() == 3
+    assert w.merges.model.index(0, 0).data(Qt.ForegroundRole) is not None
+
+
+def test_step_n_and_undo_n(qtbot, loaded_window):
+    w = loaded_window
+    w.controls.n_box.setValue(7)
+    assert w.train_actions["step_n"].text() == "Step ×7"
+    w.train_actions["step_n"].trigger()
+    assert w.session.merge_count == 7
+    w.train_actions["undo_n"].trigger()
+    assert w.session.merge_count == 0
+
+
+def test_scrub_with_the_timeline_slider(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    with qtbot.waitSignal(s.run_finished, timeout=20000):
+        w.controls.timeline.setValue(40)  # more than SYNC_STEPS: runs on a worker
+    assert s.merge_count == 40
+    assert_views_match_session(w)
+    w.controls.timeline.setValue(12)  # back: undone on the GUI thread (28 > SYNC_STEPS: a worker)
+    qtbot.waitUntil(lambda: s.merge_count == 12 and not s.is_running, timeout=20000)
+    assert_views_match_session(w)
+    assert w.merges.model.rowCount() == 40  # the timeline keeps merges 13..40
+
+
+def test_clicking_a_merge_row_scrubs_there(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    s.step(15)
+    view = w.merges.view
+    rect = view.visualRect(w.merges.model.index(4, MergesModel.NEW))
+    view.scrollTo(w.merges.model.index(4, 0))
+    rect = view.visualRect(w.merges.model.index(4, MergesModel.NEW))
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, pos=rect.center())
+    assert s.merge_count == 5
+    assert_views_match_session(w)
+    # a greyed (undone) row: click to go forward again
+    view.scrollTo(w.merges.model.index(11, 0))
+    rect = view.visualRect(w.merges.model.index(11, MergesModel.NEW))
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, pos=rect.center())
+    assert s.merge_count == 12
+
+
+def test_play_and_pause(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    w.controls.speed_box.setCurrentIndex(w.controls.speed_box.findData(20))
+    play = w.train_actions["play"]
+    applied = []
+    s.steps_applied.connect(applied.append)
+    play.trigger()
+    assert play.isChecked() and play.text() == "Pause" and s.run_kind == "play"
+    qtbot.waitUntil(lambda: len(applied) >= 3, timeout=10000)
+    assert all(len(batch) == 1 for batch in applied[:3])  # 20/s: one merge per batch
+    with qtbot.waitSignal(s.run_finished) as end:
+        play.trigger()
+    assert end.args[0].reason == "paused"
+    assert not play.isChecked() and play.text() == "Play"
+    assert_views_match_session(w)
+
+
+def test_run_to_target_with_progress_and_cancel(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    real_iter = s._trainer.iter_steps
+
+    def slow(limit=None):
+        for step in real_iter(limit):
+            time.sleep(0.02)
+            yield step
+
+    s._trainer.iter_steps = slow
+    batches = []
+    s.steps_applied.connect(batches.append)
+    with qtbot.waitSignal(s.run_progress, timeout=10000):
+        w.train_actions["run"].trigger()
+    assert w.progress.isVisible() and w.cancel_button.isVisible()
+    assert w.train_actions["cancel"].isEnabled()
+    qtbot.waitUntil(lambda: s.merge_count >= 5, timeout=10000)
+    with qtbot.waitSignal(s.run_finished, timeout=5000) as end:
+        w.cancel_button.click()
+    assert end.args[0].reason == "cancelled"
+    assert not w.progress.isVisible()
+    assert s.merge_count == sum(len(b) for b in batches) > 0
+    assert len(batches) < s.merge_count or s.merge_count < 3  # batched, not one signal per merge
+    assert_views_match_session(w)
+
+
+def test_run_to_target_reaches_the_stop_rule(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    with qtbot.waitSignal(s.run_finished, timeout=30000) as end:
+        w.train_actions["run"].trigger()
+    assert end.args[0].reason == s.stop_reason == "min_frequency"
+    assert "min_frequency" in w.statusBar().currentMessage()
+    assert_views_match_session(w)
+
+
+def test_filter_and_sort_words(qtbot, loaded_window):
+    w = loaded_window
+    pane = w.words
+    QTest.keySequence(w, "Ctrl+F")
+    pane.filter_edit.setText("new")
+    shown = pane.visible_words()
+    assert shown and all("new" in word.lower() for word in shown)
+    assert pane.count_label.text() == f"{len(shown):,} of {len(w.session.words):,} words"
+    pane.filter_edit.clear()
+    pane.sort_by("alphabet")
+    words = pane.visible_words()
+    assert words == sorted(w.session.words)
+    pane.sort_by("frequency")
+    freqs = [w.session.freqs[w.session.words.index(x)] for x in pane.visible_words()]
+    assert freqs == sorted(freqs, reverse=True)
+    w.session.step(10)
+    pane.sort_by("tokens per word")
+    counts = [int(pane.model.index(r, WordsModel.TOKENS).data()) for r in range(pane.model.rowCount())]
+    assert counts == sorted(counts, reverse=True)
+    w.session.step(5)  # the order follows the merges
+    counts = [int(pane.model.index(r, WordsModel.TOKENS).data()) for r in range(pane.model.rowCount())]
+    assert counts == sorted(counts, reverse=True)
+
+
+def test_selecting_a_word_shows_its_segmentation_history(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    s.step(20)
+    i = next(i for i, word in enumerate(s.words) if word.endswith("newest"))
+    w.words.select_word(i)
+    rows = w.words.history_model.rows
+    assert rows[0][0] == "start" and rows[-1][2] == s.segmentation(i)
+    for (label, pair, seg) in rows[1:]:
+        step = s.history[int(label) - 1]
+        assert step.new_id in seg
+        assert pair == f"{chip_text(step.left_token)[0]} + {chip_text(step.right_token)[0]}"
+    assert "newest" in w.words.history_title.text()
+
+
+def test_words_model_passes_the_model_tester(qtbot, qtmodeltester, loaded_window):
+    loaded_window.session.step(5)
+    qtmodeltester.check(loaded_window.words.model)
+    qtmodeltester.check(loaded_window.merges.model)
