@@ -17,6 +17,7 @@ import json
 from typing import Any, Dict, List, Optional
 
 from ..model import BPEModel
+from ..pipeline import TrainerPipeline
 from ..symbols import from_glyphs, to_glyphs
 from ..types import BPELensError, Raw, TrainerConfig
 
@@ -44,7 +45,32 @@ def model_to_native(model: BPEModel) -> Dict[str, Any]:
         out["seed000"] = {"freqs": model.extras["freqs"], "vocab_size_seed": model.extras["vocab_size_seed"]}
     if model.algorithm != "merges":
         out["algorithm"] = model.algorithm
+    if model.unit == "bytes":
+        text_tokens = [t for t in model.tokens if isinstance(t, str) and t not in model.specials]
+        if text_tokens:  # added tokens kept as text in a byte-level vocabulary (NeoX's runs of spaces)
+            out["text_tokens"] = text_tokens
+    if not isinstance(model.pipeline, TrainerPipeline) and model.pipeline is not None:
+        out.update(_imported_pipeline(model))
     return out
+
+
+def _imported_pipeline(model: BPEModel) -> Dict[str, Any]:
+    """A loaded vocabulary's pipeline, as tokenizer.json describes it, so the file encodes alike."""
+    from .writers import _added_tokens, hf_pipeline_json
+    if model.source_format == "sentencepiece":
+        raise BPELensError("a sentencepiece model cannot be saved in the native format; "
+                           "keep the .model file or convert it to tokenizer.json")
+    layout = hf_pipeline_json(model)
+    unk = model.tokens[model.unk_id] if model.unk_id is not None else None
+    return {
+        "pipeline": {"normalizer": layout.get("normalizer"), "pre_tokenizer": layout.get("pre_tokenizer"),
+                     "added_tokens": _added_tokens(model)},
+        "options": {"unk_token": _text(unk) if unk is not None else None,
+                    "continuing_subword_prefix": model.continuing_subword_prefix,
+                    "end_of_word_suffix": model.hf_end_of_word_suffix, "byte_fallback": model.byte_fallback,
+                    "ignore_merges": model.ignore_merges, "fuse_unk": model.fuse_unk,
+                    "source_format": model.source_format},
+    }
 
 
 def write_native(model: BPEModel, path: str) -> None:
@@ -75,12 +101,13 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
     if unit not in ("chars", "bytes"):
         raise BPELensError(f"{path}: unknown unit {unit!r}")
     specials: Dict[str, int] = dict(data.get("specials", {}))
+    text_tokens = set(data.get("text_tokens") or ())
     size = max(data["vocab"].values(), default=-1) + 1
     tokens: List[Optional[Raw]] = [None] * size
     for text, i in data["vocab"].items():
         if not isinstance(i, int) or i < 0:
             raise BPELensError(f"{path}: token {text!r} has a bad id {i!r}")
-        if unit == "bytes" and text not in specials:
+        if unit == "bytes" and text not in specials and text not in text_tokens:
             try:
                 tokens[i] = from_glyphs(text)
             except KeyError:
@@ -104,6 +131,9 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
     model = BPEModel(unit=unit, tokens=tokens, merges=merges, merge_counts=counts, specials=specials,
                      algorithm=data.get("algorithm", "merges"), name=str(data.get("preset", "")),
                      source_format="native", config=cfg_dict)
+    if "pipeline" in data:  # an imported vocabulary: rebuild its own pipeline
+        _restore_imported(model, data, path)
+        return model
     config = _config_from_dict(cfg_dict, path)
     if config is not None:
         from ..pipeline import TrainerPipeline
@@ -116,6 +146,23 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
                         "vocab_to_idx": {tokens[i]: i for i in range(n_seed)}}
         model.unk_id = specials.get("<unk>")
     return model
+
+
+def _restore_imported(model: BPEModel, data: Dict[str, Any], path: str) -> None:
+    from ..hf_pipeline import HFPipeline
+    p, o = data["pipeline"], data.get("options") or {}
+    model.pipeline = HFPipeline(p.get("normalizer"), p.get("pre_tokenizer"), p.get("added_tokens"))
+    model.continuing_subword_prefix = o.get("continuing_subword_prefix") or ""
+    model.hf_end_of_word_suffix = o.get("end_of_word_suffix") or ""
+    model.byte_fallback = bool(o.get("byte_fallback"))
+    model.ignore_merges = bool(o.get("ignore_merges"))
+    model.fuse_unk = bool(o.get("fuse_unk"))
+    unk = o.get("unk_token")
+    if unk is not None:
+        raw: Raw = from_glyphs(unk) if model.unit == "bytes" and unk not in model.specials else unk
+        if raw not in model.vocab:
+            raise BPELensError(f"{path}: unk token {unk!r} is not in the vocab")
+        model.unk_id = model.vocab[raw]
 
 
 def _config_from_dict(d: Dict[str, Any], path: str) -> Optional[TrainerConfig]:

@@ -1,0 +1,68 @@
+"""Native files: trained and imported vocabularies round-trip and encode exactly as before."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bpe_core.encoder import Encoder
+from bpe_core.formats.detect import open_vocabulary
+from bpe_core.formats.native import read_native, write_native
+from bpe_core.presets import make_config
+from bpe_core.trainer import Trainer
+from bpe_core.types import BPELensError
+
+from .paths import DATA, EXAMPLES
+
+TEXT = ("The Lord of the Rings — “quoted” 自然语言处理 🙂👍🏽 naïve café\r\n\tcode: x += 1;    "
+        "<|endoftext|> end   \n")
+
+
+@pytest.mark.parametrize("path", [
+    DATA / "tiktoken_ranks" / "r50k_base.tiktoken",
+    DATA / "tiktoken_ranks" / "cl100k_base.tiktoken",
+    DATA / "gpt2" / "tokenizer.json",
+    DATA / "gpt-neox-20b" / "20B_tokenizer.json",
+])
+def test_imported_vocabulary_round_trips_through_native(tmp_path, path):
+    model = open_vocabulary(str(path))
+    out = tmp_path / "v.json"
+    write_native(model, str(out))
+    back = read_native(str(out))
+    assert [t for t in back.tokens] == [t for t in model.tokens]
+    assert back.merges == model.merges
+    lines = (DATA / "wikitext-2-raw" / "wiki.test.raw").read_text(encoding="utf-8").splitlines(True)[:300]
+    for text in [TEXT, "".join(lines)]:
+        assert Encoder(back).encode_ids(text) == Encoder(model).encode_ids(text)
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "char-whitespace", "nltk-wordpunct", "cjk-mixed", "hf-course"])
+def test_trained_vocabulary_round_trips(tmp_path, preset):
+    corpus = EXAMPLES / "seed004_mixed.txt" if preset == "cjk-mixed" else DATA / "wikitext-2-raw" / "wiki.valid.raw"
+    t = Trainer.from_corpus(str(corpus), make_config(preset, num_merges=150))
+    t.run()
+    model = t.model()
+    out = tmp_path / "v.json"
+    write_native(model, str(out))
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [m[2] for m in data["merges"]] == [s.count for s in t.history]
+    back = read_native(str(out))
+    assert back.merges == model.merges and back.tokens == model.tokens
+    for text in [TEXT, "It is a truth universally acknowledged. 我爱 Python 编程！"]:
+        assert Encoder(back).encode(text).tokens == Encoder(model).encode(text).tokens
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"format": "bpe-lens", "version": 2, "vocab": {}, "merges": []}', "version"),
+    ('{"format": "bpe-lens", "version": 1, "merges": []}', 'missing "vocab"'),
+    ('{"format": "bpe-lens", "version": 1, "vocab": {"a": 0}, "merges": [["a", "b", 3]]}', "not in the vocab"),
+    ('{"format": "bpe-lens", "version": 1, "vocab": {"a": -4}, "merges": []}', "bad id"),
+    ('{"format": "bpe-lens", "version": 1, "unit": "bytes", "vocab": {"a b": 0}, "merges": []}', "glyphs"),
+    ('{"format": "bpe-lens", "version": 1, "vocab": {"a": 0}, "merges": [["a"]]}', "merge 1"),
+    ('{"format": "bpe-lens", "version": 1, "vo', "JSON"),
+])
+def test_bad_native_files(tmp_path, content, message):
+    p = tmp_path / "bad.json"
+    p.write_text(content, encoding="utf-8")
+    with pytest.raises(BPELensError, match=message):
+        read_native(str(p))
