@@ -127,13 +127,40 @@ def test_tiktoken_patterns_and_pieces(real, monkeypatch: pytest.MonkeyPatch, tmp
     defs = _tiktoken_defs(real, monkeypatch, tmp_path)
     text = sample(real, "wikitext-2-raw/wiki.valid.raw", 40_000) + sample(real, "chinese/sanguo_yanyi.txt", 10_000) \
         + sample(real, "bench/multilingual/ru_anna_karenina.txt", 20_000) + " It's   DONE'S 12345\r\n\n  end  "
+    ascii_text = sample(real, "bench/gutenberg/pride_and_prejudice.txt", 60_000)  # takes the re twin
+    assert ascii_text.isascii() and not text.isascii()
     for name, d in defs.items():
         assert TIKTOKEN_PATTERNS[name] == d["pat_str"], name
         enc = tiktoken.Encoding(name, pat_str=d["pat_str"], mergeable_ranks=d["mergeable_ranks"], special_tokens={})
-        pieces = PRETOKENIZERS[name].words(text)
-        assert "".join(pieces) == text
-        # BPE never crosses a piece boundary: encoding piece by piece gives tiktoken's ids.
-        assert [i for p in pieces for i in enc.encode_ordinary(p)] == enc.encode_ordinary(text), name
+        for t in (text, ascii_text):
+            pieces = PRETOKENIZERS[name].words(t)
+            assert "".join(pieces) == t
+            # BPE never crosses a piece boundary: encoding piece by piece gives tiktoken's ids.
+            assert [i for p in pieces for i in enc.encode_ordinary(p)] == enc.encode_ordinary(t), name
+
+
+# Letters of contractions in both cases, digits, every kind of ASCII space, U+001C (not \s for regex)
+ASCII_EDGES = st.lists(st.sampled_from(list("aZk09 '\t\r\n\x0b\x0c\x1c\x1f.,!/-_") + ["'s", "'LL", "'Re", "'d"]),
+                       max_size=20).map("".join)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k", "o200k"])
+def test_ascii_twins_equal_the_regex_patterns(real, name: str) -> None:
+    p = PRETOKENIZERS[name]
+    if p._ascii is None:
+        pytest.skip("Python < 3.11: no possessive quantifiers in re, so no ASCII fast path")
+    text = real.text("bench/gutenberg/moby_dick.txt", 300_000) + real.text("bench/ptb/ptb.valid.txt", 100_000)
+    lines = [line for line in re.findall(r"[^\n]*\n|[^\n]+\Z", text) if line.isascii()]
+    assert len(lines) > 4000
+    assert [w for line in lines for w in p._ascii.findall(line)] == [w for line in lines for w in p.pattern.findall(line)]
+
+    @settings(max_examples=300, deadline=None)
+    @given(ASCII_EDGES)
+    def agree(t: str) -> None:
+        assert p._ascii.findall(t) == p.pattern.findall(t)
+        assert [(m.start(), m.end()) for m in p._ascii.finditer(t)] == [(m.start(), m.end())
+                                                                         for m in p.pattern.finditer(t)]
+    agree()
 
 
 def test_seed001_uses_python_re(real) -> None:
