@@ -22,20 +22,13 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 from PySide6.QtCore import QObject, Signal
 
 from bpe_core.model import BPEModel
+from bpe_core.presets import PRESETS, make_config
+from bpe_core.replay import _merge as merge_pair  # TODO(lead): a public name for "merge one pair in a word"
 from bpe_core.symbols import display as display_raw
+from bpe_core.trainer import Trainer
 from bpe_core.types import BPELensError, MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
 
 from .worker import CallWorker, StepWorker
-
-try:
-    from bpe_core.presets import PRESETS, make_config
-except ImportError:  # TEMPORARY until bpe_core/presets.py lands
-    PRESETS = {"custom": "characters, </w> suffix (temporary stand-in)"}
-
-    def make_config(name: str, **overrides) -> TrainerConfig:
-        base = dict(preset=name, end_of_word_suffix="</w>", num_merges=500)
-        base.update(overrides)
-        return TrainerConfig(**base)
 
 #: how many next pairs the session keeps (the pair chart shows up to this many)
 TOP_K = 20
@@ -47,11 +40,6 @@ DEFAULT_PRESET = "gpt2"
 
 
 def default_trainer_factory() -> Callable:
-    try:
-        from bpe_core.trainer import Trainer
-        import bpe_core.corpus  # noqa: F401  TEMPORARY: from_corpus needs it; lands separately
-    except ImportError:  # TEMPORARY until bpe_core/trainer.py lands
-        from tests.app._fake_trainer import Trainer
     return Trainer.from_corpus
 
 
@@ -60,24 +48,6 @@ def default_config(preset: Optional[str] = None) -> TrainerConfig:
     if name not in PRESETS:
         raise BPELensError(f"Unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
     return make_config(name)
-
-
-def merge_pair(ids: Sequence[int], left: int, right: int, new_id: int) -> Tuple[int, ...]:
-    """Replace each (left, right) pair, left to right, without overlaps: the trainer's rule.
-
-    >>> merge_pair((1, 2, 1, 2, 2), 1, 2, 9)
-    (9, 9, 2)
-    """
-    out: List[int] = []
-    i, n = 0, len(ids)
-    while i < n:
-        if i + 1 < n and ids[i] == left and ids[i + 1] == right:
-            out.append(new_id)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return tuple(out)
 
 
 def user_message(exc: BaseException) -> str:
@@ -297,10 +267,10 @@ class Session(QObject):
         out: List[Tuple[Optional[MergeStep], Tuple[int, ...]]] = [(None, seg)]
         for step in self.history:
             if step.left in seg:
-                new = merge_pair(seg, step.left, step.right, step.new_id)
-                if new != seg:
-                    out.append((step, new))
-                    seg = new
+                new = merge_pair(list(seg), step.left, step.right, step.new_id)  # None: not in this word
+                if new is not None:
+                    seg = tuple(new)
+                    out.append((step, seg))
         return out
 
     def model(self) -> Optional[BPEModel]:

@@ -11,9 +11,10 @@ from typing import List, Optional, Tuple
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
+from bpe_core.presets import PRESETS, make_config
+from bpe_core.pretokenize import PRETOKENIZERS
+from bpe_core.trainer import check_config
 from bpe_core.types import TIE_BREAKS, BPELensError, TrainerConfig
-
-from .session import PRESETS, make_config
 
 
 def preset_description(name: str) -> str:
@@ -23,11 +24,7 @@ def preset_description(name: str) -> str:
 
 def pretokenizer_choices() -> List[Tuple[str, str]]:
     """(name, description) of every pre-tokenizer the core offers."""
-    try:
-        from bpe_core.pretokenize import iter_pretokenizers
-    except ImportError:  # TEMPORARY until bpe_core/pretokenize.py lands
-        return [("whitespace", "split on whitespace")]
-    return list(iter_pretokenizers())
+    return [(name, p.description) for name, p in PRETOKENIZERS.items()]
 
 
 class SettingsDialog(QDialog):
@@ -116,12 +113,14 @@ class SettingsDialog(QDialog):
     def config(self) -> TrainerConfig:
         """The settings as a config; raises :class:`BPELensError` for a bad combination."""
         merges = self.target_kind.currentText() == "merges"
-        return make_config(
+        config = make_config(
             self.preset.currentData(), pretokenizer=self.pretokenizer.currentData(), unit=self.unit.currentText(),
             end_of_word_suffix=self.suffix.text(), lowercase=self.lowercase.isChecked(),
             num_merges=self.target.value() if merges else None,
             vocab_size=None if merges else self.target.value(),
             min_frequency=self.min_frequency.value(), tie_break=self.tie_break.currentText())
+        check_config(config)
+        return config
 
     def accept(self) -> None:
         try:

@@ -156,21 +156,20 @@ def test_settings_dialog_defaults_from_the_preset(qtbot):
     assert cfg.num_merges == 123 and cfg.vocab_size is None and cfg.preset == "char-whitespace"
 
 
-def test_a_bad_setting_is_refused_in_the_dialog(qtbot, monkeypatch):
-    from app import settings_dialog
+def test_a_bad_setting_is_refused_in_the_dialog(qtbot):
     from app.session import make_config
-    from bpe_core.types import BPELensError
 
     dialog = SettingsDialog(make_config("gpt2"))
     qtbot.addWidget(dialog)
-
-    def refuse(*a, **k):
-        raise BPELensError("min frequency too high for this corpus")
-
-    monkeypatch.setattr(settings_dialog, "make_config", refuse)
+    dialog.show()
+    dialog.suffix.setText("</w>")  # a suffix with byte units: the core refuses it
     dialog.accept()
-    assert dialog.error.text() == "min frequency too high for this corpus"
-    assert dialog.result() == 0  # still open: nothing lost
+    assert dialog.error.text() == "an end-of-word suffix needs character units, not bytes"
+    assert dialog.isVisible() and dialog.result() == 0  # still open: nothing lost
+    dialog.unit.setCurrentText("chars")
+    dialog.accept()
+    assert not dialog.isVisible() and dialog.result() == 1
+    assert dialog.config().end_of_word_suffix == "</w>" and dialog.config().unit == "chars"
 
 
 def test_changing_settings_asks_and_restarts_training(qtbot, loaded_window, monkeypatch):

@@ -1,12 +1,7 @@
 """The session alone: commands in, facts out, mirrors that match the trainer."""
 from __future__ import annotations
 
-from app.session import Session, merge_pair
-
-
-def test_merge_pair_is_left_to_right_without_overlap():
-    assert merge_pair((1, 1, 1), 1, 1, 7) == (7, 1)
-    assert merge_pair((1, 2, 1, 2, 2), 1, 2, 9) == (9, 9, 2)
+from app.session import Session
 
 
 def test_load_reports_the_corpus(loaded_session: Session):
