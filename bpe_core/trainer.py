@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 import heapq
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from .model import BPEModel
@@ -97,6 +98,7 @@ class Trainer:
         self.history: List[MergeStep] = []
         self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]]]] = []
         self.stop_reason: Optional[str] = None
+        self._last_touched: Optional[Set[int]] = None
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -317,8 +319,12 @@ class Trainer:
                 return "vocab_size"
         return None
 
-    def step(self) -> Optional[MergeStep]:
-        """Apply the next merge; None (and ``stop_reason`` set) when a stop rule holds."""
+    def step(self, *, detail: bool = True) -> Optional[MergeStep]:
+        """Apply the next merge; None (and ``stop_reason`` set) when a stop rule holds.
+
+        ``detail=False`` leaves ``examples`` and ``changed_pairs`` empty (bulk runs: half the cost);
+        :meth:`detail` fills them in for the latest step.
+        """
         reason = self._limit_reached()
         if reason:
             self.stop_reason = reason
@@ -333,9 +339,9 @@ class Trainer:
             self.stop_reason = "min_frequency"
             return None
         self.stop_reason = None
-        return self._merge(k, count)
+        return self._merge(k, count, detail)
 
-    def _merge(self, k: int, count: int) -> MergeStep:
+    def _merge(self, k: int, count: int, detail: bool = True) -> MergeStep:
         left, right = k >> SHIFT, k & MASK
         raw = self._tokens[left] + self._tokens[right]  # type: ignore[operator]
         new_id = self._ids.get(raw)
@@ -350,7 +356,9 @@ class Trainer:
         self._counts.pop(k, None)
         self._first.pop(k, None)
         self._undo_log.append((left, right, new_id, created, tuple(changed), befores))
-        step = self._record(left, right, new_id, count, created, changed, touched | {k}, befores)
+        touched.add(k)
+        self._last_touched = touched
+        step = self._record(left, right, new_id, count, created, changed, touched, befores, detail)
         self.history.append(step)
         return step
 
@@ -426,9 +434,43 @@ class Trainer:
         return changed, touched
 
     def _record(self, left: int, right: int, new_id: int, count: int, created: bool, changed: List[int],
-                touched: Set[int], befores: Optional[List[List[int]]]) -> MergeStep:
+                touched: Set[int], befores: Optional[List[List[int]]], detail: bool = True) -> MergeStep:
         tokens = self._tokens
+        stats = TrainingStats(len(self.history) + 1, len(tokens), self._total_tokens, self.total_words,
+                              self.total_units)
+        examples, pairs = self._details(left, right, new_id, changed, touched, befores) if detail else ((), ())
+        return MergeStep(
+            rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
+            left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
+            created=created, changed_words=tuple(changed), examples=examples, changed_pairs=pairs, stats=stats)
+
+    def detail(self, step: MergeStep) -> MergeStep:
+        """``step`` with its examples and changed pairs; only for the latest step (state is needed)."""
+        if not self.history or self.history[-1].rank != step.rank:
+            raise ValueError("details can only be computed for the latest step")
+        if step.examples or not step.changed_words:
+            return step
+        befores = self._undo_log[-1][5]
+        examples, pairs = self._details(step.left, step.right, step.new_id, list(step.changed_words),
+                                        self._last_touched, befores)
+        full = replace(step, examples=examples, changed_pairs=pairs)
+        self.history[-1] = full
+        return full
+
+    def _details(self, left: int, right: int, new_id: int, changed: List[int], touched: Optional[Set[int]],
+                 befores: Optional[List[List[int]]]) -> Tuple[tuple, tuple]:
         counts = self._counts
+        if touched is None:  # diff the changed words: the pairs whose total moved
+            delta: Dict[int, int] = {}
+            for j, w in enumerate(changed):
+                after = self._segs[w]
+                before = befores[j] if befores is not None else _expand(after, new_id, left, right)
+                f = self.freqs[w]
+                for kk in _pairs_of(before):
+                    delta[kk] = delta.get(kk, 0) - f
+                for kk in _pairs_of(after):
+                    delta[kk] = delta.get(kk, 0) + f
+            touched = {kk for kk, d in delta.items() if d}
         if len(changed) > self.EXAMPLES:
             picked = heapq.nlargest(self.EXAMPLES, range(len(changed)), key=lambda j: self.freqs[changed[j]])
         else:
@@ -440,18 +482,14 @@ class Trainer:
             before = tuple(befores[j]) if befores is not None else _expand(after, new_id, left, right)
             examples.append(WordChange(w, self.words[w], self.freqs[w], before, after))
         pairs = tuple([(kk >> SHIFT, kk & MASK, counts.get(kk, 0)) for kk in touched])
-        return MergeStep(
-            rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
-            left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
-            created=created, changed_words=tuple(changed), examples=tuple(examples), changed_pairs=pairs,
-            stats=TrainingStats(len(self.history) + 1, len(tokens), self._total_tokens, self.total_words,
-                                self.total_units))
+        return tuple(examples), pairs
 
     def undo(self) -> Optional[MergeStep]:
         """Take the last merge back; the state equals the state before it, exactly."""
         if not self.history:
             return None
         step = self.history.pop()
+        self._last_touched = None  # unknown for the step that is now the latest: detail() diffs words
         left, right, new_id, created, changed, befores = self._undo_log.pop()
         for j, w in enumerate(changed):
             old = befores[j] if befores is not None else list(_expand(self._segs[w], new_id, left, right))
@@ -490,11 +528,11 @@ class Trainer:
         self._total_tokens += f * (len(new) - len(old))
         self._segs[w] = new
 
-    def iter_steps(self, limit: Optional[int] = None) -> Iterator[MergeStep]:
+    def iter_steps(self, limit: Optional[int] = None, *, detail: bool = True) -> Iterator[MergeStep]:
         """Yield merges until a stop rule holds (or ``limit`` merges); a worker drives this."""
         done = 0
         while limit is None or done < limit:
-            step = self.step()
+            step = self.step(detail=detail)
             if step is None:
                 return
             done += 1
@@ -510,7 +548,7 @@ class Trainer:
         """
         target = self._target(merges, vocab_size)
         out: List[MergeStep] = []
-        with _gc_paused():
+        with _gc_paused():  # records are light; detail() the last one when it is shown
             while True:
                 if merges is not None and self.merge_count >= merges:
                     break
@@ -518,7 +556,7 @@ class Trainer:
                     break
                 if cancel is not None and cancel():
                     raise Cancelled()
-                step = self.step()
+                step = self.step(detail=False)
                 if step is None:
                     break
                 out.append(step)

@@ -198,3 +198,27 @@ def test_bad_config_is_a_clear_error(cfg, message):
 def test_min_word_count_removing_everything():
     with pytest.raises(BPELensError, match="min word count"):
         Trainer({"ab": 1}, TrainerConfig(min_word_count=5), symbols_fn=list)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=words_strategy, rule=st.sampled_from(["first-seen", "hf"]), n=st.integers(1, 12))
+def test_light_records_and_detail_equal_detailed_steps(words, rule, n):
+    cfg = TrainerConfig(end_of_word_suffix="</w>", tie_break=rule)
+    full = Trainer(words, cfg, symbols_fn=chars_eow)
+    detailed = [s for s in (full.step() for _ in range(n)) if s is not None]
+    light = Trainer(words, cfg, symbols_fn=chars_eow)
+    steps = light.run(merges=n)
+    assert [(s.left, s.right, s.count, s.changed_words, s.stats) for s in steps] == [
+        (s.left, s.right, s.count, s.changed_words, s.stats) for s in detailed]
+    if steps:
+        assert all(s.examples == () for s in steps)
+        last = light.detail(steps[-1])
+        assert last.examples == detailed[-1].examples
+        assert sorted(last.changed_pairs) == sorted(p for p in detailed[-1].changed_pairs)
+    if len(steps) > 1:  # after an undo the new latest step is detailed by diffing its words
+        light.undo()
+        again = light.detail(light.history[-1])
+        assert again.examples == detailed[-2].examples
+        # the diff leaves out pairs whose count went down and up by the same amount
+        assert set(again.changed_pairs) <= set(detailed[-2].changed_pairs)
+        assert (again.left, again.right, 0) in again.changed_pairs
