@@ -53,7 +53,8 @@ class Encoder:
 
     def __init__(self, model: BPEModel, merges_limit: Optional[int] = None) -> None:
         self.model = model
-        self.merges_limit = len(model.merges) if merges_limit is None else max(0, merges_limit)
+        #: None: every merge (a tiktoken model's merges are then never touched: they may be lazy)
+        self.merges_limit = None if merges_limit is None else max(0, merges_limit)
         self._bytes = model.unit == "bytes"
         self._vocab = model.vocab
         added_only = set(model.extras.get("added_only") or ())
@@ -76,9 +77,9 @@ class Encoder:
             self._merge_table = self._build_merge_table()
         elif model.algorithm == "tiktoken":
             # tokens made by merges past the limit are not allowed; base bytes always are
+            limited = self.merges_limit is not None and self.merges_limit < len(model.merges)
             results = [self._vocab.get(model.tokens[a] + model.tokens[b])  # type: ignore[operator]
-                       for a, b in model.merges[: self.merges_limit]]
-            limited = self.merges_limit < len(model.merges)
+                       for a, b in model.merges[: self.merges_limit]] if limited else []
             self._max_rank = max([r for r in results if r is not None], default=-1) if limited else None
             # the hot lookup: a bare dict.get unless a merges limit has to be checked
             self._rank_of = self._rank if limited else self._vocab.get

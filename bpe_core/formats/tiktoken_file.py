@@ -232,8 +232,46 @@ def read_tiktoken(path: str, pattern: Optional[str] = None,
         if tokens[sid] is not None and not isinstance(tokens[sid], str):
             raise BPELensError(f"special token {text!r} has id {sid}, which is also a rank in {name}")
         tokens[sid] = text
-    merges, unreachable = recover_merges(ranks)
-    return BPEModel(unit="bytes", tokens=tokens, merges=merges, specials=dict(specials),
-                    pipeline=RegexPipeline(pattern, specials), algorithm="tiktoken", name=stem,
-                    source_format="tiktoken", config={"pattern": pattern},
-                    extras={"unreachable": unreachable})
+    model = TiktokenModel(unit="bytes", tokens=tokens, merges=None, specials=dict(specials),  # type: ignore[arg-type]
+                          pipeline=RegexPipeline(pattern, specials), algorithm="tiktoken", name=stem,
+                          source_format="tiktoken", config={"pattern": pattern})
+    model.__dict__["_ranks"] = ranks
+    return model
+
+
+class TiktokenModel(BPEModel):
+    """A BPEModel whose merges are recovered on first use of ``merges`` / ``merge_counts``.
+
+    Encoding ("tiktoken" ranks) never needs them, so a file loads in a fraction of a second;
+    ``extras["unreachable"]`` (ranks BPE cannot build) is filled at the same time. Copies made
+    with ``dataclasses.replace`` or ``truncated`` carry the recovered lists.
+    """
+
+    def __post_init__(self) -> None:
+        pass  # the base class would pad merge_counts now, forcing the merges
+
+    @property  # type: ignore[override]
+    def merges(self) -> List[Tuple[int, int]]:
+        d = self.__dict__
+        if d.get("_merges") is None:
+            d["_merges"], unreachable = recover_merges(d.pop("_ranks", None) or self._ranks_from_tokens())
+            self.extras["unreachable"] = unreachable
+        return d["_merges"]
+
+    @merges.setter
+    def merges(self, value: Optional[List[Tuple[int, int]]]) -> None:
+        self.__dict__["_merges"] = value
+
+    @property  # type: ignore[override]
+    def merge_counts(self) -> List[Optional[int]]:
+        counts = self.__dict__.get("_merge_counts") or []
+        if len(counts) < len(self.merges):
+            counts = self.__dict__["_merge_counts"] = list(counts) + [None] * (len(self.merges) - len(counts))
+        return counts
+
+    @merge_counts.setter
+    def merge_counts(self, value: List[Optional[int]]) -> None:
+        self.__dict__["_merge_counts"] = value
+
+    def _ranks_from_tokens(self) -> Dict[bytes, int]:
+        return {t: i for i, t in enumerate(self.tokens) if isinstance(t, bytes)}

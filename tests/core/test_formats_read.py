@@ -199,6 +199,8 @@ def _ranks_file(path: Path, tokens) -> str:
 def test_known_tiktoken_files() -> None:
     m = read_tiktoken(str(DATA / "tiktoken_ranks" / "cl100k_base.tiktoken"))
     assert m.algorithm == "tiktoken" and m.unit == "bytes" and m.specials["<|endofprompt|>"] == 100276
+    assert Encoder(m).encode_ids("hello world") == [15339, 1917]
+    assert m.__dict__["_merges"] is None  # encoding never needed the merges: still not recovered
     assert len(m.merges) == 100256 - 256 and m.tokens[100256] is None
     assert m.merge_result[:3] == [256, 257, 258]  # merge k makes the token of rank 255 + k
 
