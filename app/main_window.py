@@ -6,11 +6,11 @@ from typing import Callable, List, Optional
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from . import export
-from .panes.controls import ControlsPane, TrainActions, bind, tool_button
+from .panes.controls import ControlsPane, RunStatus, TrainActions, bind
 from .panes.encode_pane import EncodePane
 from .panes.history_chart import HistoryChart
 from .panes.inspector_pane import InspectorTab
@@ -18,7 +18,7 @@ from .panes.merges_table import MergesTable
 from .panes.pair_chart import PairChart
 from .panes.words_pane import WordsPane
 from .presenter import PresenterWindow, bind_encode_pane
-from .session import PRESETS, RunEnd, Session, make_config
+from .session import PRESETS, Session, make_config, user_message
 from .settings_dialog import SettingsDialog
 from .theme import change_app_font_size
 
@@ -56,7 +56,7 @@ class MainWindow(QMainWindow):
         self.error_box: Optional[QMessageBox] = None
         self._build_central()
         self._build_menus()
-        self._build_status()
+        self.status = RunStatus(session, self.statusBar(), self.train_actions["cancel"])
         self._connect()
         self._restore_layout()
 
@@ -142,30 +142,16 @@ class MainWindow(QMainWindow):
         bar.addSeparator()
         bar.addAction(self.presenter_action)
 
-    def _build_status(self) -> None:
-        self.progress = QProgressBar(maximumWidth=260, textVisible=True)
-        self.progress.hide()
-        self.cancel_button = tool_button(self.train_actions["cancel"], self)
-        self.cancel_button.hide()
-        self.statusBar().addPermanentWidget(self.progress)
-        self.statusBar().addPermanentWidget(self.cancel_button)
-
     def _connect(self) -> None:
         s = self.session
         self.controls.seek_requested.connect(s.seek)
         self.controls.speed_changed.connect(s.set_speed)
         self.merges.seek_requested.connect(s.seek)
         bind_encode_pane(self.encode, s)
-        s.loading_started.connect(lambda text: self._busy(text, 0))
-        s.load_progress.connect(self._on_session_load_progress)
         s.corpus_loaded.connect(self._on_session_corpus_loaded)
-        s.load_cancelled.connect(lambda: self._idle("Loading cancelled; nothing changed."))
         s.error_raised.connect(self._on_session_error_raised)
         s.vocabulary_opened.connect(self._on_session_vocabulary_opened)
         s.config_changed.connect(lambda cfg: self.preset_box.setCurrentText(cfg.preset))
-        s.run_started.connect(lambda kind: kind != "play" and self._busy(f"{kind}…", 0))
-        s.run_progress.connect(lambda p: p.total and self._show_progress(p.done, p.total, "merges"))
-        s.run_finished.connect(self._on_session_run_finished)
 
     # -- commands -----------------------------------------------------------------------------------------
     def open_path(self, path: str) -> None:
@@ -228,8 +214,6 @@ class MainWindow(QMainWindow):
             self._guarded(lambda: export.export_merges_csv(self.session.history, path))
 
     def _guarded(self, fn: Callable[[], str]) -> None:
-        from .session import user_message
-
         try:
             self.statusBar().showMessage(f"Saved {fn()}", 5000)
         except Exception as exc:  # noqa: BLE001 - shown to the user, nothing else changes
@@ -241,48 +225,17 @@ class MainWindow(QMainWindow):
         QMessageBox.information(self, "Keys", "\n".join(sorted(set(lines))))
 
     # -- session facts ------------------------------------------------------------------------------------
-    def _busy(self, text: str, total: int) -> None:
-        self.statusBar().showMessage(text)
-        self.progress.setRange(0, total)
-        self.progress.show()
-        self.cancel_button.show()
-
-    def _show_progress(self, done: int, total: int, unit: str) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"%p% ({done:,} / {total:,} {unit})")
-
-    def _idle(self, message: str = "") -> None:
-        self.progress.hide()
-        self.cancel_button.hide()
-        if message:
-            self.statusBar().showMessage(message, 8000)
-        else:
-            self.statusBar().clearMessage()
-
-    def _on_session_load_progress(self, p) -> None:
-        self._show_progress(p.done, p.total, p.unit)
-        if p.message:
-            self.statusBar().showMessage(p.message)
-
     def _on_session_corpus_loaded(self, info) -> None:
-        self._idle(f"{info.name}: {info.unique_words:,} unique words, {info.total_words:,} in all.")
         self.setWindowTitle(f"BPE Lens — {info.name} ({info.config.preset})")
         self._remember(info.path)
 
     def _on_session_vocabulary_opened(self, model) -> None:
-        self._idle(f"Opened {model.name or 'vocabulary'}: {model.vocab_size:,} tokens, {len(model.merges):,} merges.")
         self.tabs.setCurrentIndex(self.tabs.addTab(InspectorTab(model), f"Inspect: {model.name or 'vocabulary'}"))
 
     def _on_session_error_raised(self, message: str) -> None:
-        self._idle()
-        self.statusBar().showMessage(message, 15000)
+        self.status.idle(message, 15000)
         self.error_box = QMessageBox(QMessageBox.Warning, "BPE Lens", message, QMessageBox.Ok, self)
         self.error_box.open()  # not modal-blocking: the window stays live
-
-    def _on_session_run_finished(self, end: RunEnd) -> None:
-        self._idle(f"Stopped at merge {end.merge_count:,}: {end.reason}" if end.kind in ("run", "play", "step")
-                   else "")
 
     # -- recent files, examples, drag and drop, layout ---------------------------------------------------
     def _remember(self, path: str) -> None:

@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 
 from PySide6.QtCore import QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QPainter, QShortcut
-from PySide6.QtWidgets import (QHBoxLayout, QInputDialog, QLabel, QPushButton, QSplitter, QVBoxLayout,
+from PySide6.QtWidgets import (QHBoxLayout, QInputDialog, QPushButton, QSplitter, QVBoxLayout,
                                QWidget)
 
 from bpe_core.types import MergeStep

@@ -1,5 +1,6 @@
-"""Step controls: the training actions (shared by the menus, the toolbar and presenter mode) and
-the controls pane (buttons, ×N, speed, merge number / vocab size, the timeline slider).
+"""Step controls: the training actions (shared by the menus, the toolbar and presenter mode),
+the controls pane (buttons, ×N, speed, merge number / vocab size, the timeline slider) and the
+status bar's progress bar + Cancel for loads and runs.
 
 Widgets here only emit intents; :func:`bind` connects them to the session's commands.
 """
@@ -9,8 +10,8 @@ from typing import Dict, Optional
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QLabel, QSlider, QSpinBox, QStyle, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBar, QSlider, QSpinBox, QStatusBar,
+                               QStyle, QToolButton, QVBoxLayout, QWidget)
 
 from ..session import RunEnd, Session
 from ..theme import font_with_size, live_label
@@ -186,3 +187,52 @@ class ControlsPane(QWidget):
         slider.setValue(s.merge_count)
         slider.setPageStep(max(1, target // 20))
         slider.blockSignals(False)
+
+
+class RunStatus(QObject):
+    """Progress bar + Cancel in a status bar while a corpus loads or a run goes, and what happened."""
+
+    def __init__(self, session: Session, bar: QStatusBar, cancel: QAction) -> None:
+        super().__init__(bar)
+        self.bar = bar
+        self.progress = QProgressBar(bar, maximumWidth=260, textVisible=True)
+        self.cancel_button = tool_button(cancel, bar)
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.cancel_button)
+        self.idle()
+        session.loading_started.connect(self.busy)
+        session.load_progress.connect(lambda p: self.show_progress(p.done, p.total, p.unit, p.message))
+        session.load_cancelled.connect(lambda: self.idle("Loading cancelled; nothing changed."))
+        session.corpus_loaded.connect(lambda info: self.idle(
+            f"{info.name}: {info.unique_words:,} unique words, {info.total_words:,} in all."))
+        session.vocabulary_opened.connect(lambda m: self.idle(
+            f"Opened {m.name or 'a vocabulary'}: {m.vocab_size:,} tokens, {len(m.merges):,} merges."))
+        session.error_raised.connect(lambda message: self.idle(message, 15000))
+        session.run_started.connect(lambda kind: kind != "play" and self.busy(f"{kind}…"))
+        session.run_progress.connect(lambda p: p.total and self.show_progress(p.done, p.total, "merges"))
+        session.run_finished.connect(self._on_session_run_finished)
+
+    def busy(self, text: str) -> None:
+        self.bar.showMessage(text)
+        self.progress.setRange(0, 0)  # "working" until the first report
+        self.progress.show()
+        self.cancel_button.show()
+
+    def show_progress(self, done: int, total: int, unit: str, message: str = "") -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(min(done, total))
+        self.progress.setFormat(f"%p% ({done:,} / {total:,} {unit})")
+        if message:
+            self.bar.showMessage(message)
+
+    def idle(self, message: str = "", ms: int = 8000) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        if message:
+            self.bar.showMessage(message, ms)
+        else:
+            self.bar.clearMessage()
+
+    def _on_session_run_finished(self, end: RunEnd) -> None:
+        stopped = end.kind in ("run", "play", "step")
+        self.idle(f"Stopped at merge {end.merge_count:,}: {end.reason}" if stopped else "")

@@ -108,18 +108,18 @@ def test_loading_shows_progress_stays_responsive_and_cancels(qtbot, small_corpus
     qtbot.addWidget(window)
     window.show()
     session.load_corpus(small_corpus)
-    assert window.progress.isVisible() and window.cancel_button.isVisible()
-    qtbot.waitUntil(lambda: window.progress.value() > 0, timeout=5000)
+    assert window.status.progress.isVisible() and window.status.cancel_button.isVisible()
+    qtbot.waitUntil(lambda: window.status.progress.value() > 0, timeout=5000)
     # the GUI thread is free: a 10 ms timer fires on time while the worker counts
     ticks = []
     started = time.monotonic()
     QTimer.singleShot(10, lambda: ticks.append(time.monotonic() - started))
     qtbot.waitUntil(lambda: bool(ticks), timeout=1000)
     assert ticks[0] < 0.5
-    assert "blocks" in window.progress.text()
+    assert "blocks" in window.status.progress.text()
     with qtbot.waitSignal(session.load_cancelled, timeout=5000):
-        window.cancel_button.click()
-    assert not window.progress.isVisible()
+        window.status.cancel_button.click()
+    assert not window.status.progress.isVisible()
     assert "cancelled" in window.statusBar().currentMessage()
     assert not session.is_loaded and not session.is_loading
     session.shutdown()

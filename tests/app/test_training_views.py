@@ -153,13 +153,13 @@ def test_run_to_target_with_progress_and_cancel(qtbot, loaded_window):
     s.steps_applied.connect(batches.append)
     with qtbot.waitSignal(s.run_progress, timeout=10000):
         w.train_actions["run"].trigger()
-    assert w.progress.isVisible() and w.cancel_button.isVisible()
+    assert w.status.progress.isVisible() and w.status.cancel_button.isVisible()
     assert w.train_actions["cancel"].isEnabled()
     qtbot.waitUntil(lambda: s.merge_count >= 5, timeout=10000)
     with qtbot.waitSignal(s.run_finished, timeout=5000) as end:
-        w.cancel_button.click()
+        w.status.cancel_button.click()
     assert end.args[0].reason == "cancelled"
-    assert not w.progress.isVisible()
+    assert not w.status.progress.isVisible()
     assert s.merge_count == sum(len(b) for b in batches) > 0
     assert len(batches) < s.merge_count or s.merge_count < 3  # batched, not one signal per merge
     assert_views_match_session(w)
