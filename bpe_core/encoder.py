@@ -10,7 +10,9 @@ Algorithms (``model.algorithm``):
 
 Characters with no token: the model's ``unk`` token when it has one (fused runs with ``fuse_unk``),
 ``<0xNN>`` tokens with ``byte_fallback``; otherwise they are dropped - as ``tokenizers`` does - and
-their spans listed in :attr:`LensEncoding.unknown` so a view can mark them.
+their spans listed in :attr:`LensEncoding.unknown` so a view can mark them. Models with
+``keep_unknown`` (the seed presets, whose own tokenize keeps such characters) get a token with id
+:data:`UNKNOWN` (-1) instead; no file format sets it.
 
 >>> from bpe_core.model import BPEModel
 >>> m = BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)])
