@@ -15,6 +15,7 @@ from __future__ import annotations
 import bz2
 import functools
 import gzip
+import io
 import logging
 import lzma
 import multiprocessing
@@ -27,9 +28,12 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import BinaryIO, Callable, Deque, Dict, Iterable, Iterator, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Optional, Tuple, Union
 
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
+
+if TYPE_CHECKING:
+    from bpe_core.pretokenize import PreTokenizer
 
 PathLike = Union[str, "os.PathLike[str]"]
 ProgressFn = Optional[Callable[[Progress], None]]
@@ -70,7 +74,7 @@ class _Source:
         if p.is_dir():
             raise BPELensError(f"{self.name}: is a folder, not a file")
         try:
-            self.raw: BinaryIO = open(p, "rb")
+            self.raw: io.BufferedReader = open(p, "rb")
         except FileNotFoundError:
             raise BPELensError(f"{self.name}: file not found ({p})") from None
         except PermissionError:
@@ -85,8 +89,9 @@ class _Source:
             self.raw.close()
             raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
         self.kind = next((k for m, k in _MAGIC if m.match(magic)), "text")
-        opener = {"gzip": lambda f: gzip.GzipFile(fileobj=f), "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}
-        self.stream: BinaryIO = opener[self.kind](self.raw) if self.kind != "text" else self.raw
+        openers: Dict[str, Callable[[io.BufferedReader], io.BufferedIOBase]] = {
+            "gzip": lambda f: gzip.GzipFile(fileobj=f), "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}
+        self.stream: io.BufferedIOBase = openers[self.kind](self.raw) if self.kind != "text" else self.raw
 
     def close(self) -> None:
         if self.stream is not self.raw:
@@ -204,8 +209,8 @@ def read_text(path: PathLike, *, errors: str = "strict", progress: ProgressFn = 
 
 
 @functools.lru_cache(maxsize=8)
-def _pretokenizer(config: TrainerConfig):  # type: ignore[no-untyped-def]
-    from bpe_core.pretokenize import get_pretokenizer
+def _pretokenizer(config: TrainerConfig) -> "PreTokenizer":
+    from bpe_core.pretokenize import get_pretokenizer  # worker processes import it once
 
     return get_pretokenizer(config)
 

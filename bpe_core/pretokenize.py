@@ -251,9 +251,12 @@ class CJKPreTokenizer(PreTokenizer):
         """
         if config.unit == "bytes":
             raise BPELensError("the 'cjk' pre-tokenizer works on characters; set the unit to 'chars'")
+        symbols: List[Raw] = [word]
         if word and word[0] in _ASCII_ALNUM:
-            return list(word) + [config.end_of_word_suffix] if config.end_of_word_suffix else list(word)
-        return [word]
+            symbols = list(word)
+            if config.end_of_word_suffix:
+                symbols.append(config.end_of_word_suffix)
+        return symbols
 
 
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
