@@ -109,7 +109,7 @@ class _Source:
     def blocks(self, block: int, cancel: CancelFn) -> Iterator[Tuple[bytes, int, int]]:
         """Yield ``(data, offset, raw_position)``: ``data`` starts at byte ``offset`` of the
         decompressed file and ends after a ``\\n`` (or at the end); the BOM is already cut off."""
-        carry, offset, sniffed = b"", 0, 0
+        carry, offset, sniffed = bytearray(), 0, 0  # bytearray: a very long line grows in O(n)
         while True:
             if cancel is not None and cancel():
                 raise Cancelled()
@@ -124,13 +124,14 @@ class _Source:
                 sniffed += len(head)
             if not data:
                 if carry:
-                    yield carry, offset, self.raw.tell()
+                    yield bytes(carry), offset, self.raw.tell()
                 return
             cut = data.rfind(b"\n") + 1
             if cut == 0:
                 carry += data
                 continue
-            out, carry = carry + data[:cut], data[cut:]
+            out = bytes(carry) + data[:cut] if carry else data[:cut]
+            carry = bytearray(data[cut:])
             yield out, offset, self.raw.tell()
             offset += len(out)
 
