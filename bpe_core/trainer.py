@@ -98,7 +98,6 @@ class Trainer:
         self.history: List[MergeStep] = []
         self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]]]] = []
         self.stop_reason: Optional[str] = None
-        self._last_touched: Optional[Set[int]] = None
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -352,22 +351,19 @@ class Trainer:
             self._occ.append(0)
         words = sorted(self._where.pop(k, ()))
         befores: Optional[List[List[int]]] = None if created else []
-        changed, touched = self._apply(words, left, right, new_id, befores)
+        changed = self._apply(words, left, right, new_id, befores)
         self._counts.pop(k, None)
         self._first.pop(k, None)
         self._undo_log.append((left, right, new_id, created, tuple(changed), befores))
-        touched.add(k)
-        self._last_touched = touched
-        step = self._record(left, right, new_id, count, created, changed, touched, befores, detail)
+        step = self._record(left, right, new_id, count, created, changed, befores, detail)
         self.history.append(step)
         return step
 
     def _apply(self, words: List[int], left: int, right: int, new_id: int,
-               befores: Optional[List[List[int]]]) -> Tuple[List[int], Set[int]]:
+               befores: Optional[List[List[int]]]) -> List[int]:
         """Merge (left, right) -> new_id in ``words``; update counts, index, heap. Hot loop."""
         segs, freqs, counts, where, first = self._segs, self.freqs, self._counts, self._where, self._first
         pushed: Set[int] = set()
-        touched: Set[int] = set()
         changed: List[int] = []
         removed_tokens = 0
         occ = self._occ
@@ -376,7 +372,26 @@ class Trainer:
         merged = 0
         for w in words:
             syms = segs[w]
-            spots = _find_pair(syms, left, right, by_right)
+            spots = []  # start positions of non-overlapping (left, right), left to right
+            index = syms.index
+            try:  # inlined: this loop runs for every word the pair touches
+                if by_right:  # left != right here, so occurrences cannot overlap
+                    i = index(right, 1)
+                    while True:
+                        if syms[i - 1] == left:
+                            spots.append(i - 1)
+                        i = index(right, i + 1)
+                else:
+                    n1 = len(syms) - 1
+                    i = index(left)
+                    while True:
+                        if i < n1 and syms[i + 1] == right:
+                            spots.append(i)
+                            i = index(left, i + 2)
+                        else:
+                            i = index(left, i + 1)
+            except ValueError:
+                pass
             if not spots:
                 continue
             if befores is not None:
@@ -389,7 +404,6 @@ class Trainer:
                     p = syms[i - 1]  # already merged if the previous occurrence was adjacent
                     kk = (p << SHIFT) | left
                     counts[kk] -= f
-                    touched.add(kk)
                     kk = (p << SHIFT) | new_id
                     counts[kk] = counts.get(kk, 0) + f
                     pushed.add(kk)
@@ -404,7 +418,6 @@ class Trainer:
                     nx = syms[i + 2]
                     kk = (right << SHIFT) | nx
                     counts[kk] = counts.get(kk, 0) - f
-                    touched.add(kk)
                     kk = (new_id << SHIFT) | nx
                     counts[kk] = counts.get(kk, 0) + f
                     pushed.add(kk)
@@ -430,15 +443,14 @@ class Trainer:
             c = counts[kk]
             if c > 0:
                 heapq.heappush(heap, self._entry(kk, c))
-        touched |= pushed
-        return changed, touched
+        return changed
 
     def _record(self, left: int, right: int, new_id: int, count: int, created: bool, changed: List[int],
-                touched: Set[int], befores: Optional[List[List[int]]], detail: bool = True) -> MergeStep:
+                befores: Optional[List[List[int]]], detail: bool = True) -> MergeStep:
         tokens = self._tokens
         stats = TrainingStats(len(self.history) + 1, len(tokens), self._total_tokens, self.total_words,
                               self.total_units)
-        examples, pairs = self._details(left, right, new_id, changed, touched, befores) if detail else ((), ())
+        examples, pairs = self._details(left, right, new_id, changed, befores) if detail else ((), ())
         return MergeStep(
             rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
             left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
@@ -451,26 +463,25 @@ class Trainer:
         if step.examples or not step.changed_words:
             return step
         befores = self._undo_log[-1][5]
-        examples, pairs = self._details(step.left, step.right, step.new_id, list(step.changed_words),
-                                        self._last_touched, befores)
+        examples, pairs = self._details(step.left, step.right, step.new_id, list(step.changed_words), befores)
         full = replace(step, examples=examples, changed_pairs=pairs)
         self.history[-1] = full
         return full
 
-    def _details(self, left: int, right: int, new_id: int, changed: List[int], touched: Optional[Set[int]],
+    def _details(self, left: int, right: int, new_id: int, changed: List[int],
                  befores: Optional[List[List[int]]]) -> Tuple[tuple, tuple]:
+        """Examples (most frequent changed words) and the pairs whose count moved (net)."""
         counts = self._counts
-        if touched is None:  # diff the changed words: the pairs whose total moved
-            delta: Dict[int, int] = {}
-            for j, w in enumerate(changed):
-                after = self._segs[w]
-                before = befores[j] if befores is not None else _expand(after, new_id, left, right)
-                f = self.freqs[w]
-                for kk in _pairs_of(before):
-                    delta[kk] = delta.get(kk, 0) - f
-                for kk in _pairs_of(after):
-                    delta[kk] = delta.get(kk, 0) + f
-            touched = {kk for kk, d in delta.items() if d}
+        delta: Dict[int, int] = {}
+        for j, w in enumerate(changed):
+            after = self._segs[w]
+            before = befores[j] if befores is not None else _expand(after, new_id, left, right)
+            f = self.freqs[w]
+            for kk in _pairs_of(before):
+                delta[kk] = delta.get(kk, 0) - f
+            for kk in _pairs_of(after):
+                delta[kk] = delta.get(kk, 0) + f
+        touched = [kk for kk, d in delta.items() if d]
         if len(changed) > self.EXAMPLES:
             picked = heapq.nlargest(self.EXAMPLES, range(len(changed)), key=lambda j: self.freqs[changed[j]])
         else:
@@ -489,7 +500,6 @@ class Trainer:
         if not self.history:
             return None
         step = self.history.pop()
-        self._last_touched = None  # unknown for the step that is now the latest: detail() diffs words
         left, right, new_id, created, changed, befores = self._undo_log.pop()
         for j, w in enumerate(changed):
             old = befores[j] if befores is not None else list(_expand(self._segs[w], new_id, left, right))
@@ -663,30 +673,6 @@ def _config_of(model: BPEModel) -> TrainerConfig:
     if model.unit == "bytes":
         return TrainerConfig(preset="continued", pretokenizer="gpt2", unit="bytes", tie_break="hf")
     return TrainerConfig(preset="continued", pretokenizer="whitespace-split", tie_break="hf")
-
-
-def _find_pair(syms: List[int], left: int, right: int, by_right: bool) -> List[int]:
-    """Start positions of the non-overlapping (left, right) occurrences, left to right."""
-    spots: List[int] = []
-    index = syms.index
-    try:
-        if by_right:  # left != right here, so occurrences cannot overlap
-            i = index(right, 1)
-            while True:
-                if syms[i - 1] == left:
-                    spots.append(i - 1)
-                i = index(right, i + 1)
-        else:
-            n1 = len(syms) - 1
-            i = index(left)
-            while True:
-                if i < n1 and syms[i + 1] == right:
-                    spots.append(i)
-                    i = index(left, i + 2)
-                else:
-                    i = index(left, i + 1)
-    except ValueError:
-        return spots
 
 
 def _expand(after: Sequence[int], new_id: int, left: int, right: int) -> Tuple[int, ...]:
