@@ -22,8 +22,8 @@ from .panes.encode_pane import EncodePane
 from .panes.pair_chart import PairChart
 from .panes.words_pane import TokenChips
 from .session import Session
-from .theme import FLASH_MS, font_with_size, live_label, PRESENTER_ACCENT, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, \
-    presenter_stylesheet
+from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, font_with_size,
+                    live_label, presenter_stylesheet)
 
 SHOWCASE_WORDS = 10
 
@@ -143,7 +143,7 @@ class PresenterWindow(QWidget):
         big.setPointSize(PRESENTER_POINT_SIZE)
         self.banner = live_label(self, object_name="banner")
         self.banner.setAlignment(Qt.AlignCenter)
-        self.merge_label = live_label(self, min_text="merge 88,888   vocab 88,888")
+        self.merge_label = live_label(self, min_text="merge 88,888   vocab 88,888", font=big)
         buttons = QHBoxLayout()
         for name in ("reset", "undo", "step", "step_n", "play"):
             button = tool_button(actions[name], self)
@@ -152,11 +152,13 @@ class PresenterWindow(QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.merge_label)
         buttons.addStretch(1)
-        choose = QPushButton("Choose words…", self)
+        choose = QPushButton("Words…", self)
+        choose.setToolTip("Choose the words shown (comma separated)")
         choose.setFocusPolicy(Qt.NoFocus)
         choose.clicked.connect(self.choose_words)
         buttons.addWidget(choose)
-        leave = QPushButton("Leave (Esc)", self)
+        leave = QPushButton("Esc", self)
+        leave.setToolTip("Leave presenter mode (Esc or F11)")
         leave.setFocusPolicy(Qt.NoFocus)
         leave.clicked.connect(self.leave)
         buttons.addWidget(leave)
@@ -196,6 +198,7 @@ class PresenterWindow(QWidget):
             axis.setPen(pg.mkPen(PRESENTER_FG))
             axis.setTextPen(pg.mkPen(PRESENTER_FG))
         plot.titleLabel.setText(plot.titleLabel.text, color=PRESENTER_FG, size=f"{PRESENTER_POINT_SIZE}pt")
+        plot.setLabel("bottom", "pair count — the yellow bar is the next merge")
         self.chart.bars.setOpts(brushes=[pg.mkBrush(PRESENTER_ACCENT)] + [pg.mkBrush("#74c0fc")] * (self.chart.k - 1))
 
     def enter(self) -> None:

@@ -67,23 +67,29 @@ def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE) -> str:
         }}
         QWidget#presenter QToolButton, QWidget#presenter QPushButton {{
             background: #222; color: {PRESENTER_FG}; border: 2px solid {PRESENTER_FG};
-            border-radius: 6px; padding: 6px 14px;
+            border-radius: 6px; padding: 4px 10px;
         }}
         QWidget#presenter QToolButton:checked {{ background: {PRESENTER_ACCENT}; color: #000; }}
     """
 
 
-def live_label(parent: QWidget, text: str = "", *, object_name: str = "", min_text: str = "") -> QLabel:
+def live_label(parent: QWidget, text: str = "", *, object_name: str = "", min_text: str = "",
+               font: QFont | None = None) -> QLabel:
     """A label whose text changes every step without re-laying out the window.
 
     A plain QLabel reports a new size hint for each new text; its layout, and every layout
     above it, is then redone and the whole window repainted (measured: two full repaints per
-    step). This one ignores its text's width (``min_text`` reserves room for a typical text).
+    step). This one has a fixed width when ``min_text`` is given (room for a typical text), else
+    it takes whatever width its layout gives it and ignores its text's width.
     """
     label = QLabel(text, parent)
     if object_name:
         label.setObjectName(object_name)
-    label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+    if font is not None:
+        label.setFont(font)
     if min_text:
-        label.setMinimumWidth(label.fontMetrics().horizontalAdvance(min_text) + 8)
+        label.setFixedWidth(label.fontMetrics().horizontalAdvance(min_text) + 8)
+        label.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
+    else:
+        label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
     return label

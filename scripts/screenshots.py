@@ -3,7 +3,8 @@
 * ``main_window.png`` — the main window after 50 merges on the built-in corpus;
 * ``presenter.png`` — presenter mode at the same point, a merge having just fired;
 * ``encode_pane.png`` — the encode pane on mixed English / Chinese / emoji text;
-* ``inspector.png`` — the vocabulary inspector on GPT-2's tokenizer.json with a token's merge tree.
+* ``inspector.png`` — the vocabulary inspector on GPT-2's tokenizer.json with a token's merge tree;
+* ``main_window_chinese.png`` — the main window training on Chinese (Romance of the Three Kingdoms).
 
 Runs offscreen unless a display is set (``xvfb-run -a -s "-screen 0 1600x1000x24" python ...`` for a
 real X server); every image is at least 1280x800.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +27,13 @@ from PySide6.QtCore import QEventLoop, QSettings, QSize, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 GPT2_TOKENIZER = ROOT.parent / "shared" / "data" / "gpt2" / "tokenizer.json"
+SANGUO = ROOT.parent / "shared" / "data" / "chinese" / "sanguo_yanyi.txt"
 SIZE = QSize(1440, 900)
+
+
+def scratch_settings() -> QSettings:
+    """Default layout: settings in a fresh temporary file, never the user's."""
+    return QSettings(str(Path(tempfile.mkdtemp()) / "screenshots.ini"), QSettings.Format.IniFormat)
 
 
 def wait_for(*signals, timeout_ms: int = 120_000) -> None:
@@ -49,8 +57,7 @@ def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -
     from app.main_window import MainWindow
     from app.session import Session, default_config
 
-    settings = QSettings(str(outdir / ".screenshots.ini"), QSettings.Format.IniFormat)
-    settings.clear()
+    settings = scratch_settings()
     session = Session(config=default_config(preset))
     window = MainWindow(session, settings)
     window.resize(SIZE)
@@ -70,9 +77,10 @@ def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -
     window.grab().save(str(out[0]))
     window.enter_presenter()
     presenter = window.presenter
-    if QApplication.platformName() == "offscreen":  # its "screen" is 800x800: show a window instead
-        presenter.showNormal()
-        presenter.resize(QSize(1600, 1000))
+    # full screen needs a window manager (xvfb has none) or a real screen (offscreen's is 800x800):
+    # show it as a 1600x1000 window instead
+    presenter.showNormal()
+    presenter.resize(QSize(1600, 1000))
     presenter.encode.set_text("The lowest tokens merge first: lower, lowest, newer, newest.")
     session.step()
     presenter.encode.encode_now()
@@ -82,6 +90,38 @@ def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -
     presenter.leave()
     window.close()
     return out
+
+
+def render_chinese(outdir: Path) -> list[Path]:
+    """The first 400 lines of 三国演义, whitespace-split characters, 40 merges."""
+    from app.main_window import MainWindow
+    from app.session import Session, make_config
+
+    if not SANGUO.exists():
+        print(f"skipped Chinese: {SANGUO} not found", file=sys.stderr)
+        return []
+    corpus = Path(tempfile.mkdtemp()) / "sanguo_400.txt"
+    corpus.write_text("".join(SANGUO.read_text(encoding="utf-8").splitlines(keepends=True)[:400]), encoding="utf-8")
+    settings = scratch_settings()
+    session = Session(config=make_config("char-hf", vocab_size=6000))
+    window = MainWindow(session, settings)
+    window.resize(SIZE)
+    window.show()
+    session.load_corpus(str(corpus))
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(39)
+    if session.is_running:
+        wait_for(session.run_finished)
+    window.words.select_word(window.words.model.word_index(3))
+    window.encode.set_text("却说曹操引兵追赶刘备，关羽、张飞与赵云护着。")
+    session.step()
+    window.encode.encode_now()
+    settle(80)
+    out = outdir / "main_window_chinese.png"
+    window.grab().save(str(out))
+    window.close()
+    corpus.unlink()
+    return [out]
 
 
 def render_other_panes(outdir: Path) -> list[Path]:
@@ -105,7 +145,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "others"))
+    parser.add_argument("--only", choices=("training", "chinese", "others"))
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -117,6 +157,8 @@ def main(argv=None) -> int:
     written = []
     if args.only in (None, "training"):
         written += render_training(outdir, args.corpus, args.preset, args.steps)
+    if args.only in (None, "chinese"):
+        written += render_chinese(outdir)
     if args.only in (None, "others"):
         written += render_other_panes(outdir)
     for path in written:

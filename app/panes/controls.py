@@ -139,9 +139,9 @@ class ControlsPane(QWidget):
         row.addWidget(tool_button(actions["run"], self))
         row.addWidget(tool_button(actions["cancel"], self))
         row.addStretch(1)
-        self.merge_label = live_label(self, object_name="merge_label", min_text="merge 88,888 / 88,888    vocab 88,888")
+        self.merge_label = live_label(self, object_name="merge_label", min_text="merge 88,888 / 88,888    vocab 88,888",
+                                      font=font_with_size(self.font(), self.font().pointSizeF(), bold=True))
         self.merge_label.setTextFormat(Qt.PlainText)  # rich text costs a document layout per step
-        self.merge_label.setFont(font_with_size(self.font(), self.font().pointSizeF(), bold=True))
         self.stats_label = live_label(self, object_name="stats_label")
         info = QHBoxLayout()
         info.addWidget(self.merge_label, 0)
