@@ -21,6 +21,7 @@ from typing import Dict, List, Optional, Tuple, Union
 import regex
 
 from ..model import BPEModel
+from ..pretokenize import ASCII_TWINS as _TWINS_BY_NAME, TIKTOKEN_PATTERNS
 from ..types import BPELensError, Piece
 
 ENDOFTEXT = "<|endoftext|>"
@@ -29,29 +30,12 @@ FIM_MIDDLE = "<|fim_middle|>"
 FIM_SUFFIX = "<|fim_suffix|>"
 ENDOFPROMPT = "<|endofprompt|>"
 
-R50K_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
-CL100K_PATTERN = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|"""
-                  r"""\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
-O200K_PATTERN = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""\p{N}{1,3}""",
-    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-    r"""\s*[\r\n]+""",
-    r"""\s+(?!\S)""",
-    r"""\s+""",
-])
-
-#: the same patterns for pure-ASCII text, for the stdlib ``re`` (3x faster than ``regex`` there): with
-#: re.ASCII, \s is exactly the ASCII White_Space set, and ASCII has no Lt/Lm/Lo/M letters
-ASCII_TWINS: Dict[str, str] = {
-    R50K_PATTERN: r"""'(?:[sdmt]|ll|ve|re)| ?[A-Za-z]++| ?[0-9]++| ?[^\sA-Za-z0-9]++|\s++$|\s+(?!\S)|\s""",
-    CL100K_PATTERN: (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\nA-Za-z0-9]?+[A-Za-z]++|[0-9]{1,3}+| ?[^\sA-Za-z0-9]++[\r\n]*+|"""
-                     r"""\s++$|\s*[\r\n]|\s+(?!\S)|\s"""),
-    O200K_PATTERN: (r"""[^\r\nA-Za-z0-9]?[A-Z]*[a-z]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"""
-                    r"""[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"""
-                    r"""[0-9]{1,3}| ?[^\sA-Za-z0-9]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"""),
-}
+# one copy of OpenAI's split patterns (and their pure-ASCII twins for Python's re) lives in
+# pretokenize, where a test checks them against the installed tiktoken
+R50K_PATTERN = TIKTOKEN_PATTERNS["gpt2"]
+CL100K_PATTERN = TIKTOKEN_PATTERNS["cl100k"]
+O200K_PATTERN = TIKTOKEN_PATTERNS["o200k"]
+ASCII_TWINS: Dict[str, str] = {TIKTOKEN_PATTERNS[name]: twin for name, twin in _TWINS_BY_NAME.items()}
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 #: name -> (split pattern, special tokens), as tiktoken_ext.openai_public defines them
