@@ -99,6 +99,8 @@ class Snapshot:
     stats: TrainingStats
     vocab_size: int
     stop_reason: Optional[str]
+    #: the trainer's last merge with its examples (runs merge without them: half the cost)
+    latest: Optional[MergeStep] = None
 
 
 @dataclass(frozen=True)
@@ -112,8 +114,10 @@ class _Loaded:
 
 def _snapshot(trainer, steps: Sequence[MergeStep], undone: bool) -> Snapshot:
     changed = set().union(*(s.changed_words for s in steps)) if steps else set()
+    latest = trainer.detail(trainer.history[-1]) if trainer.history else None
     return Snapshot(tuple(steps), undone, {i: trainer.segmentation(i) for i in changed},
-                    tuple(trainer.top_pairs(TOP_K)), trainer.stats, trainer.vocab_size, trainer.stop_reason)
+                    tuple(trainer.top_pairs(TOP_K)), trainer.stats, trainer.vocab_size, trainer.stop_reason,
+                    latest)
 
 
 def _undos(trainer, n: int) -> Iterator[MergeStep]:
@@ -329,7 +333,7 @@ class Session(QObject):
         if not self._ready():
             return
         if n > SYNC_STEPS:
-            self._start_run("seek", self._trainer.iter_steps(n), n)
+            self._start_run("seek", self._trainer.iter_steps(n, detail=False), n)
             return
         steps = list(self._trainer.iter_steps(n))
         if steps:
@@ -372,7 +376,7 @@ class Session(QObject):
         if speed is not None:
             self._speed = max(0.1, float(speed))
         if self._ready():
-            self._start_run("play", self._trainer.iter_steps(), None, interval=1.0 / self._speed)
+            self._start_run("play", self._trainer.iter_steps(detail=False), None, interval=1.0 / self._speed)
 
     def set_speed(self, speed: float) -> None:
         self._speed = max(0.1, float(speed))
@@ -387,7 +391,7 @@ class Session(QObject):
         """Merge on a worker, flat out, until the configured vocab size / merges (Cancel stops)."""
         if self._ready():
             total = max(0, self.target_merges - self._merge_count)
-            self._start_run("run", self._trainer.iter_steps(), total or None)
+            self._start_run("run", self._trainer.iter_steps(detail=False), total or None)
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop every worker and wait for it (closing the window)."""
@@ -543,27 +547,29 @@ class Session(QObject):
         for i, seg in snap.segmentations.items():
             segs[i] = seg
         timeline = self._timeline
+        steps = list(snap.steps)
         if snap.undone:
-            self._merge_count = snap.steps[-1].rank - 1
+            self._merge_count = steps[-1].rank - 1
         else:
-            for step in snap.steps:
+            if snap.latest is not None and snap.latest.rank == steps[-1].rank:
+                steps[-1] = snap.latest  # the one the panes show with its examples
+            for step in steps:
                 k = step.rank - 1
+                if k < len(timeline) and (timeline[k].left, timeline[k].right) != (step.left, step.right):
+                    del timeline[k:]  # a different future (cannot happen with a fixed config)
                 if k < len(timeline):
-                    known = timeline[k]
-                    if (known.left, known.right) != (step.left, step.right):
-                        del timeline[k:]  # a different future (cannot happen with a fixed config)
-                        timeline.append(step)
-                    else:
-                        timeline[k] = step
+                    timeline[k] = step
                 else:
                     timeline.append(step)
                 if step.created:
                     self._tokens[step.new_id] = step.new_token
-            self._merge_count = snap.steps[-1].rank
+            self._merge_count = steps[-1].rank
+        if snap.latest is not None and snap.latest.rank == self._merge_count:
+            timeline[snap.latest.rank - 1] = snap.latest
         self._top, self._stats, self._vocab_size = snap.top_pairs, snap.stats, snap.vocab_size
         self._stop_reason = snap.stop_reason
         self._model_cache = None
-        (self.steps_undone if snap.undone else self.steps_applied).emit(list(snap.steps))
+        (self.steps_undone if snap.undone else self.steps_applied).emit(steps)
 
     def _note_stop(self) -> None:
         self._stop_reason = self._trainer.stop_reason

@@ -67,15 +67,17 @@ class TokenChips:
 class ChipsDelegate(QStyledItemDelegate):
     """Paints ``IDS_ROLE`` as a row of chips; ``flash_ids`` are outlined.
 
-    A row of chips costs ~0.5 ms to paint in Python, and a step repaints every visible row; so each
-    distinct segmentation is painted once into a pixmap (as wide as its chips) and then blitted.
+    A row of chips costs ~0.5 ms to paint in Python, and a step repaints every visible row; so with
+    ``cache`` each distinct segmentation is painted once into a pixmap (as wide as its chips) and
+    then blitted. Lists whose rows are new every step (the last merge's words) paint directly.
     """
 
     CACHE_SIZE = 2000
 
-    def __init__(self, chips: TokenChips, parent=None) -> None:
+    def __init__(self, chips: TokenChips, parent=None, *, cache: bool = True) -> None:
         super().__init__(parent)
         self.token_chips = chips
+        self.cache = cache
         self.flash_ids: Set[int] = set()
         self._metrics: Optional[ChipMetrics] = None
         self._pixmaps: "OrderedDict[tuple, QPixmap]" = OrderedDict()
@@ -119,6 +121,10 @@ class ChipsDelegate(QStyledItemDelegate):
         if style is not None:
             style.drawControl(CE_ITEM, opt, painter, opt.widget)
         rect = option.rect.adjusted(3, 1, -3, -1)
+        if not self.cache:
+            paint_chips(painter, rect, self.token_chips.chips(ids), option.font, highlight_ids=self.flash_ids,
+                        metrics=self._m(option.font))
+            return
         ratio = painter.device().devicePixelRatioF() if painter.device() else 1.0
         pix = self._pixmap(ids, rect.height(), option.font, ratio)
         painter.save()
@@ -365,10 +371,11 @@ class WordsPane(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.changed_title = live_label(self)
         self.changed_model = ChipRowsModel(("word", "frequency", "before", "after"), (2, 3), self.token_chips, self)
-        self.changed_table = _table(self.changed_model, self.delegate, (2, 3), 3)
+        self.list_delegate = ChipsDelegate(self.token_chips, self, cache=False)
+        self.changed_table = _table(self.changed_model, self.list_delegate, (2, 3), 3)
         self.history_title = live_label(self, "Select a word to see which merges built it.")
         self.history_model = ChipRowsModel(("merge", "pair", "segmentation"), (2,), self.token_chips, self)
-        self.history_table = _table(self.history_model, self.delegate, (2,), 2)
+        self.history_table = _table(self.history_model, self.list_delegate, (2,), 2)
         self._flash_timer = QTimer(self, singleShot=True, interval=FLASH_MS)
         self._flash_timer.timeout.connect(lambda: self._set_flash(()))
         self._selected: Optional[int] = None
@@ -469,7 +476,7 @@ class WordsPane(QWidget):
 
     # -- views ---------------------------------------------------------------------------------------
     def _set_flash(self, ids: Sequence[int]) -> None:
-        self.delegate.flash_ids = set(ids)
+        self.delegate.flash_ids = self.list_delegate.flash_ids = set(ids)
         for view in (self.table, self.changed_table, self.history_table):
             view.viewport().update()
 

@@ -199,8 +199,8 @@ def test_closing_during_a_run_stops_the_worker(qtbot, tmp_path):
     trainer = session._trainer
     real_iter = trainer.iter_steps
 
-    def slow_steps(limit=None):  # the real merges, slowed so the run is still going when we close
-        for step in real_iter(limit):
+    def slow_steps(limit=None, **kw):  # the real merges, slowed so the run is still going when we close
+        for step in real_iter(limit, **kw):
             time.sleep(0.005)
             yield step
 

@@ -37,6 +37,10 @@ def assert_views_match_session(w):
         assert model.index(row, WordsModel.TOKENS).data() == str(len(s.segmentation(i)))
     assert w.history_chart.values()["count"].tolist() == [float(st.count) for st in s.history]
     assert w.merges.model.rowCount() == len(s.timeline)
+    if s.merge_count:  # the last merge's words are listed, also after a run (which merges without examples)
+        last = s.history[-1]
+        assert last.examples or not last.changed_words
+        assert [row[3] for row in w.words.changed_model.rows] == [ex.after for ex in last.examples]
 
 
 def test_step_with_the_keyboard_updates_every_pane(qtbot, loaded_window):
@@ -143,8 +147,8 @@ def test_run_to_target_with_progress_and_cancel(qtbot, loaded_window):
     s = w.session
     real_iter = s._trainer.iter_steps
 
-    def slow(limit=None):
-        for step in real_iter(limit):
+    def slow(limit=None, **kw):
+        for step in real_iter(limit, **kw):
             time.sleep(0.02)
             yield step
 
