@@ -2,7 +2,7 @@
 
 * the count of each merge (log y) — how quickly merges get rarer;
 * the vocabulary size;
-* tokens per word (the corpus's total tokens are this times the word count, shown by the controls);
+* tokens per word, with the corpus's total tokens (the same curve times the word count) on the right;
 * characters (or bytes) per token — what compression the merges buy.
 
 Curves are created once; each update writes the new points into preallocated arrays and calls
@@ -37,7 +37,7 @@ class HistoryChart(QWidget):
         self._cap = 0
         self._x = self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
         specs = [("count of each merge (log)", "count"), ("vocabulary size", "tokens"),
-                 ("tokens per word", "tokens / word"), ("characters per token", "chars / token")]
+                 ("tokens per word / total tokens", "tokens / word"), ("characters per token", "chars / token")]
         self.plots: List[pg.PlotItem] = []
         self.curves: List[pg.PlotDataItem] = []
         for i, (title, ylabel) in enumerate(specs):
@@ -57,6 +57,12 @@ class HistoryChart(QWidget):
             curve.setDownsampling(auto=True, method="peak")
             self.plots.append(plot)
             self.curves.append(curve)
+        # total tokens = tokens per word x words: the same curve, read on a second axis
+        tpw = self.plots[2]
+        tpw.showAxis("right")
+        self.total_axis = tpw.getAxis("right")
+        self.total_axis.setLabel("total", units="tokens")  # SI prefix: "k tokens", short labels
+        self.total_axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self._yrange = [(0.0, 0.0)] * 4
         self._xmax: float = 0.0
         layout = QVBoxLayout(self)
@@ -101,6 +107,7 @@ class HistoryChart(QWidget):
         unit = "bytes" if s.config.unit == "bytes" else "chars"
         self.plots[3].setTitle(f"{'bytes' if unit == 'bytes' else 'characters'} per token", size="10pt")
         self.plots[3].setLabel("left", f"{unit} / token")
+        self.total_axis.setScale(s.stats.total_words if s.stats is not None else 1.0)
         if s.stats is not None:
             self._vocab[0], self._tpw[0], self._upt[0] = s.stats.vocab_size, s.stats.tokens_per_word, \
                 s.stats.units_per_token

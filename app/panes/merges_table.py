@@ -52,8 +52,10 @@ class MergesModel(QAbstractTableModel):
     def step(self, row: int) -> MergeStep:
         return self.session.timeline[row]
 
+    ROLES = frozenset((DISPLAY, RANK_ROLE, FOREGROUND, BACKGROUND, FONT, ALIGNMENT, TOOLTIP))
+
     def data(self, index, role=DISPLAY):
-        if not index.isValid():
+        if role not in self.ROLES or not index.isValid():
             return None
         row, col = index.row(), index.column()
         step = self.session.timeline[row]
@@ -129,6 +131,7 @@ class MergesTable(QWidget):
         header.setSectionResizeMode(MergesModel.RANK, QHeaderView.Fixed)
         header.resizeSection(MergesModel.RANK, self.view.fontMetrics().horizontalAdvance("88,888") + 12)
         self.view.clicked.connect(self._on_view_clicked)
+        self.view.activated.connect(self._on_view_clicked)  # Enter on a row
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(QLabel("<b>Merges</b> — click a row to go to that merge; greyed rows were undone"))

@@ -19,8 +19,7 @@ from collections import OrderedDict
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPainter, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QSplitter, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableView,
-                               QVBoxLayout, QWidget)
+                               QSplitter, QStyle, QStyledItemDelegate, QTableView, QVBoxLayout, QWidget)
 
 from bpe_core.types import MergeStep
 
@@ -36,7 +35,7 @@ DISPLAY, BACKGROUND, FOREGROUND, FONT, ALIGNMENT, TOOLTIP = (
     int(_R.TextAlignmentRole), int(_R.ToolTipRole))
 RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 HORIZONTAL = Qt.Orientation.Horizontal
-CE_ITEM = QStyle.ControlElement.CE_ItemViewItem
+STATE_SELECTED = QStyle.StateFlag.State_Selected
 IDS_ROLE = int(_R.UserRole) + 1  # tuple of token ids (chip columns)
 WORD_INDEX_ROLE = int(_R.UserRole) + 2
 
@@ -114,12 +113,13 @@ class ChipsDelegate(QStyledItemDelegate):
         ids = index.data(IDS_ROLE)
         if ids is None:
             return super().paint(painter, option, index)
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        style = opt.widget.style() if opt.widget else None
-        if style is not None:
-            style.drawControl(CE_ITEM, opt, painter, opt.widget)
+        # the background only: initStyleOption would ask the model for eight roles and the text
+        if option.state & STATE_SELECTED:
+            painter.fillRect(option.rect, option.palette.highlight())
+        else:
+            background = index.data(BACKGROUND)
+            if background is not None:
+                painter.fillRect(option.rect, background)
         rect = option.rect.adjusted(3, 1, -3, -1)
         if not self.cache:
             paint_chips(painter, rect, self.token_chips.chips(ids), option.font, highlight_ids=self.flash_ids,
@@ -183,8 +183,11 @@ class WordsModel(QAbstractTableModel):
             return self.HEADERS[section]
         return None
 
+    #: roles data() answers; others (font, decoration, check state, ...) return at once
+    ROLES = frozenset((DISPLAY, IDS_ROLE, WORD_INDEX_ROLE, BACKGROUND, ALIGNMENT, TOOLTIP))
+
     def data(self, index, role=DISPLAY):
-        if not index.isValid():
+        if role not in self.ROLES or not index.isValid():
             return None
         col, s = index.column(), self.session
         w = self._order[index.row()]
@@ -196,15 +199,15 @@ class WordsModel(QAbstractTableModel):
             if col == self.TOKENS:
                 return str(len(s.segmentation(w)))
             return self.token_chips.text(s.segmentation(w))
-        if role == IDS_ROLE and col == self.SEGMENTATION:
-            return s.segmentation(w)
+        if role == IDS_ROLE:
+            return s.segmentation(w) if col == self.SEGMENTATION else None
         if role == WORD_INDEX_ROLE:
             return w
-        if role == BACKGROUND and w in self.changed:
-            return CHANGED_ROW
-        if role == ALIGNMENT and col in (self.FREQ, self.TOKENS):
-            return RIGHT_ALIGNED
-        if role == TOOLTIP and w in self.changed and self.changed_by is not None:
+        if role == BACKGROUND:
+            return CHANGED_ROW if w in self.changed else None
+        if role == ALIGNMENT:
+            return RIGHT_ALIGNED if col in (self.FREQ, self.TOKENS) else None
+        if w in self.changed and self.changed_by is not None:  # TOOLTIP
             return f"changed by merge {self.changed_by.rank}"
         return None
 

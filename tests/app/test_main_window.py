@@ -247,3 +247,26 @@ def test_every_action_is_in_a_menu_with_its_shortcut(window):
                 "action_run": "End", "action_step_n": "Shift+Right"}
     for name, key in expected.items():
         assert in_menus[name].shortcut().toString() == key, name
+
+
+def test_settings_dialog_from_the_menu_restarts_after_confirmation(qtbot, loaded_window, monkeypatch):
+    w = loaded_window
+    w.session.step(4)
+
+    def fill_and_accept(dialog):
+        dialog.min_frequency.setValue(3)
+        dialog.target_kind.setCurrentText("merges")
+        dialog.target.setValue(50)
+        return 1
+
+    monkeypatch.setattr(SettingsDialog, "exec", fill_and_accept)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
+    assert w.settings_action.shortcut().toString() == "Ctrl+,"
+    with qtbot.waitSignal(w.session.corpus_loaded, timeout=10000):
+        w.settings_action.trigger()
+    assert asked and "4 merges" in asked[0]
+    cfg = w.session.config
+    assert (cfg.min_frequency, cfg.num_merges, cfg.vocab_size) == (3, 50, None)
+    assert w.session.merge_count == 0
+    assert w.controls.merge_label.text().startswith("merge 0 / 50")

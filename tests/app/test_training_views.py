@@ -222,3 +222,22 @@ def test_words_model_passes_the_model_tester(qtbot, qtmodeltester, loaded_window
     loaded_window.session.step(5)
     qtmodeltester.check(loaded_window.words.model)
     qtmodeltester.check(loaded_window.merges.model)
+
+
+def test_history_chart_plots_what_the_merges_did(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    s.step(12)
+    values = w.history_chart.values()
+    assert values["vocab"].tolist() == [float(s.corpus.initial_vocab)] + [float(st.stats.vocab_size)
+                                                                          for st in s.history]
+    assert values["tokens_per_word"][-1] == pytest.approx(s.stats.tokens_per_word)
+    assert values["units_per_token"][-1] == pytest.approx(s.stats.units_per_token)
+    # the count curve is on a log scale, labelled in decades
+    x, y = w.history_chart.curves[0].getData()
+    assert y.tolist() == pytest.approx([__import__("math").log10(st.count) for st in s.history])
+    ticks = w.history_chart.plots[0].getAxis("left")._tickLevels[0]
+    assert all(label.startswith("10") for _, label in ticks)
+    assert w.history_chart.total_axis.scale == s.stats.total_words  # total tokens = tokens/word x words
+    s.undo(5)
+    assert len(w.history_chart.values()["count"]) == 7
