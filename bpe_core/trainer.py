@@ -351,16 +351,21 @@ class Trainer:
             self._occ.append(0)
         words = sorted(self._where.pop(k, ()))
         befores: Optional[List[List[int]]] = None if created else []
-        changed = self._apply(words, left, right, new_id, befores)
+        log: Optional[List[Tuple[int, int]]] = [] if detail else None
+        changed = self._apply(words, left, right, new_id, befores, log)
         self._counts.pop(k, None)
         self._first.pop(k, None)
         self._undo_log.append((left, right, new_id, created, tuple(changed), befores))
-        step = self._record(left, right, new_id, count, created, changed, befores, detail)
+        if log is not None:
+            log.append((k, -count))  # the merged pair itself goes to 0
+        step = self._record(left, right, new_id, count, created, changed, befores, log)
+        if len(self.history) % 1024 == 1023:
+            gc.freeze()  # keep the cyclic GC off what survived: its full passes grow with the heap
         self.history.append(step)
         return step
 
     def _apply(self, words: List[int], left: int, right: int, new_id: int,
-               befores: Optional[List[List[int]]]) -> List[int]:
+               befores: Optional[List[List[int]]], log: Optional[List[Tuple[int, int]]] = None) -> List[int]:
         """Merge (left, right) -> new_id in ``words``; update counts, index, heap. Hot loop."""
         segs, freqs, counts, where, first = self._segs, self.freqs, self._counts, self._where, self._first
         pushed: Set[int] = set()
@@ -404,8 +409,12 @@ class Trainer:
                     p = syms[i - 1]  # already merged if the previous occurrence was adjacent
                     kk = (p << SHIFT) | left
                     counts[kk] -= f
-                    kk = (p << SHIFT) | new_id
-                    counts[kk] = counts.get(kk, 0) + f
+                    kk2 = (p << SHIFT) | new_id
+                    counts[kk2] = counts.get(kk2, 0) + f
+                    if log is not None:
+                        log.append((kk, -f))
+                        log.append((kk2, f))
+                    kk = kk2
                     pushed.add(kk)
                     ws = where.get(kk)
                     if ws is None:
@@ -418,8 +427,12 @@ class Trainer:
                     nx = syms[i + 2]
                     kk = (right << SHIFT) | nx
                     counts[kk] = counts.get(kk, 0) - f
-                    kk = (new_id << SHIFT) | nx
-                    counts[kk] = counts.get(kk, 0) + f
+                    kk2 = (new_id << SHIFT) | nx
+                    counts[kk2] = counts.get(kk2, 0) + f
+                    if log is not None:
+                        log.append((kk, -f))
+                        log.append((kk2, f))
+                    kk = kk2
                     pushed.add(kk)
                     ws = where.get(kk)
                     if ws is None:
@@ -446,11 +459,11 @@ class Trainer:
         return changed
 
     def _record(self, left: int, right: int, new_id: int, count: int, created: bool, changed: List[int],
-                befores: Optional[List[List[int]]], detail: bool = True) -> MergeStep:
+                befores: Optional[List[List[int]]], log: Optional[List[Tuple[int, int]]]) -> MergeStep:
         tokens = self._tokens
         stats = TrainingStats(len(self.history) + 1, len(tokens), self._total_tokens, self.total_words,
                               self.total_units)
-        examples, pairs = self._details(left, right, new_id, changed, befores) if detail else ((), ())
+        examples, pairs = self._details(left, right, new_id, changed, befores, log) if log is not None else ((), ())
         return MergeStep(
             rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
             left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
@@ -469,11 +482,17 @@ class Trainer:
         return full
 
     def _details(self, left: int, right: int, new_id: int, changed: List[int],
-                 befores: Optional[List[List[int]]]) -> Tuple[tuple, tuple]:
-        """Examples (most frequent changed words) and the pairs whose count moved (net)."""
+                 befores: Optional[List[List[int]]], log: Optional[List[Tuple[int, int]]] = None
+                 ) -> Tuple[tuple, tuple]:
+        """Examples (most frequent changed words) and the pairs whose count moved (net).
+
+        ``log`` holds the count changes the merge made; without it the changed words are diffed.
+        """
         counts = self._counts
         delta: Dict[int, int] = {}
-        for j, w in enumerate(changed):
+        for kk, d in log or ():
+            delta[kk] = delta.get(kk, 0) + d
+        for j, w in enumerate(changed if log is None else ()):
             after = self._segs[w]
             before = befores[j] if befores is not None else _expand(after, new_id, left, right)
             f = self.freqs[w]
@@ -481,7 +500,7 @@ class Trainer:
                 delta[kk] = delta.get(kk, 0) - f
             for kk in _pairs_of(after):
                 delta[kk] = delta.get(kk, 0) + f
-        touched = [kk for kk, d in delta.items() if d]
+        touched = sorted(kk for kk, d in delta.items() if d)  # canonical order: (left, right)
         if len(changed) > self.EXAMPLES:
             picked = heapq.nlargest(self.EXAMPLES, range(len(changed)), key=lambda j: self.freqs[changed[j]])
         else:
