@@ -379,10 +379,10 @@ class Session(QObject):
             self._start_run("play", self._trainer.iter_steps(detail=False), None, interval=1.0 / self._speed)
 
     def set_speed(self, speed: float) -> None:
+        """Play's pace in merges a second; a play in progress follows at once."""
         self._speed = max(0.1, float(speed))
-        if self._run_kind == "play" and self._run is not None:
-            self._stop_run("speed")
-            self.play()
+        if self._run is not None and self._run_kind == "play":
+            self._run.set_interval(1.0 / self._speed)
 
     def pause(self) -> None:
         self._stop_run("paused")

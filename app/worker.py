@@ -80,6 +80,10 @@ class StepWorker(QThread):
         self._batches: list = []
         self.count = 0  # items done (read by the GUI for progress; an int write is atomic)
 
+    def set_interval(self, interval: float) -> None:
+        """Change the pace while running (Play's speed); the next item waits the new interval."""
+        self._interval = interval  # one attribute store: atomic, read by the worker between items
+
     def take_batches(self) -> list:
         """The snapshots not yet taken, oldest first (GUI thread)."""
         with self._lock:
