@@ -15,7 +15,6 @@ A bench may spin the event loop by hand; the app never does.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import statistics
 import sys
@@ -28,7 +27,7 @@ if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 PANES = ("pair_chart", "words", "history_chart", "encode", "merges", "controls")

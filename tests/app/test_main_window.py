@@ -3,9 +3,7 @@ Cancel, settings, errors, closing during a run, saved layout, menus with shortcu
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QSplitter
