@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from itertools import repeat
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -62,7 +63,7 @@ class Encoder:
         added_only = set(model.extras.get("added_only") or ())
         if added_only:  # added tokens outside the BPE vocab: only the pipeline emits them (tokenizers)
             self._vocab = {r: i for r, i in model.vocab.items() if i not in added_only}
-        self._cache: Dict[str, List[int]] = {}
+        self._cache: Dict[object, Tuple[int, ...]] = {}
         self._span_cache: Dict[Tuple[str, bool], WordResult] = {}
         self._display: Dict[int, str] = {}  # id -> display string (glyphs are built once per id)
         self._prefix = self._unit_raw(model.continuing_subword_prefix)
@@ -101,7 +102,8 @@ class Encoder:
             if ids is None:
                 if len(cache) >= self.CACHE_SIZE:
                     cache.clear()
-                ids = cache[item] = [item] if isinstance(item, int) else word(item, True)[0]
+                # tuples: immutable, and the cyclic GC stops tracking them
+                ids = cache[item] = (item,) if isinstance(item, int) else tuple(word(item, True)[0])
             extend(ids)
         return out
 
@@ -119,7 +121,7 @@ class Encoder:
                 if ids is None:
                     if len(cache) >= self.CACHE_SIZE:
                         cache.clear()
-                    ids = cache[p.text] = self._word(p.text, True)[0]
+                    ids = cache[p.text] = tuple(self._word(p.text, True)[0])
                 out.extend(ids)
         return out
 
@@ -339,13 +341,16 @@ class Encoder:
                 spans.append((i, e))
         return ids, spans, drops
 
+    def _rank_or(self, data: bytes, default: int) -> int:
+        r = self._rank(data)
+        return default if r is None else r
+
     def _bpe_short(self, data: bytes) -> List[int]:
         """Part boundaries after tiktoken's merge loop; pair ranks in a list so ``min`` scans in C."""
-        big = 1 << 62
-        rank = self._rank_of
+        big = 1 << 62  # "no rank": never the minimum while a real pair is left
+        get = self._vocab.get if self._max_rank is None else self._rank_or
         bounds = list(range(len(data) + 1))
-        pr = [rank(data[i:i + 2]) for i in range(len(data) - 1)]
-        pr = [big if r is None else r for r in pr]
+        pr = list(map(get, [data[i:i + 2] for i in range(len(data) - 1)], repeat(big)))
         while pr:
             best = min(pr)
             if best == big:
@@ -354,11 +359,9 @@ class Encoder:
             del bounds[i + 1]
             del pr[i]
             if i > 0:
-                r = rank(data[bounds[i - 1]:bounds[i + 1]])
-                pr[i - 1] = big if r is None else r
+                pr[i - 1] = get(data[bounds[i - 1]:bounds[i + 1]], big)
             if i < len(pr):
-                r = rank(data[bounds[i]:bounds[i + 2]])
-                pr[i] = big if r is None else r
+                pr[i] = get(data[bounds[i]:bounds[i + 2]], big)
         return bounds
 
     def _bpe_long(self, data: bytes) -> List[int]:
