@@ -13,6 +13,7 @@ special tokens (copied from ``tiktoken_ext/openai_public.py``, tiktoken 0.14); a
 from __future__ import annotations
 
 import binascii
+import functools
 import os
 import re
 from itertools import repeat
@@ -36,7 +37,63 @@ R50K_PATTERN = TIKTOKEN_PATTERNS["gpt2"]
 CL100K_PATTERN = TIKTOKEN_PATTERNS["cl100k"]
 O200K_PATTERN = TIKTOKEN_PATTERNS["o200k"]
 ASCII_TWINS: Dict[str, str] = {TIKTOKEN_PATTERNS[name]: twin for name, twin in _TWINS_BY_NAME.items()}
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+#: characters the fast split handles with Python's re: Latin-1, Latin Extended-A and the General
+#: Punctuation block (curly quotes, dashes, NBSP...) - nearly all of English and Western text
+_COVERED = [chr(c) for c in range(0x180)] + [chr(c) for c in range(0x2010, 0x2060)]
+_UNCOVERED = re.compile("[^\x00-\u017f\u2010-\u205f]+")
+
+
+@functools.lru_cache(maxsize=None)
+def _members(prop: str) -> str:
+    """The covered characters in ``regex``'s class ``prop`` (e.g. ``\\p{Lu}``) as re class ranges."""
+    rx = regex.compile(prop)
+    cps = [ord(c) for c in _COVERED if rx.fullmatch(c)]
+    out, i = [], 0
+    while i < len(cps):
+        j = i
+        while j + 1 < len(cps) and cps[j + 1] == cps[j] + 1:
+            j += 1
+        out.append(f"\\u{cps[i]:04x}" + (f"-\\u{cps[j]:04x}" if j > i else ""))
+        i = j + 1
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=None)
+def covered_twin(pattern: str) -> Optional["re.Pattern[str]"]:
+    """``pattern`` for Python's ``re``, exact on text made only of covered characters.
+
+    Each ``\\p{..}``, ``\\s`` and ``\\S`` becomes the explicit list of covered characters that
+    ``regex`` puts in it, so the twin cannot disagree with ``regex`` there (and ``re`` is ~3x faster).
+    None when ``re`` cannot compile it (possessive quantifiers need Python 3.11).
+    """
+    out: List[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and pattern[i + 1] in "psS":
+            if pattern[i + 1] == "p":
+                j = pattern.index("}", i)
+                body, i = _members(pattern[i:j + 1]), j + 1
+            else:
+                body, i = _members(r"\s"), i + 2
+                if pattern[i - 1] == "S":
+                    if in_class:
+                        return None
+                    out.append(f"[^{body}]")
+                    continue
+            out.append(body if in_class else (f"[{body}]" if body else "(?!)"))
+            continue
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        in_class = (in_class or c == "[") and not (in_class and c == "]")
+        out.append(c)
+        i += 1
+    try:
+        return re.compile("".join(out))
+    except re.error:
+        return None
 
 #: name -> (split pattern, special tokens), as tiktoken_ext.openai_public defines them
 KNOWN_ENCODINGS: Dict[str, Tuple[str, Dict[str, int]]] = {
@@ -56,8 +113,8 @@ class RegexPipeline:
             self.pattern = regex.compile(pattern)
         except regex.error as e:
             raise BPELensError(f"the split pattern does not compile: {e}") from None
-        twin = ASCII_TWINS.get(pattern)
-        self._ascii = re.compile(twin, re.ASCII) if twin else None
+        # the fast split is proven for OpenAI's patterns only (see _findall)
+        self._twin = covered_twin(pattern) if pattern in TIKTOKEN_PATTERNS.values() else None
         self.specials = dict(specials)
         names = sorted(self.specials, key=len, reverse=True)
         self._special_re = regex.compile("|".join(regex.escape(n) for n in names)) if names else None
@@ -99,19 +156,20 @@ class RegexPipeline:
         return out
 
     def _findall(self, text: str, start: int, end: int) -> List[str]:
-        """Pieces of text[start:end]: ASCII stretches with the ``re`` twin, the rest with ``regex``.
+        """Pieces of text[start:end]: covered stretches with the ``re`` twin, the rest with ``regex``.
 
         A stretch is cut only before a space whose previous character is not whitespace: no piece of
-        these patterns runs from a non-space character into a following space, and none looks behind,
-        so both sides split exactly as the whole would.
+        OpenAI's patterns runs from a non-space character into a following space, and none looks
+        behind, so both sides split exactly as the whole would.
         """
-        if self._ascii is None:
+        twin = self._twin
+        if twin is None:
             return self.pattern.findall(text, start, end)
         if text.isascii() if (start, end) == (0, len(text)) else text[start:end].isascii():
-            return self._ascii.findall(text, start, end)
+            return twin.findall(text, start, end)
         out: List[str] = []
         pos = start
-        for m in _NON_ASCII.finditer(text, start, end):
+        for m in _UNCOVERED.finditer(text, start, end):
             if m.start() < pos:
                 continue  # inside the last stretch given to `regex`
             a = text.rfind(" ", pos, m.start() + 1)
@@ -123,11 +181,11 @@ class RegexPipeline:
                 b = text.find(" ", b + 1, end)
             b = end if b == -1 else b
             if a > pos:
-                out.extend(self._ascii.findall(text, pos, a))
+                out.extend(twin.findall(text, pos, a))
             out.extend(self.pattern.findall(text, a, b))
             pos = b
         if pos < end:
-            out.extend(self._ascii.findall(text, pos, end))
+            out.extend(twin.findall(text, pos, end))
         return out
 
 

@@ -232,9 +232,10 @@ def test_tiktoken_algorithm_matches_tiktoken(extra: List[str], text: str) -> Non
     assert Encoder(m).encode_ids(text) == ref.encode_ordinary(text)
 
 
-# -- tiktoken's split: the stdlib-`re` ASCII twins and the mixed ASCII / non-ASCII cutting --------
+# -- tiktoken's split: the stdlib-`re` twins and the cutting between covered and other text ------
 MIXED = st.text(st.sampled_from(list("aZsdtlvrem '\t\n\r  .,/019") +
-                                ["é", "’", "中", "\u00a0", "\u3000", "\x1c", "ſ", "K", "\u0301", "Ⅻ", "😀", "\x85"]),
+                                ["é", "’", "“", "—", "中", "\u00a0", "\u3000", "\x1c", "ſ", "K", "İ", "µ", "ª", "²",
+                                 "½", "×", "\x85", "\u2028", "\u202f", "\u0301", "Ⅻ", "😀", "\u2044"]),
                 max_size=40)
 
 
@@ -242,13 +243,27 @@ MIXED = st.text(st.sampled_from(list("aZsdtlvrem '\t\n\r  .,/019") +
 @settings(max_examples=300, deadline=None)
 @given(text=MIXED)
 def test_split_words_equals_the_full_pattern(name: str, text: str) -> None:
-    import re
-
     import regex
 
-    from bpe_core.formats.tiktoken_file import ASCII_TWINS, KNOWN_ENCODINGS
+    from bpe_core.formats.tiktoken_file import _COVERED, KNOWN_ENCODINGS, covered_twin
     pattern = KNOWN_ENCODINGS[name][0]
     full = regex.compile(pattern)
     assert RegexPipeline(pattern, {}).split_words(text) == full.findall(text)
-    ascii_text = "".join(c for c in text if c.isascii())
-    assert re.compile(ASCII_TWINS[pattern], re.ASCII).findall(ascii_text) == full.findall(ascii_text)
+    twin = covered_twin(pattern)
+    if twin is not None:  # None on Python < 3.11 (no possessive quantifiers in re)
+        covered = "".join(c for c in text if c in _COVERED)
+        assert twin.findall(covered) == full.findall(covered)
+
+
+@pytest.mark.parametrize("name", ["r50k_base", "cl100k_base", "o200k_base"])
+def test_covered_twin_on_every_covered_character(name: str) -> None:
+    import regex
+
+    from bpe_core.formats.tiktoken_file import _COVERED, KNOWN_ENCODINGS, covered_twin
+    pattern = KNOWN_ENCODINGS[name][0]
+    twin, full = covered_twin(pattern), regex.compile(pattern)
+    if twin is None:
+        pytest.skip("re has no possessive quantifiers before Python 3.11")
+    for c in _COVERED:
+        for text in (c, c + c, "'" + c, " " + c + "a", "A" + c + " ", c + "\n", "1" + c + "s"):
+            assert twin.findall(text) == full.findall(text), (hex(ord(c)), text)
