@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Tuple, Union
 import regex
 
 from ..model import BPEModel
-from ..pretokenize import ASCII_TWINS as _TWINS_BY_NAME, TIKTOKEN_PATTERNS
+from ..pretokenize import TIKTOKEN_PATTERNS
 from ..types import BPELensError, Piece
 
 ENDOFTEXT = "<|endoftext|>"
@@ -36,7 +36,6 @@ ENDOFPROMPT = "<|endofprompt|>"
 R50K_PATTERN = TIKTOKEN_PATTERNS["gpt2"]
 CL100K_PATTERN = TIKTOKEN_PATTERNS["cl100k"]
 O200K_PATTERN = TIKTOKEN_PATTERNS["o200k"]
-ASCII_TWINS: Dict[str, str] = {TIKTOKEN_PATTERNS[name]: twin for name, twin in _TWINS_BY_NAME.items()}
 #: characters the fast split handles with Python's re: Latin-1, Latin Extended-A and the General
 #: Punctuation block (curly quotes, dashes, NBSP...) - nearly all of English and Western text
 _COVERED = [chr(c) for c in range(0x180)] + [chr(c) for c in range(0x2010, 0x2060)]
