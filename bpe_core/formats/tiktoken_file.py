@@ -31,8 +31,8 @@ FIM_MIDDLE = "<|fim_middle|>"
 FIM_SUFFIX = "<|fim_suffix|>"
 ENDOFPROMPT = "<|endofprompt|>"
 
-# one copy of OpenAI's split patterns (and their pure-ASCII twins for Python's re) lives in
-# pretokenize, where a test checks them against the installed tiktoken
+# one copy of OpenAI's split patterns lives in pretokenize (a test checks them against the
+# installed tiktoken); their re twins for the fast split are generated below
 R50K_PATTERN = TIKTOKEN_PATTERNS["gpt2"]
 CL100K_PATTERN = TIKTOKEN_PATTERNS["cl100k"]
 O200K_PATTERN = TIKTOKEN_PATTERNS["o200k"]
