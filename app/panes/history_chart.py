@@ -6,8 +6,8 @@
 * characters (or bytes) per token — what compression the merges buy.
 
 Curves are created once; each update writes the new points into preallocated arrays and calls
-``setData`` on views of them. Ranges are fixed and move only when the data leaves them (x grows
-by half again when the merges reach its end), so curves do not jump and auto-range costs nothing.
+``setData`` on views of them. Ranges are fixed (bounds that follow from the corpus; x grows by half
+again when the merges reach its end), so curves do not jump and no step redraws an axis.
 """
 from __future__ import annotations
 
@@ -63,7 +63,8 @@ class HistoryChart(QWidget):
         self.total_axis = tpw.getAxis("right")
         self.total_axis.setLabel("total", units="tokens")  # SI prefix: "k tokens", short labels
         self.total_axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
-        self._yrange = [(0.0, 0.0)] * 4
+        self._yrange = (0, 0)  # decades of the count chart
+        self._upt_range = (0.0, 0.0)
         self._xmax: float = 0.0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -102,7 +103,7 @@ class HistoryChart(QWidget):
         self._cap = 0
         self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
         self._ensure(len(s.timeline) + 1)
-        self._yrange = [(0.0, 0.0)] * 4
+        self._yrange = (0, 0)
         self._xmax = 0.0
         unit = "bytes" if s.config.unit == "bytes" else "chars"
         self.plots[3].setTitle(f"{'bytes' if unit == 'bytes' else 'characters'} per token", size="10pt")
@@ -115,6 +116,7 @@ class HistoryChart(QWidget):
             self._write(step)
         self._n = s.merge_count
         self._set_x(max(self._n, len(s.timeline)))
+        self._set_fixed_y()
         self._redraw()
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
@@ -129,19 +131,36 @@ class HistoryChart(QWidget):
         self._redraw()
 
     # -- drawing -----------------------------------------------------------------------------------------
-    def _set_y(self, i: int, lo: float, hi: float) -> None:
-        """A fixed y range that moves only when the data leaves it or fills less than half of it."""
-        cur_lo, cur_hi = self._yrange[i]
-        if lo < cur_lo or hi > cur_hi or (hi - lo) < 0.5 * (cur_hi - cur_lo):
-            pad = max(0.08 * (hi - lo), 0.05 * max(abs(hi), 1e-9))
-            self._yrange[i] = (lo - pad, hi + pad)
-            self.plots[i].setYRange(*self._yrange[i], padding=0)
-
     def _set_x(self, n: int) -> None:
+        """x: 0 to a round number past the merges; grows by half again when they reach its end."""
         if n > self._xmax:
             self._xmax = nice_ceiling(max(100, n * 1.5))
             for plot in self.plots:
                 plot.setXRange(0, self._xmax, padding=0.02)
+            self._set_fixed_y()
+
+    def _set_fixed_y(self) -> None:
+        """y ranges that no ordinary merge moves (no axis redraws): the vocabulary grows at most
+        one token a merge, tokens per word fall from their start towards 1; characters per token
+        rise (at most to characters per word) and get headroom: the range grows a few times."""
+        if self.session.stats is None:
+            return
+        v0 = float(self._vocab[0])
+        self.plots[1].setYRange(v0, v0 + self._xmax, padding=0.05)
+        self.plots[2].setYRange(1.0, max(1.0, float(self._tpw[0])), padding=0.05)
+        self._upt_range = (0.0, 0.0)
+        self._fit_upt()
+
+    def _fit_upt(self) -> None:
+        st = self.session.stats
+        if st is None:
+            return
+        data = self._upt[: self._n + 1]
+        lo, hi = min(1.0, float(data[0])), float(np.nanmax(data))
+        if hi > self._upt_range[1] or self._upt_range[1] == 0.0:
+            ceiling = max(1.0, st.total_units / max(st.total_words, 1))  # every word one token
+            self._upt_range = (lo, min(ceiling, hi + 0.5 * max(hi - lo, 0.1)))
+            self.plots[3].setYRange(*self._upt_range, padding=0.05)
 
     def _redraw(self) -> None:
         n = self._n
@@ -156,15 +175,12 @@ class HistoryChart(QWidget):
             # when it spans few decades, which overlap in a small chart
             lo = math.floor(math.log10(max(1.0, float(counts.min()))))
             hi = math.ceil(math.log10(max(2.0, float(counts.max()))) + 1e-9)
-            if (lo, hi) != self._yrange[0]:
-                self._yrange[0] = (lo, hi)
+            if (lo, hi) != self._yrange:
+                self._yrange = (lo, hi)
                 self.plots[0].setYRange(lo, hi, padding=0.15)  # room for the labels at both ends
                 self.plots[0].getAxis("left").setTicks(
                     [[(k, f"10{str(k).translate(SUPERSCRIPTS)}") for k in range(lo, hi + 1)], []])
-        for i, arr in ((1, self._vocab), (2, self._tpw), (3, self._upt)):
-            data = arr[: n + 1]
-            if n or not np.isnan(data[0]):
-                self._set_y(i, float(np.nanmin(data)), float(np.nanmax(data)))
+        self._fit_upt()
 
     def values(self) -> dict:
         """The plotted values (tests): arrays up to the current merge."""
