@@ -16,7 +16,7 @@ from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 
 tokenizers = pytest.importorskip("tokenizers")
-from tokenizers import Tokenizer, decoders, models, normalizers as N, pre_tokenizers as P, trainers  # noqa: E402
+from tokenizers import Tokenizer, models, normalizers as N, pre_tokenizers as P, trainers  # noqa: E402
 
 CORPUS = ["The quick brown fox jumps over the lazy dog.", "Lower, lowest; newer & wider: 1234 tokens!",
           "naïve café résumé — “quotes” and 'single' ones", "中文字符 日本語 한국어", "don't stop\tbelieving\n"] * 5

@@ -8,11 +8,10 @@ every file whole.
 from __future__ import annotations
 
 import functools
-import os
 import random
 import unicodedata
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Dict, List
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
