@@ -369,7 +369,7 @@ class WordsPane(QWidget):
         self.history_model = ChipRowsModel(("merge", "pair", "segmentation"), (2,), self.token_chips, self)
         self.history_table = _table(self.history_model, self.delegate, (2,), 2)
         self._flash_timer = QTimer(self, singleShot=True, interval=FLASH_MS)
-        self._flash_timer.timeout.connect(lambda: self._set_flash(()))
+        self._flash_timer.timeout.connect(self._on_flash_timer_timeout)
         self._selected: Optional[int] = None
         self._build_layout()
         self.sort_by("frequency")
@@ -443,13 +443,13 @@ class WordsPane(QWidget):
         self._update_count()
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
-        self._show_changes()
-        self._set_flash((steps[-1].new_id,))
+        # the new token's chips sit in the rows this step repaints anyway: no extra repaint now,
+        # one when the flash ends
+        self.delegate.flash_ids = {steps[-1].new_id}
         self._flash_timer.start()
+        self._show_changes()
         if self._selected is not None and any(self._selected in st.changed_words for st in steps):
             self._show_history(self._selected)
-        if self.sort_box.currentText() == "tokens per word" or self.filter_edit.text():
-            self._update_count()
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
         self._show_changes()
@@ -467,8 +467,8 @@ class WordsPane(QWidget):
             self.word_selected.emit(word_index)
 
     # -- views ---------------------------------------------------------------------------------------
-    def _set_flash(self, ids: Sequence[int]) -> None:
-        self.delegate.flash_ids = set(ids)
+    def _on_flash_timer_timeout(self) -> None:
+        self.delegate.flash_ids = set()
         for view in (self.table, self.changed_table, self.history_table):
             view.viewport().update()
 
