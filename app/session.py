@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, Signal
 
 from bpe_core.model import BPEModel
 from bpe_core.presets import PRESETS, make_config
-from bpe_core.replay import _merge as merge_pair  # TODO(lead): a public name for "merge one pair in a word"
+from bpe_core.replay import merge_pair
 from bpe_core.symbols import display as display_raw
 from bpe_core.trainer import Trainer
 from bpe_core.types import BPELensError, MergeStep, PairCount, Raw, TrainerConfig, TrainingStats

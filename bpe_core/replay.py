@@ -293,8 +293,12 @@ def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
     return out
 
 
-def _merge(s: List[int], a: int, b: int, new: int) -> Optional[List[int]]:
-    """``s`` with every (a, b) merged left to right, non-overlapping; None if none was."""
+def merge_pair(s: List[int], a: int, b: int, new: int) -> Optional[List[int]]:
+    """``s`` with every (a, b) merged left to right, non-overlapping; None if none was.
+
+    >>> merge_pair([1, 1, 1, 2], 1, 1, 9)
+    [9, 1, 2]
+    """
     out: List[int] = []
     i, n, hit = 0, len(s), False
     while i < n:
@@ -306,3 +310,6 @@ def _merge(s: List[int], a: int, b: int, new: int) -> Optional[List[int]]:
             out.append(s[i])
             i += 1
     return out if hit else None
+
+
+_merge = merge_pair  # the name this module's loops use
