@@ -14,7 +14,7 @@ from app.chips import readable_text
 from app.panes.words_pane import IDS_ROLE, WordsModel
 from app.session import make_config
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+from tests.core.paths import DATA as SHARED
 SANGUO = SHARED / "chinese" / "sanguo_yanyi.txt"
 GPT2 = SHARED / "gpt2" / "tokenizer.json"
 ROOT = Path(__file__).resolve().parents[2]

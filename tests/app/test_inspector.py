@@ -15,7 +15,9 @@ from app.panes.inspector_pane import InspectorTab, TokenTableModel, load_vocabul
 from app.panes.merge_tree_view import MergeTreeView  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 
-GPT2 = "/work/shared/data/gpt2/tokenizer.json"
+from tests.core.paths import DATA
+
+GPT2 = str(DATA / "gpt2" / "tokenizer.json")
 CORPUS = ("the theory of the other thing: there, then, these, those. the thermal theatre\n"
           "tokenization tokenizer tokens token 中文中文中文\n") * 4
 T = TokenTableModel

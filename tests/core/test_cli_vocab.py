@@ -11,7 +11,7 @@ import pytest
 
 from bpe_core import cli_vocab
 
-DATA = Path("/work/shared/data")
+from .paths import DATA  # ../shared/data beside the checkout
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -16,7 +16,7 @@ from bpe_core.formats.detect import detect_format, open_vocabulary, write_vocabu
 from bpe_core.formats.sentencepiece_model import read_sentencepiece
 from bpe_core.types import BPELensError
 
-DATA = Path("/work/shared/data")
+from .paths import DATA  # ../shared/data beside the checkout
 spm = pytest.importorskip("sentencepiece")
 
 

@@ -19,9 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bpe_core.encoder import Encoder
 from bpe_core.formats import read_tiktoken, read_tokenizer_json, read_vocab_merges
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-if not DATA.exists():
-    DATA = Path("/work/shared/data")
+from .paths import DATA  # ../shared/data beside the checkout
 pytestmark = pytest.mark.skipif(not DATA.exists(), reason="shared data not present")
 
 TIKTOKEN = ("r50k_base", "cl100k_base", "o200k_base")

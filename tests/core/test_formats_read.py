@@ -13,9 +13,7 @@ from bpe_core.encoder import Encoder
 from bpe_core.formats import read_tiktoken, read_tokenizer_json, read_vocab_merges
 from bpe_core.types import BPELensError
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-if not DATA.exists():
-    DATA = Path("/work/shared/data")
+from .paths import DATA  # ../shared/data beside the checkout
 needs_data = pytest.mark.skipif(not DATA.exists(), reason="shared data not present")
 
 SMALL = {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": {"type": "Whitespace"},

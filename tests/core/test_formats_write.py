@@ -18,7 +18,7 @@ from bpe_core.formats.writers import merges_txt, tiktoken_text, vocab_json
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 
-DATA = Path("/work/shared/data")
+from .paths import DATA  # ../shared/data beside the checkout
 tokenizers = pytest.importorskip("tokenizers")
 
 

@@ -19,7 +19,7 @@ from bpe_core.model import BPEModel
 from bpe_core.replay import Segmenter, replay, segment_words
 from bpe_core.types import BPELensError, Cancelled
 
-DATA = Path("/work/shared/data")
+from .paths import DATA  # ../shared/data beside the checkout
 
 
 def _need(rel: str) -> Path:
