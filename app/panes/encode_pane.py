@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.chips import ACCENT, PALETTE, Chip, ChipMetrics, chip_indices, chip_text, paint_chip_batch, token_tooltip
+from app.theme import LiveLabel
 from bpe_core.encoder import Encoder
 from bpe_core.model import BPEModel
 from bpe_core.types import EncodedToken, Encoding
@@ -262,19 +263,21 @@ class TokenView(QAbstractScrollArea):
 
 
 # --------------------------------------------------------------------------- pane
-class _FitLabel(QLabel):
-    """A label that shows its short text when the long one does not fit (narrow docks)."""
+class _FitLabel(LiveLabel):
+    """A label that shows its short text when the long one does not fit (narrow docks).
+
+    A :class:`~app.theme.LiveLabel`: a new text every encoding re-lays out nothing.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self._long = self._short = ""
-        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
         self.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
 
     def set_texts(self, long: str, short: str) -> None:
         self._long, self._short = long, short
         self.setToolTip(long)
-        self._fit()
+        self._fit_text()
 
     def minimumSizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance(self._short) + 4, super().minimumSizeHint().height())
@@ -284,13 +287,11 @@ class _FitLabel(QLabel):
 
     def resizeEvent(self, e) -> None:
         super().resizeEvent(e)
-        self._fit()
+        self._fit_text()
 
-    def _fit(self) -> None:
+    def _fit_text(self) -> None:
         fits = self.fontMetrics().horizontalAdvance(self._long) <= self.width()
-        text = self._long if fits or not self._short else self._short
-        if text != self.text():
-            self.setText(text)
+        self.setText(self._long if fits or not self._short else self._short)
 
 
 def _toggle(text: str, tip: str, checked: bool = False) -> QToolButton:
