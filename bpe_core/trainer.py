@@ -1,11 +1,10 @@
-"""The stepwise BPE trainer: incremental pair counts, step / undo / run.
+"""The stepwise BPE trainer: step / undo / run, stop rules, step records, the vocabulary.
 
-State: every unique word's current segmentation (token ids), a count per adjacent pair,
-a pair -> words index (a superset: stale words are skipped when read) and a heap of
-candidate merges with lazy deletion. One merge touches only the words that contain the pair;
-the corpus is never recounted.
+The pair statistics live in :class:`~bpe_core.pair_index.PairIndex` (incremental counts, a
+pair -> words index, a lazy heap): one merge touches only the words that hold the pair and the
+corpus is never recounted. The trainer owns the vocabulary, the history and the undo log.
 
-Tie rules (see :func:`_tie_key`), all deterministic:
+Tie rules, all deterministic (heap keys in :mod:`bpe_core.pair_index`):
 
 * ``first-seen`` - the seeds: among pairs with the top count, the one whose first occurrence
   comes first when scanning words in order of first appearance, symbols left to right
@@ -25,23 +24,16 @@ import gc
 import heapq
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .model import BPEModel
+from .pair_index import MASK, SHIFT, PairIndex, expand, pairs_of
 from .symbols import BYTE_GLYPHS, display as display_raw
 from .types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
                     TrainingStats, WordChange)
 
-SHIFT = 21  # pair key = left << SHIFT | right; ids stay below 2**21
-MASK = (1 << SHIFT) - 1
-WORD_SHIFT = 32  # first-seen key = word << 32 | char offset
 
 SymbolsFn = Callable[[str], Sequence[Raw]]
-
-
-def _pairs_of(syms: Sequence[int]) -> Iterator[int]:
-    for i in range(len(syms) - 1):
-        yield (syms[i] << SHIFT) | syms[i + 1]
 
 
 class Trainer:
@@ -79,20 +71,15 @@ class Trainer:
         else:
             self._adopt(start, initial)
         self.initial_vocab_size = len(self._tokens)
-        self._lens: List[int] = [self._unit_len(t) for t in self._tokens]
+        lens: List[int] = [len(t) for t in self._tokens]
         ids = self._ids
         self._segs: List[List[int]] = [[ids[s] for s in syms] for syms in initial]
         if start is not None:
             self._segs = _apply_merges(self._segs, self.base_merges, self._ids, self._tokens)
-        self._suffix_id = ids.get(config.end_of_word_suffix) if config.end_of_word_suffix else None
         self.total_words = sum(self.freqs)
         self.total_units = sum(f * self._word_units(w) for w, f in zip(self.words, self.freqs))
         self._total_tokens = sum(f * len(s) for f, s in zip(self.freqs, self._segs))
-        self._occ: List[int] = [0] * len(self._tokens)  # occurrences of each token in the unique words
-        for syms in self._segs:
-            for tid in syms:
-                self._occ[tid] += 1
-        self._count_pairs()
+        self._idx = PairIndex(self._segs, self.freqs, self._tokens, lens, config.tie_break)
         gc.collect()
         gc.freeze()  # the state is millions of long-lived objects: keep the cyclic GC off them
         self.history: List[MergeStep] = []
@@ -172,96 +159,8 @@ class Trainer:
         self._ids[raw] = tid
         return tid
 
-    def _unit_len(self, raw: Raw) -> int:
-        return len(raw)
-
     def _word_units(self, word: str) -> int:
         return len(word.encode("utf-8")) if self.config.unit == "bytes" else len(word)
-
-    def _count_pairs(self) -> None:
-        counts: Dict[int, int] = {}
-        where: Dict[int, Set[int]] = {}
-        first: Dict[int, int] = {}
-        for w, (syms, f) in enumerate(zip(self._segs, self.freqs)):
-            for k in _pairs_of(syms):
-                if k in counts:
-                    counts[k] += f
-                    where[k].add(w)
-                else:
-                    counts[k] = f
-                    where[k] = {w}
-                    first[k] = w
-        self._counts = counts
-        self._where = where
-        self._first = first  # lower bound of the first word containing the pair (first-seen rule)
-        self._heap: list = [self._entry(k, c) for k, c in counts.items()]
-        heapq.heapify(self._heap)
-
-    # -- tie rules -----------------------------------------------------------------------
-    def _entry(self, k: int, count: int) -> tuple:
-        rule = self.config.tie_break
-        if rule == "hf":
-            return (-count, k)
-        if rule == "first-seen":
-            return (-count, self._first.get(k, 0) << WORD_SHIFT, k)
-        return (-count, (self._tokens[k >> SHIFT], self._tokens[k & MASK]), k)
-
-    def _exact_first(self, k: int) -> int:
-        """The first-seen key of pair ``k``: first word containing it << 32 | char offset."""
-        left, right = k >> SHIFT, k & MASK
-        w = self._first.get(k, 0)
-        off = self._offset_in(w, left, right)
-        if off is None:
-            found = None
-            cands = self._where.get(k, set())
-            for w in sorted(cands):
-                off = self._offset_in(w, left, right)
-                if off is not None:
-                    found = w
-                    break
-                cands.discard(w)  # stale: the word no longer contains the pair
-            if found is None:
-                raise AssertionError("pair with a positive count occurs in no word")
-            w = found
-            self._first[k] = w
-        return (w << WORD_SHIFT) | off  # type: ignore[operator]
-
-    def _offset_in(self, w: int, left: int, right: int) -> Optional[int]:
-        syms = self._segs[w]
-        off = 0
-        lens = self._lens
-        for i in range(len(syms) - 1):
-            if syms[i] == left and syms[i + 1] == right:
-                return off
-            off += lens[syms[i]]
-        return None
-
-    def _pop_best(self) -> Optional[Tuple[int, int]]:
-        """Pop the best valid (pair, count) off the heap; None when no pair has a count."""
-        heap, counts = self._heap, self._counts
-        first_seen = self.config.tie_break == "first-seen"
-        while heap:
-            entry = heapq.heappop(heap)
-            k = entry[-1]
-            c = counts.get(k, 0)
-            if c <= 0:
-                continue
-            if -entry[0] != c:
-                heapq.heappush(heap, self._entry(k, c))
-                continue
-            if first_seen:
-                exact = self._exact_first(k)
-                if entry[1] != exact:
-                    heapq.heappush(heap, (-c, exact, k))
-                    continue
-            return k, c
-        return None
-
-    def _push_back(self, k: int, c: int) -> None:
-        if self.config.tie_break == "first-seen":
-            heapq.heappush(self._heap, (-c, self._exact_first(k), k))
-        else:
-            heapq.heappush(self._heap, self._entry(k, c))
 
     # -- public queries ------------------------------------------------------------------
     @property
@@ -290,22 +189,15 @@ class Trainer:
         return tuple(self._segs[word_index])
 
     def pair_count(self, left: int, right: int) -> int:
-        return self._counts.get((left << SHIFT) | right, 0)
+        return self._idx.count(left, right)
+
+    @property
+    def _counts(self) -> Dict[int, int]:  # for tests: pair key -> count
+        return self._idx.counts
 
     def top_pairs(self, k: int = 20) -> List[PairCount]:
         """The ``k`` best pairs, in the order the tie rule would merge them."""
-        taken: List[Tuple[int, int]] = []
-        seen: Set[int] = set()
-        while len(taken) < k:
-            best = self._pop_best()
-            if best is None:
-                break
-            if best[0] not in seen:
-                seen.add(best[0])
-                taken.append(best)
-        for key, c in taken:
-            self._push_back(key, c)
-        return [PairCount(key >> SHIFT, key & MASK, c) for key, c in taken]
+        return [PairCount(key >> SHIFT, key & MASK, c) for key, c in self._idx.top(k)]
 
     # -- stepping ------------------------------------------------------------------------
     def _limit_reached(self) -> Optional[str]:
@@ -328,13 +220,13 @@ class Trainer:
         if reason:
             self.stop_reason = reason
             return None
-        best = self._pop_best()
+        best = self._idx.pop_best()
         if best is None:
             self.stop_reason = "no_pairs"
             return None
         k, count = best
         if count < self.config.min_frequency:
-            self._push_back(k, count)
+            self._idx.push_back(k, count)
             self.stop_reason = "min_frequency"
             return None
         self.stop_reason = None
@@ -345,16 +237,16 @@ class Trainer:
         raw = self._tokens[left] + self._tokens[right]  # type: ignore[operator]
         new_id = self._ids.get(raw)
         created = new_id is None
+        idx = self._idx
         if new_id is None:
             new_id = self._add_token(raw)
-            self._lens.append(self._lens[left] + self._lens[right])
-            self._occ.append(0)
-        words = sorted(self._where.pop(k, ()))
+            idx.add_token(idx.lens[left] + idx.lens[right])
+        words = idx.take_words(k)
         befores: Optional[List[List[int]]] = None if created else []
         log: Optional[List[Tuple[int, int]]] = [] if detail else None
-        changed = self._apply(words, left, right, new_id, befores, log)
-        self._counts.pop(k, None)
-        self._first.pop(k, None)
+        changed, removed = idx.apply(words, left, right, new_id, befores, log)
+        idx.drop(k)
+        self._total_tokens -= removed
         self._undo_log.append((left, right, new_id, created, tuple(changed), befores))
         if log is not None:
             log.append((k, -count))  # the merged pair itself goes to 0
@@ -363,100 +255,6 @@ class Trainer:
             gc.freeze()  # keep the cyclic GC off what survived: its full passes grow with the heap
         self.history.append(step)
         return step
-
-    def _apply(self, words: List[int], left: int, right: int, new_id: int,
-               befores: Optional[List[List[int]]], log: Optional[List[Tuple[int, int]]] = None) -> List[int]:
-        """Merge (left, right) -> new_id in ``words``; update counts, index, heap. Hot loop."""
-        segs, freqs, counts, where, first = self._segs, self.freqs, self._counts, self._where, self._first
-        pushed: Set[int] = set()
-        changed: List[int] = []
-        removed_tokens = 0
-        occ = self._occ
-        track_first = self.config.tie_break == "first-seen"  # only that rule reads _first
-        by_right = left != right and occ[right] < occ[left]  # scan for the rarer symbol
-        merged = 0
-        for w in words:
-            syms = segs[w]
-            spots = []  # start positions of non-overlapping (left, right), left to right
-            index = syms.index
-            try:  # inlined: this loop runs for every word the pair touches
-                if by_right:  # left != right here, so occurrences cannot overlap
-                    i = index(right, 1)
-                    while True:
-                        if syms[i - 1] == left:
-                            spots.append(i - 1)
-                        i = index(right, i + 1)
-                else:
-                    n1 = len(syms) - 1
-                    i = index(left)
-                    while True:
-                        if i < n1 and syms[i + 1] == right:
-                            spots.append(i)
-                            i = index(left, i + 2)
-                        else:
-                            i = index(left, i + 1)
-            except ValueError:
-                pass
-            if not spots:
-                continue
-            if befores is not None:
-                befores.append(syms[:])
-            f = freqs[w]
-            n = len(syms)
-            for shift, spot in enumerate(spots):
-                i = spot - shift  # earlier merges in this word shortened it
-                if i:
-                    p = syms[i - 1]  # already merged if the previous occurrence was adjacent
-                    kk = (p << SHIFT) | left
-                    counts[kk] -= f
-                    kk2 = (p << SHIFT) | new_id
-                    counts[kk2] = counts.get(kk2, 0) + f
-                    if log is not None:
-                        log.append((kk, -f))
-                        log.append((kk2, f))
-                    kk = kk2
-                    pushed.add(kk)
-                    ws = where.get(kk)
-                    if ws is None:
-                        where[kk] = {w}
-                    else:
-                        ws.add(w)
-                    if track_first and w < first.get(kk, w + 1):
-                        first[kk] = w
-                if i + 2 < n:
-                    nx = syms[i + 2]
-                    kk = (right << SHIFT) | nx
-                    counts[kk] = counts.get(kk, 0) - f
-                    kk2 = (new_id << SHIFT) | nx
-                    counts[kk2] = counts.get(kk2, 0) + f
-                    if log is not None:
-                        log.append((kk, -f))
-                        log.append((kk2, f))
-                    kk = kk2
-                    pushed.add(kk)
-                    ws = where.get(kk)
-                    if ws is None:
-                        where[kk] = {w}
-                    else:
-                        ws.add(w)
-                    if track_first and w < first.get(kk, w + 1):
-                        first[kk] = w
-                syms[i] = new_id
-                del syms[i + 1]
-                n -= 1
-            removed_tokens += f * len(spots)
-            merged += len(spots)
-            changed.append(w)
-        occ[left] -= merged
-        occ[right] -= merged
-        occ[new_id] += merged
-        self._total_tokens -= removed_tokens
-        heap = self._heap
-        for kk in pushed:
-            c = counts[kk]
-            if c > 0:
-                heapq.heappush(heap, self._entry(kk, c))
-        return changed
 
     def _record(self, left: int, right: int, new_id: int, count: int, created: bool, changed: List[int],
                 befores: Optional[List[List[int]]], log: Optional[List[Tuple[int, int]]]) -> MergeStep:
@@ -488,17 +286,17 @@ class Trainer:
 
         ``log`` holds the count changes the merge made; without it the changed words are diffed.
         """
-        counts = self._counts
+        counts = self._idx.counts
         delta: Dict[int, int] = {}
         for kk, d in log or ():
             delta[kk] = delta.get(kk, 0) + d
         for j, w in enumerate(changed if log is None else ()):
             after = self._segs[w]
-            before = befores[j] if befores is not None else _expand(after, new_id, left, right)
+            before = befores[j] if befores is not None else expand(after, new_id, left, right)
             f = self.freqs[w]
-            for kk in _pairs_of(before):
+            for kk in pairs_of(before):
                 delta[kk] = delta.get(kk, 0) - f
-            for kk in _pairs_of(after):
+            for kk in pairs_of(after):
                 delta[kk] = delta.get(kk, 0) + f
         touched = sorted(kk for kk, d in delta.items() if d)  # canonical order: (left, right)
         if len(changed) > self.EXAMPLES:
@@ -509,7 +307,7 @@ class Trainer:
         for j in picked:
             w = changed[j]
             after = tuple(self._segs[w])
-            before = tuple(befores[j]) if befores is not None else _expand(after, new_id, left, right)
+            before = tuple(befores[j]) if befores is not None else expand(after, new_id, left, right)
             examples.append(WordChange(w, self.words[w], self.freqs[w], before, after))
         pairs = tuple([(kk >> SHIFT, kk & MASK, counts.get(kk, 0)) for kk in touched])
         return tuple(examples), pairs
@@ -521,41 +319,14 @@ class Trainer:
         step = self.history.pop()
         left, right, new_id, created, changed, befores = self._undo_log.pop()
         for j, w in enumerate(changed):
-            old = befores[j] if befores is not None else list(_expand(self._segs[w], new_id, left, right))
-            self._replace(w, old)
+            old = befores[j] if befores is not None else list(expand(self._segs[w], new_id, left, right))
+            self._total_tokens += self._idx.replace(w, old)
         if created:
             raw = self._tokens.pop()
             del self._ids[raw]
-            self._lens.pop()
-            self._occ.pop()
+            self._idx.remove_token()
         self.stop_reason = None
         return step
-
-    def _replace(self, w: int, new: List[int]) -> None:
-        """Give word ``w`` a new segmentation, updating counts, index and heap (used by undo)."""
-        old = self._segs[w]
-        f = self.freqs[w]
-        counts, where, first = self._counts, self._where, self._first
-        occ = self._occ
-        for tid in old:
-            occ[tid] -= 1
-        for tid in new:
-            occ[tid] += 1
-        for kk in _pairs_of(old):
-            counts[kk] -= f
-        for kk in _pairs_of(new):
-            c = counts.get(kk, 0) + f
-            counts[kk] = c
-            ws = where.get(kk)
-            if ws is None:
-                where[kk] = {w}
-            else:
-                ws.add(w)
-            if w < first.get(kk, w + 1):
-                first[kk] = w
-            heapq.heappush(self._heap, self._entry(kk, c))
-        self._total_tokens += f * (len(new) - len(old))
-        self._segs[w] = new
 
     def iter_steps(self, limit: Optional[int] = None, *, detail: bool = True) -> Iterator[MergeStep]:
         """Yield merges until a stop rule holds (or ``limit`` merges); a worker drives this."""
@@ -602,7 +373,7 @@ class Trainer:
             if v is not None:
                 candidates.append(self.merge_count + max(0, v - self.vocab_size))
         known = [c for c in candidates if c is not None]
-        return min(known) if known else self.merge_count + len(self._counts)
+        return min(known) if known else self.merge_count + len(self._idx.counts)
 
     def seek(self, k: int) -> List[MergeStep]:
         """Step or undo until ``merge_count == k`` (or a stop rule holds); returns the steps."""
@@ -692,19 +463,6 @@ def _config_of(model: BPEModel) -> TrainerConfig:
     if model.unit == "bytes":
         return TrainerConfig(preset="continued", pretokenizer="gpt2", unit="bytes", tie_break="hf")
     return TrainerConfig(preset="continued", pretokenizer="whitespace-split", tie_break="hf")
-
-
-def _expand(after: Sequence[int], new_id: int, left: int, right: int) -> Tuple[int, ...]:
-    """Undo one merge in a segmentation: every ``new_id`` back to ``left, right``."""
-    out = list(after)
-    i = -1
-    try:
-        while True:
-            i = out.index(new_id, i + 1)  # C-speed jumps: words can be paragraphs long
-            out[i:i + 1] = (left, right)
-            i += 1
-    except ValueError:
-        return tuple(out)
 
 
 def check_config(cfg: TrainerConfig) -> None:
