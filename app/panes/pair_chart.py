@@ -1,18 +1,20 @@
 """The next pairs: the top-K pair counts as labelled horizontal bars, the next merge in the accent.
 
-The bars, the tick lists and the ranges are created once; a step only changes the bar widths
-(``BarGraphItem.setOpts``) and the two tick lists (pair labels on the left, counts on the right).
+The bars, the label axes and the ranges are created once; a step only changes the bar widths
+(``BarGraphItem.setOpts``) and the two text lists (pair labels on the left, counts on the right),
+which :class:`LabelAxis` paints directly.
 The x range is fixed and only moves when the top count leaves [50 %, 100 %] of it, so bars do
 not jump with every merge (auto-range would also cost ~3x per update).
 """
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QStaticText
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from bpe_core.types import PairCount
@@ -40,6 +42,66 @@ def token_label(text: str) -> str:
     return text if len(text) <= MAX_LABEL_CHARS else text[: MAX_LABEL_CHARS - 1] + "…"
 
 
+class LabelAxis(pg.AxisItem):
+    """A left or right axis that writes one text per bar (at y = 0, 1, 2, ...), painted directly.
+
+    pyqtgraph's AxisItem rebuilds a QPicture of every tick and label through Python whenever its
+    ticks change (~1 ms an axis), and the pair chart's labels and counts change on every merge.
+    This one draws its texts as QStaticText (each distinct text laid out once) in ``paint``, with
+    the axis's tick font, text pen and line pen (so the presenter's colors apply).
+    """
+
+    #: laid-out texts kept (labels recur as pairs move up the list; counts are short)
+    CACHE_SIZE = 2000
+
+    def __init__(self, orientation: str) -> None:
+        super().__init__(orientation)
+        self._texts: List[str] = []
+        self._static: Dict[str, QStaticText] = {}
+        self._static_font: Optional[QFont] = None
+
+    def set_texts(self, texts: Sequence[str]) -> None:
+        texts = list(texts)
+        if texts != self._texts:
+            self._texts = texts
+            self.update()
+
+    def texts(self) -> List[str]:
+        return list(self._texts)
+
+    def paint(self, p: QPainter, *args) -> None:
+        view = self.linkedView()
+        if view is None:
+            return
+        rect = self.mapRectFromParent(self.geometry())
+        left = self.orientation == "left"
+        edge = rect.right() if left else rect.left()
+        p.setRenderHint(QPainter.Antialiasing, False)
+        p.setPen(self.pen())
+        p.drawLine(QPointF(edge, rect.top()), QPointF(edge, rect.bottom()))
+        font = self.style["tickFont"] or QFont()
+        if font != self._static_font or len(self._static) > self.CACHE_SIZE:
+            self._static, self._static_font = {}, QFont(font)
+        p.setFont(font)
+        p.setPen(self.textPen())
+        p.setClipRect(rect)
+        y0 = self.mapFromItem(view.childGroup, QPointF(0, 0)).y()
+        dy = self.mapFromItem(view.childGroup, QPointF(0, 1)).y() - y0
+        offset = self.style["tickTextOffset"][0]
+        cache = self._static
+        for i, text in enumerate(self._texts):
+            if not text:
+                continue
+            st = cache.get(text)
+            if st is None:
+                st = cache[text] = QStaticText(text)
+                st.setTextFormat(Qt.PlainText)
+                st.prepare(font=font)
+            size = st.size()
+            x = edge - offset - size.width() if left else edge + offset
+            p.drawStaticText(QPointF(x, y0 + i * dy - size.height() / 2), st)
+
+
 class PairChart(QWidget):
     """Top-``k`` pairs of the session; ``font`` sets the labels (presenter mode passes a large one)."""
 
@@ -50,7 +112,8 @@ class PairChart(QWidget):
         self.k = k
         self._font = QFont(font or self.font())
         self._xmax = 1.0
-        self.plot_widget = pg.PlotWidget(self)
+        self.left_axis, self.right_axis = LabelAxis("left"), LabelAxis("right")
+        self.plot_widget = pg.PlotWidget(self, axisItems={"left": self.left_axis, "right": self.right_axis})
         self.plot_widget.setObjectName("pair_chart")
         plot = self.plot_item = self.plot_widget.getPlotItem()
         plot.setMouseEnabled(False, False)
@@ -61,7 +124,6 @@ class PairChart(QWidget):
         plot.showAxis("right")
         plot.setTitle(title or f"Next pairs (top {k})")
         plot.setLabel("bottom", "pair count — the orange bar is the next merge")
-        self.left_axis, self.right_axis = plot.getAxis("left"), plot.getAxis("right")
         for axis in (self.left_axis, self.right_axis, plot.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
             axis.label.setFont(self._font)
@@ -128,5 +190,5 @@ class PairChart(QWidget):
         if labels != self._labels:
             self._labels = labels
             self._fit_left_axis(labels)
-            self.left_axis.setTicks([[(i, t) for i, t in enumerate(labels)], []])
-        self.right_axis.setTicks([[(i, f"{int(c):,}" if c else "") for i, c in enumerate(counts)], []])
+            self.left_axis.set_texts(labels)
+        self.right_axis.set_texts([f"{int(c):,}" if c else "" for c in counts])

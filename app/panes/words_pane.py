@@ -445,11 +445,14 @@ class WordsPane(QWidget):
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
         # the new token's chips sit in the rows this step repaints anyway: no extra repaint now,
         # one when the flash ends
+        old = self.delegate.flash_ids if self._flash_timer.isActive() else set()
         self.delegate.flash_ids = {steps[-1].new_id}
         self._flash_timer.start()
         self._show_changes()
         if self._selected is not None and any(self._selected in st.changed_words for st in steps):
             self._show_history(self._selected)
+        elif old and any(i in old for row in self.history_model.rows for i in row[2]):
+            self.history_table.viewport().update()  # the previous merge's outline goes
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
         self._show_changes()

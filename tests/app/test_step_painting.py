@@ -1,0 +1,80 @@
+"""Panes repaint only what a step changed; what is on screen must equal a full repaint.
+
+The window's pixels are read back from the platform (``QScreen.grabWindow``: the offscreen
+backing store, or the X server under xvfb), after the event loop has painted a step, and compared
+with the same region after ``repaint()`` of the whole pane. A view that moves pixels by blitting
+(the merges table scrolls to the newest merge) or skips a repaint would leave stale rows behind.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QWidget
+
+
+def on_screen(widget: QWidget) -> QImage:
+    top = widget.window()
+    pos = widget.mapTo(top, QPoint(0, 0))
+    return top.screen().grabWindow(top.winId(), pos.x(), pos.y(), widget.width(), widget.height()).toImage()
+
+
+def panes(w) -> dict:
+    return {"merges": w.merges.view.viewport(), "words": w.words.table.viewport(),
+            "changed": w.words.changed_table.viewport(), "history": w.words.history_table.viewport(),
+            "pairs": w.pair_chart, "charts": w.history_chart, "controls": w.controls, "encode": w.encode}
+
+
+def assert_screen_matches_a_full_repaint(w) -> None:
+    QApplication.processEvents()
+    for name, widget in panes(w).items():
+        shown = on_screen(widget)
+        widget.repaint()
+        assert shown == on_screen(widget), f"{name} shows stale pixels at merge {w.session.merge_count}"
+
+
+def test_steps_undos_and_seeks_leave_no_stale_pixels(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    w.encode.set_text("the lowest newest widest")
+    w.words.select_word(w.words.model.word_index(3))
+    for _ in range(14):  # more merges than the merges table has rows on screen: it scrolls
+        s.step()
+        assert_screen_matches_a_full_repaint(w)
+    for _ in range(3):
+        s.undo()
+        assert_screen_matches_a_full_repaint(w)
+    s.step(2)
+    assert_screen_matches_a_full_repaint(w)
+    s.seek(4)
+    qtbot.waitUntil(lambda: not s.is_running and s.merge_count == 4)
+    assert_screen_matches_a_full_repaint(w)
+    s.step()  # stepping forward along the known timeline: no rows appended, only restyled
+    assert_screen_matches_a_full_repaint(w)
+    s.reset()
+    assert_screen_matches_a_full_repaint(w)
+
+
+class _PaintedRegions(QObject):
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.heights: list = []
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Paint:
+            self.heights.append(event.region().boundingRect().height())
+        return False
+
+
+def test_a_step_paints_a_few_merge_rows_not_the_table(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    view = w.merges.view
+    for _ in range(15):  # the table fills and scrolls
+        s.step()
+        QApplication.processEvents()
+    painted = _PaintedRegions(view.viewport())
+    s.step()
+    QApplication.processEvents()
+    assert view.rowAt(view.viewport().height() - 1) == s.merge_count - 1  # the newest merge is in view
+    assert painted.heights and max(painted.heights) <= 3 * view.rowHeight(0)
