@@ -87,6 +87,7 @@ def main(argv=None) -> int:
     parser.add_argument("--size", default="1440x900")
     parser.add_argument("--cprofile", type=int, default=0, metavar="N")
     parser.add_argument("--detail", action="store_true", help="paints per widget class and region size")
+    parser.add_argument("--worst", type=int, default=0, metavar="N", help="break down the N slowest steps")
     args = parser.parse_args(argv)
     app = TimingApp([])
     app.detail = args.detail
@@ -116,6 +117,7 @@ def main(argv=None) -> int:
 
     # the step's slots, per pane: wrap each pane's slots connected to steps_applied
     per_step = collections.defaultdict(list)
+    steps = []  # (total ms, merge, {key: ms})
     profiler = cProfile.Profile() if args.cprofile else None
     for _ in range(args.steps):
         app.costs.clear()
@@ -132,6 +134,8 @@ def main(argv=None) -> int:
         per_step[("session.step", "slots")].append((c1 - c0) * 1000)
         per_step[("processEvents", "all")].append((c2 - c1) * 1000)
         by_pane = collections.defaultdict(float)
+        steps.append(((c2 - c0) * 1000, session.merge_count, len(session.history[-1].changed_words),
+                      {"step": (c1 - c0) * 1000, **{f"{p}/{k}": ms for (p, k), ms in app.costs.items()}}))
         for (pane, kind), ms in app.costs.items():
             per_step[(pane, kind)].append(ms)
             by_pane[pane] += ms
@@ -146,6 +150,9 @@ def main(argv=None) -> int:
     for mean, (pane, kind), p50, p95 in sorted(rows, reverse=True):
         if mean >= 0.02:
             print(f"  {pane:14s} {kind:26s} mean {mean:6.2f}  p50 {p50:6.2f}  p95 {p95:6.2f}")
+    for total, merge, changed, parts in sorted(steps, key=lambda t: t[0], reverse=True)[: args.worst]:
+        top = sorted(parts.items(), key=lambda kv: -kv[1])[:6]
+        print(f"  merge {merge:5d} ({changed:5d} words) {total:6.2f} ms: " + ", ".join(f"{k} {v:.2f}" for k, v in top))
     if profiler:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(args.cprofile)

@@ -103,8 +103,12 @@ class TokenView(QAbstractScrollArea):
         self.viewport().update()
 
     def set_flash_ids(self, ids) -> None:
-        self._flash = frozenset(ids)
-        self.viewport().update()
+        """Outline the chips of these ids; repaints only if a chip shown has one (a merge's
+        new token is rarely in the text until the pane has re-encoded)."""
+        ids = frozenset(ids)
+        changed, self._flash = ids ^ self._flash, ids
+        if changed and any(c.token_id in changed for c in self._chips):
+            self.viewport().update()
 
     def set_highlight_ids(self, ids) -> None:
         self._highlight = frozenset(ids)
