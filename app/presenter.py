@@ -33,7 +33,7 @@ def bind_encode_pane(pane: EncodePane, session: Session) -> None:
 
     def update(*_) -> None:
         if pane.isVisible():
-            pane.set_model(session.model())
+            pane.follow(session.model)
 
     def applied(steps: List[MergeStep]) -> None:
         update()

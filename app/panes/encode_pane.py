@@ -14,8 +14,9 @@ per token (tens of microseconds each, so 10 KB of text ≈ 2,500 tokens would al
 out in Python with cached text widths (a few ms for 2,500 chips) and paints only the rows in
 the viewport, so the cost of a re-render does not depend on how much text is scrolled away.
 
-The session drives it: ``set_model(model, merges_limit)`` when the timeline moves or a
-vocabulary is loaded; ``flash_ids(ids)`` when a merge fires.
+The session drives it: ``follow(session.model)`` when the timeline moves (the model is asked for
+when the pane next encodes), ``set_model(model, merges_limit)`` when a vocabulary is loaded;
+``flash_ids(ids)`` when a merge fires.
 """
 from __future__ import annotations
 
@@ -317,6 +318,7 @@ class EncodePane(QWidget):
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self._model: Optional[BPEModel] = None
+        self._source: Optional[Callable[[], Optional[BPEModel]]] = None
         self._merges_limit: Optional[int] = None
         self._encoder = None
         self._encoding: Optional[Encoding] = None
@@ -375,16 +377,31 @@ class EncodePane(QWidget):
     # -- public API
     def set_model(self, model: Optional[BPEModel], merges_limit: Optional[int] = None) -> None:
         """Encode with ``model`` (only its first ``merges_limit`` merges when given)."""
+        self._source = None
         self._model = model
         self._merges_limit = merges_limit
         self._encoder = None
         self._update_enabled()
         self._schedule()
 
+    def follow(self, source: Callable[[], Optional[BPEModel]]) -> None:
+        """Encode with the model ``source()`` returns when the pane next encodes.
+
+        A trainer's vocabulary changes with every merge; asked for only after the debounce, it
+        is built once per burst of steps and outside the frame that shows the step.
+        """
+        self._source = source
+        self._merges_limit = None
+        self._encoder = None
+        self._schedule()
+
     def set_merges_limit(self, merges_limit: Optional[int]) -> None:
-        self.set_model(self._model, merges_limit)
+        self.set_model(self.model(), merges_limit)
 
     def model(self) -> Optional[BPEModel]:
+        if self._source is not None:
+            self._model, self._source = self._source(), None
+            self._update_enabled()
         return self._model
 
     def set_text(self, text: str) -> None:
@@ -435,7 +452,7 @@ class EncodePane(QWidget):
         self._text = text[:MAX_CHARS]
         self._error = ""
         self._encoding = None
-        if self._model is not None and self._text:
+        if self.model() is not None and self._text:
             try:
                 if self._encoder is None:
                     self._encoder = make_encoder(self._model, self._merges_limit)

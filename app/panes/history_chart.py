@@ -23,8 +23,11 @@ from bpe_core.types import MergeStep
 from ..session import Session
 from .pair_chart import nice_ceiling
 
-SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 from ..theme import CURVES
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+#: points per curve before long runs are thinned (about twice a chart's width in pixels)
+MAX_POINTS = 2048
 
 
 class HistoryChart(QWidget):
@@ -39,7 +42,7 @@ class HistoryChart(QWidget):
         specs = [("count of each merge (log)", "count"), ("vocabulary size", "tokens"),
                  ("tokens per word / total tokens", "tokens / word"), ("characters per token", "chars / token")]
         self.plots: List[pg.PlotItem] = []
-        self.curves: List[pg.PlotDataItem] = []
+        self.curves: List[pg.PlotCurveItem] = []
         for i, (title, ylabel) in enumerate(specs):
             plot = self.layout_widget.addPlot(row=i // 2, col=i % 2)
             plot.setTitle(title, size="10pt")
@@ -52,9 +55,10 @@ class HistoryChart(QWidget):
             plot.showGrid(x=True, y=True, alpha=0.2)
             for name in ("left", "bottom"):  # axes (and the grid they draw) change rarely: keep them
                 plot.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # as pixmaps
-            curve = plot.plot(pen=pg.mkPen(CURVES[i], width=2))
-            curve.setClipToView(True)
-            curve.setDownsampling(auto=True, method="peak")
+            # a bare PlotCurveItem: PlotDataItem's per-update bookkeeping (display datasets,
+            # clipping, downsampling checks) cost more than the curve; _redraw thins long runs
+            curve = pg.PlotCurveItem(pen=pg.mkPen(CURVES[i], width=2), skipFiniteCheck=True)
+            plot.addItem(curve)
             self.plots.append(plot)
             self.curves.append(curve)
         # total tokens = tokens per word x words: the same curve, read on a second axis
@@ -164,11 +168,17 @@ class HistoryChart(QWidget):
 
     def _redraw(self) -> None:
         n = self._n
-        x = self._x[: n + 1]
-        self.curves[0].setData(x[1:], self._log_count[1: n + 1])
-        self.curves[1].setData(x, self._vocab[: n + 1])
-        self.curves[2].setData(x, self._tpw[: n + 1])
-        self.curves[3].setData(x, self._upt[: n + 1])
+        # long runs are thinned to at most ~MAX_POINTS (every k-th merge, k a power of two, so
+        # the points shown stay the same from step to step) and always end at the current merge
+        k = 1 << max(0, math.ceil(math.log2((n + 1) / MAX_POINTS))) if n >= MAX_POINTS else 1
+        shown = slice(0, n + 1, k)
+        for curve, y in zip(self.curves, (self._log_count, self._vocab, self._tpw, self._upt)):
+            xs, ys = self._x[shown], y[shown]
+            if k > 1 and xs[-1] != n:
+                xs, ys = np.append(xs, n), np.append(ys, y[n])
+            if curve is self.curves[0]:
+                xs, ys = xs[1:], ys[1:]  # no count before the first merge
+            curve.setData(xs, ys)
         if n:
             counts = self._count[1: n + 1]
             # whole decades, labelled 10^k only: pyqtgraph's log axis labels every minor tick

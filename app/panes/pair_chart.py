@@ -1,7 +1,7 @@
 """The next pairs: the top-K pair counts as labelled horizontal bars, the next merge in the accent.
 
 The bars, the label axes and the ranges are created once; a step only changes the bar widths
-(``BarGraphItem.setOpts``) and the two text lists (pair labels on the left, counts on the right),
+(:class:`Bars`) and the two text lists (pair labels on the left, counts on the right),
 which :class:`LabelAxis` paints directly.
 The x range is fixed and only moves when the top count leaves [50 %, 100 %] of it, so bars do
 not jump with every merge (auto-range would also cost ~3x per update).
@@ -9,11 +9,11 @@ not jump with every merge (auto-range would also cost ~3x per update).
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QStaticText
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
@@ -102,6 +102,38 @@ class LabelAxis(pg.AxisItem):
             p.drawStaticText(QPointF(x, y0 + i * dy - size.height() / 2), st)
 
 
+class Bars(pg.GraphicsObject):
+    """Horizontal bars from x = 0 at y = 0, 1, 2, ... (bar ``i`` is ``opts["width"][i]`` long),
+    painted directly in data coordinates.
+
+    pyqtgraph's BarGraphItem rebuilds a QPicture and tells the view its bounds changed on every
+    ``setOpts``; here a step only stores the widths and repaints. The bounds are the chart's x
+    range (``set_x_range``), so they change only when the range does.
+    """
+
+    def __init__(self, k: int, height: float, brushes: Sequence) -> None:
+        super().__init__()
+        self.opts = {"width": np.zeros(k), "height": height, "brushes": list(brushes)}
+        self._xmax = 1.0
+
+    def setOpts(self, **opts) -> None:
+        self.opts.update(opts)
+        self.update()
+
+    def set_x_range(self, xmax: float) -> None:
+        self.prepareGeometryChange()
+        self._xmax = xmax
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0.0, -0.5, self._xmax, len(self.opts["width"]))
+
+    def paint(self, p: QPainter, *args) -> None:
+        h = self.opts["height"]
+        for i, (w, brush) in enumerate(zip(self.opts["width"], self.opts["brushes"])):
+            if w > 0:
+                p.fillRect(QRectF(0.0, i - h / 2, float(w), h), brush)
+
+
 class PairChart(QWidget):
     """Top-``k`` pairs of the session; ``font`` sets the labels (presenter mode passes a large one)."""
 
@@ -131,20 +163,23 @@ class PairChart(QWidget):
         self.left_axis.setStyle(tickLength=0)
         self.right_axis.setStyle(tickLength=0)
         brushes = [pg.mkBrush(ACCENT)] + [pg.mkBrush(BAR)] * (k - 1)
-        self.bars = pg.BarGraphItem(x0=np.zeros(k), y=np.arange(k, dtype=float), height=0.72,
-                                    width=np.zeros(k), brushes=brushes, pen=pg.mkPen(None))
+        self.bars = Bars(k, 0.72, brushes)
         plot.addItem(self.bars)
         self._labels: List[str] = [""] * k
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot_widget)
-        for signal in (session.corpus_loaded, session.steps_applied, session.steps_undone, session.reset_done):
+        # (left id, right id) -> (label, its width), for this corpus and font
+        self._pair_texts: Dict[tuple, Tuple[str, int]] = {}
+        session.corpus_loaded.connect(self._on_session_corpus_loaded)
+        for signal in (session.steps_applied, session.steps_undone, session.reset_done):
             signal.connect(self.refresh)
         self._fit_axes()
         self.refresh()
 
     def set_chart_font(self, font: QFont) -> None:
         self._font = QFont(font)
+        self._pair_texts.clear()
         for axis in (self.left_axis, self.right_axis, self.plot_item.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
             axis.label.setFont(self._font)
@@ -157,18 +192,27 @@ class PairChart(QWidget):
         self.left_axis.setWidth(self._left_width)
         self.right_axis.setWidth(self._fm.horizontalAdvance("88,888,888") + 8)
 
-    def _fit_left_axis(self, labels: Sequence[str]) -> None:
+    def _fit_left_axis(self, widths: Sequence[int]) -> None:
         """Widen the label axis when a label would be cut; narrow it only when far too wide."""
-        need = max((self._fm.horizontalAdvance(t) for t in labels), default=0) + 12
+        need = max(widths, default=0) + 12
         if need > self._left_width or need < 0.6 * self._left_width:
             self._left_width = max(need, self._fm.horizontalAdvance('"a" + "b"') + 12)
             self.left_axis.setWidth(self._left_width)
 
-    def _pair_text(self, pair: PairCount) -> str:
-        s = self.session
-        a = token_label(chip_text(s.token(pair.left))[0])
-        b = token_label(chip_text(s.token(pair.right))[0])
-        return readable_text(f'"{a}" + "{b}"', self._font)
+    def _pair_text(self, pair: PairCount) -> Tuple[str, int]:
+        key = (pair.left, pair.right)
+        hit = self._pair_texts.get(key)
+        if hit is None:
+            s = self.session
+            a = token_label(chip_text(s.token(pair.left))[0])
+            b = token_label(chip_text(s.token(pair.right))[0])
+            text = readable_text(f'"{a}" + "{b}"', self._font)
+            hit = self._pair_texts[key] = (text, self._fm.horizontalAdvance(text))
+        return hit
+
+    def _on_session_corpus_loaded(self, *_) -> None:
+        self._pair_texts.clear()  # token ids mean other tokens now
+        self.refresh()
 
     def labels(self) -> List[str]:
         """The pair labels as shown, top bar first (tests, screenshots)."""
@@ -181,14 +225,16 @@ class PairChart(QWidget):
         pairs: Sequence[PairCount] = self.session.top_pairs[: self.k]
         counts = np.zeros(self.k)
         counts[: len(pairs)] = [p.count for p in pairs]
-        labels = [self._pair_text(p) for p in pairs] + [""] * (self.k - len(pairs))
+        texts = [self._pair_text(p) for p in pairs]
+        labels = [t for t, _ in texts] + [""] * (self.k - len(pairs))
         top = counts[0] if len(pairs) else 0.0
         if top > self._xmax or top < 0.5 * self._xmax:
             self._xmax = nice_ceiling(top * 1.05) if top else 1.0
             self.plot_item.setXRange(0, self._xmax, padding=0)
+            self.bars.set_x_range(self._xmax)
         self.bars.setOpts(width=counts)
         if labels != self._labels:
             self._labels = labels
-            self._fit_left_axis(labels)
+            self._fit_left_axis([w for _, w in texts])
             self.left_axis.set_texts(labels)
         self.right_axis.set_texts([f"{int(c):,}" if c else "" for c in counts])
