@@ -16,11 +16,11 @@ from PySide6.QtWidgets import (QHBoxLayout, QInputDialog, QPushButton, QSplitter
 
 from bpe_core.types import MergeStep
 
-from .chips import ChipMetrics, chip_text
+from .chips import ChipMetrics, chip_text, paint_chips
 from .panes.controls import TrainActions, tool_button
 from .panes.encode_pane import EncodePane
 from .panes.pair_chart import PairChart
-from .panes.words_pane import TokenChips, paint_chip_row
+from .panes.words_pane import TokenChips
 from .session import Session
 from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, font_with_size,
                     live_label, presenter_stylesheet)
@@ -122,8 +122,8 @@ class Showcase(QWidget):
             painter.setFont(font)
             painter.drawText(QRect(4, y, label_w - 8, row_h), Qt.AlignVCenter | Qt.AlignRight,
                              m.fm.elidedText(chip_text(s.words[i])[0], Qt.ElideRight, label_w - 8))
-            paint_chip_row(painter, QRect(label_w, y + 3, self.width() - label_w - 4, row_h - 6),
-                           self.token_chips.chips(s.segmentation(i)), m, self.flash_ids)
+            paint_chips(painter, QRect(label_w, y + 3, self.width() - label_w - 4, row_h - 6),
+                        self.token_chips.chips(s.segmentation(i)), metrics=m, highlight_ids=self.flash_ids)
         painter.end()
 
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QPainter
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QSplitter, QStyle, QStyledItemDelegate, QTableView, QVBoxLayout, QWidget)
 
 from bpe_core.types import MergeStep
 
-from ..chips import Chip, ChipMetrics, chip_indices, chip_text, chips_size_hint, paint_chip_batch
+from ..chips import Chip, ChipMetrics, chip_text, chips_size_hint, paint_chips
 from ..session import Session
 from ..theme import CHANGED_ROW, FLASH_MS, live_label
 
@@ -61,34 +61,8 @@ class TokenChips:
         return "".join(f"[{self.chip(i).text}]" for i in ids)
 
 
-def paint_chip_row(painter: QPainter, rect: QRect, chips: Sequence[Chip], metrics: ChipMetrics,
-                   flash_ids: Set[int]) -> None:
-    """:func:`app.chips.paint_chips`'s row layout, painted through ``paint_chip_batch``.
-
-    The batch keeps one pixmap per distinct chip (text, color, size), and the same tokens recur
-    in every row: a repaint blits (~2 µs a chip) instead of drawing antialiased rounded
-    rectangles and text (~150 µs a chip in Python), which a step would otherwise pay for every
-    visible row.
-    """
-    m = metrics
-    h = min(m.height(), rect.height())
-    y = rect.y() + (rect.height() - h) / 2
-    x, right = float(rect.x()), rect.x() + rect.width()
-    rects: List[QRectF] = []
-    for chip in chips:
-        if x >= right - m.MIN_W:
-            break
-        w = min(m.width(chip), right - x)  # the last chip is cut to fit, as paint_chips does
-        rects.append(QRectF(x, y, w, h))
-        x += w + m.GAP
-    shown = chips[: len(rects)]
-    colors = chip_indices(c.token_id for c in chips)[: len(rects)]
-    flashing = [c.token_id in flash_ids for c in shown] if flash_ids else None
-    paint_chip_batch(painter, rects, shown, colors, m, flashing)
-
-
 class ChipsDelegate(QStyledItemDelegate):
-    """Paints ``IDS_ROLE`` as a row of chips (:func:`paint_chip_row`); ``flash_ids`` are outlined."""
+    """Paints ``IDS_ROLE`` as a row of chips (:func:`app.chips.paint_chips`); ``flash_ids`` are outlined."""
 
     def __init__(self, chips: TokenChips, parent=None) -> None:
         super().__init__(parent)
@@ -115,7 +89,10 @@ class ChipsDelegate(QStyledItemDelegate):
         painter.save()
         rect = option.rect.adjusted(3, 1, -3, -1)
         painter.setClipRect(rect)
-        paint_chip_row(painter, rect, self.token_chips.chips(ids), self._m(option.font), self.flash_ids)
+        painter.setPen(option.palette.highlightedText().color() if option.state & STATE_SELECTED
+                       else option.palette.text().color())  # the "…" of a row cut short
+        paint_chips(painter, rect, self.token_chips.chips(ids), metrics=self._m(option.font),
+                    highlight_ids=self.flash_ids)
         painter.restore()
 
     def sizeHint(self, option, index) -> QSize:

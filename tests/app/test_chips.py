@@ -10,7 +10,8 @@ from PySide6.QtCore import QRect  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QImage, QPainter  # noqa: E402
 
 from app import chips  # noqa: E402
-from app.chips import Chip, chip_colors, chip_indices, chip_text, chips_size_hint, paint_chips, token_color  # noqa: E402
+from app.chips import (Chip, ChipMetrics, chip_colors, chip_indices, chip_text, chips_size_hint, layout_chips,  # noqa: E402
+                       paint_chips, token_color)
 from bpe_core.model import BPEModel  # noqa: E402
 
 
@@ -118,3 +119,29 @@ def test_paint_chips_clips_to_rect(qapp):
     used = paint_chips(p, QRect(0, 0, 200, 40), row, font)
     p.end()
     assert used <= 200
+
+
+def test_a_row_too_long_shows_whole_chips_then_an_ellipsis(qapp):
+    font = QFont()
+    m = ChipMetrics(font)
+    row = [Chip("token", i) for i in range(30)]
+    rects, cut = layout_chips(QRect(0, 0, 200, 30), row, m)
+    assert cut and rects
+    assert [r.width() for r in rects] == [m.width(c) for c in row[: len(rects)]]  # no chip is cut
+    assert rects[-1].right() + m.GAP + m.ellipsis_width() <= 200
+    img = QImage(200, 30, QImage.Format_ARGB32)
+    img.fill(QColor("white"))
+    p = QPainter(img)
+    p.setPen(QColor("black"))
+    used = paint_chips(p, QRect(0, 0, 200, 30), row, metrics=m)
+    p.end()
+    assert rects[-1].right() < used <= 200
+    after = [img.pixelColor(x, y).lightness() for x in range(int(rects[-1].right()) + 1, used) for y in range(30)]
+    assert min(after) < 128  # the "…", in the painter's pen
+
+
+def test_a_first_chip_wider_than_the_cell_is_narrowed(qapp):
+    m = ChipMetrics(QFont())
+    rects, cut = layout_chips(QRect(0, 0, 40, 30), [Chip("a-very-long-token", 1), Chip("b", 2)], m)
+    assert len(rects) == 1 and rects[0].width() == 40 and cut
+    assert layout_chips(QRect(0, 0, 400, 30), [Chip("a", 1), Chip("b", 2)], m)[1] is False
