@@ -23,7 +23,8 @@ from .panes.pair_chart import PairChart
 from .panes.words_pane import TokenChips
 from .session import Session
 from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, font_with_size,
-                    live_label, presenter_stylesheet)
+                    presenter_stylesheet)
+from .widgets import live_label
 
 SHOWCASE_WORDS = 10
 

@@ -4,9 +4,8 @@ Token chip colors live in :mod:`app.chips`; this module holds everything else a 
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QApplication
 
 #: the next merge (pair chart) and the merge that just fired (banner, flashes)
 ACCENT = QColor("#d9480f")
@@ -72,76 +71,3 @@ def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE) -> str:
         }}
         QWidget#presenter QToolButton:checked {{ background: {PRESENTER_ACCENT}; color: #000; }}
     """
-
-
-class LiveLabel(QWidget):
-    """A one-line label whose text changes every step without re-laying out the window.
-
-    A QLabel calls ``updateGeometry()`` on every ``setText``; unless the label has a fixed width
-    *and* height, that invalidates its layout and every layout above it, up to the window: a
-    QTabWidget answers that by repainting all of itself (measured: the whole main window,
-    ~5 ms, on every step). Here the QLabel (``.label``, which keeps the object name, so style
-    sheets such as ``QLabel#banner`` apply) sits in a holder without a layout: its geometry
-    requests stop at the holder, which passes one on only when the label's height changes (a
-    style sheet or a new font). The holder's width is fixed when ``min_text`` is given (room
-    for a typical text), else it takes what its layout gives it.
-    """
-
-    def __init__(self, parent: QWidget | None = None, text: str = "", *, object_name: str = "",
-                 min_text: str = "") -> None:
-        super().__init__(parent)
-        self.label = QLabel(text, self)
-        if object_name:
-            self.setObjectName(f"{object_name}_holder")
-            self.label.setObjectName(object_name)
-        self._min_text = min_text
-        self._height = 0
-        self.setSizePolicy(QSizePolicy.Fixed if min_text else QSizePolicy.Ignored, QSizePolicy.Fixed)
-        self._fit()
-
-    # the QLabel API the panes use
-    def setText(self, text: str) -> None:
-        if text != self.label.text():
-            self.label.setText(text)
-
-    def text(self) -> str:
-        return self.label.text()
-
-    def setAlignment(self, alignment) -> None:
-        self.label.setAlignment(alignment)
-
-    def setTextFormat(self, fmt) -> None:
-        self.label.setTextFormat(fmt)
-
-    # geometry
-    def _fit(self) -> None:
-        self._height = self.label.sizeHint().height()
-        if self._min_text:
-            self.setFixedWidth(self.label.fontMetrics().horizontalAdvance(self._min_text) + 8)
-        self.updateGeometry()
-
-    def sizeHint(self) -> QSize:
-        width = self.label.fontMetrics().horizontalAdvance(self._min_text or self.label.text()) + 8
-        return QSize(width, self._height)
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(self.width() if self._min_text else 0, self._height)
-
-    def resizeEvent(self, event) -> None:
-        self.label.setGeometry(self.rect())
-
-    def event(self, event) -> bool:
-        # the label's geometry requests end here (no layout); only a new height goes on
-        if event.type() in (QEvent.LayoutRequest, QEvent.FontChange, QEvent.StyleChange, QEvent.Polish):
-            if self.label.sizeHint().height() != self._height or event.type() == QEvent.FontChange:
-                self._fit()
-        return super().event(event)
-
-
-def live_label(parent: QWidget, text: str = "", *, object_name: str = "", min_text: str = "",
-               font: QFont | None = None) -> LiveLabel:
-    """A :class:`LiveLabel` (``font`` set on it)."""
-    label = LiveLabel(parent, text, object_name=object_name, min_text=min_text)
-    if font is not None:
-        label.setFont(font)
-    return label

@@ -10,11 +10,12 @@ from typing import Dict, Optional
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBar, QSlider, QSpinBox,
-                               QStatusBar, QStyle, QStyleOptionSlider, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBar, QSpinBox, QStatusBar, QStyle,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from ..session import RunEnd, Session
-from ..theme import font_with_size, live_label
+from ..theme import font_with_size
+from ..widgets import QuietSlider, live_label
 
 #: merges a second offered for Play
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 500, 2000)
@@ -108,33 +109,6 @@ def tool_button(action: QAction, parent: QWidget) -> QToolButton:
     return button
 
 
-class TimelineSlider(QSlider):
-    """The timeline: a slider that repaints only when its handle moves a pixel.
-
-    QSlider repaints all of itself (~0.6 ms at full window width) on every value change; on a
-    timeline of thousands of merges a step moves the handle a fraction of a pixel.
-    """
-
-    def __init__(self, parent: Optional[QWidget] = None) -> None:
-        super().__init__(Qt.Horizontal, parent)
-        self._painted: tuple = ()
-
-    def _look(self) -> tuple:
-        opt = QStyleOptionSlider()
-        self.initStyleOption(opt)
-        handle = self.style().subControlRect(QStyle.CC_Slider, opt, QStyle.SC_SliderHandle, self)
-        return handle, self.isSliderDown(), self.hasFocus(), self.isEnabled(), self.underMouse()
-
-    def sliderChange(self, change) -> None:
-        if self._look() == self._painted:
-            return  # QAbstractSlider.sliderChange would only repaint
-        super().sliderChange(change)
-
-    def paintEvent(self, event) -> None:
-        self._painted = self._look()
-        super().paintEvent(event)
-
-
 class ControlsPane(QWidget):
     """Buttons, ×N, speed, the always-visible merge number / vocab size, and the timeline."""
 
@@ -174,7 +148,7 @@ class ControlsPane(QWidget):
         info.addWidget(self.merge_label, 0)
         info.addSpacing(18)
         info.addWidget(self.stats_label, 1)
-        self.timeline = TimelineSlider(self)
+        self.timeline = QuietSlider(Qt.Horizontal, self)
         self.timeline.setObjectName("timeline")
         self.timeline.setToolTip("Timeline: drag to any merge")
         self.timeline.setFocusPolicy(Qt.NoFocus)  # ←/→ step the trainer, not the slider

@@ -26,12 +26,12 @@ from typing import Callable, List, Optional, Sequence
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
-    QAbstractScrollArea, QApplication, QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy,
+    QAbstractScrollArea, QApplication, QHBoxLayout, QLabel, QPlainTextEdit,
     QSplitter, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
 from app.chips import ACCENT, PALETTE, Chip, ChipMetrics, chip_indices, chip_text, paint_chip_batch, token_tooltip
-from app.theme import LiveLabel
+from app.widgets import LiveLabel
 from bpe_core.encoder import Encoder
 from bpe_core.model import BPEModel
 from bpe_core.types import EncodedToken, Encoding

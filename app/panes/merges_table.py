@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
@@ -19,6 +19,7 @@ from bpe_core.types import MergeStep
 from ..chips import chip_text
 from ..session import Session
 from ..theme import CHANGED_ROW, FUTURE_TEXT
+from ..widgets import QuietScrollBar
 from .words_pane import ALIGNMENT, BACKGROUND, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, _R
 
 RANK_ROLE = int(_R.UserRole) + 1
@@ -128,6 +129,7 @@ class MergesView(QTableView):
         # per pixel: an appended row leaves the offset alone (per item, a view at the bottom is
         # bottom-aligned, and a new row would move what is drawn without repainting it)
         self.setVerticalScrollMode(QAbstractItemView.ScrollPerPixel)
+        self.setVerticalScrollBar(QuietScrollBar(Qt.Vertical, self))  # its range grows every step
 
     def setModel(self, model) -> None:
         super().setModel(model)

@@ -23,7 +23,8 @@ from bpe_core.types import MergeStep
 
 from ..chips import Chip, ChipMetrics, chip_text, chips_size_hint, paint_chips
 from ..session import Session
-from ..theme import CHANGED_ROW, FLASH_MS, live_label
+from ..theme import CHANGED_ROW, FLASH_MS
+from ..widgets import QuietScrollBar, live_label
 
 # Roles as plain ints: PySide6's old-style ``Qt.DisplayRole`` lookup costs ~14 µs each, and
 # data() is called thousands of times a step.
@@ -309,6 +310,7 @@ def _table(model, delegate: ChipsDelegate, chip_columns: Iterable[int], stretch:
     view.setEditTriggers(QAbstractItemView.NoEditTriggers)
     view.setWordWrap(False)
     view.verticalHeader().hide()
+    view.setVerticalScrollBar(QuietScrollBar(Qt.Vertical, view))
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.Interactive)
     header.setSectionResizeMode(stretch, QHeaderView.Stretch)
