@@ -25,6 +25,8 @@ always has an entry at least as good as its current key.
 from __future__ import annotations
 
 import heapq
+from itertools import repeat
+from operator import lshift, or_
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .types import Raw
@@ -56,19 +58,28 @@ class PairIndex:
         counts: Dict[int, int] = {}
         where: Dict[int, Set[int]] = {}
         first: Dict[int, int] = {}
-        for w, (syms, f) in enumerate(zip(segs, freqs)):
-            for k in pairs_of(syms):
-                if k in counts:
-                    counts[k] += f
-                    where[k].add(w)
-                else:
+        get = counts.get
+        for w, syms in enumerate(segs):
+            if len(syms) < 2:
+                continue
+            f = freqs[w]
+            # pair keys built at C speed: left << SHIFT | right for each neighbour pair
+            for k in map(or_, map(lshift, syms[:-1], repeat(SHIFT)), syms[1:]):
+                c = get(k)
+                if c is None:
                     counts[k] = f
                     where[k] = {w}
                     first[k] = w
+                else:
+                    counts[k] = c + f
+                    where[k].add(w)
         self.counts = counts
         self.where = where
         self.first = first  # lower bound of the first word holding the pair (first-seen rule)
-        self.heap: list = [self.entry(k, c) for k, c in counts.items()]
+        if rule == "hf":  # the entry is (-count, pair): skip a method call per pair
+            self.heap: list = [(-c, k) for k, c in counts.items()]
+        else:
+            self.heap = [self.entry(k, c) for k, c in counts.items()]
         heapq.heapify(self.heap)
 
     def add_token(self, length: int) -> None:

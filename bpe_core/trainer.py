@@ -50,30 +50,40 @@ class Trainer:
         applied to every word first, and new merges are learned on top (undo stops there)."""
         self.config = config
         check_config(config)
+        fast_bytes = False
         if symbols_fn is None:
-            from .pretokenize import get_pretokenizer
+            from .pretokenize import PreTokenizer, get_pretokenizer
             pre = get_pretokenizer(config)
             symbols_fn = lambda word: pre.word_symbols(word, config)  # noqa: E731
+            # bytes of the word, one symbol each: map UTF-8 straight to ids (no symbol objects)
+            fast_bytes = config.unit == "bytes" and start is None and \
+                type(pre).word_symbols is PreTokenizer.word_symbols
         kept = [(w, c) for w, c in word_counts.items() if c >= max(1, config.min_word_count)]
         if not kept:
             raise BPELensError("no words to train on" + (
                 f" (min word count {config.min_word_count} removed all of them)" if word_counts else ""))
         self.words: List[str] = [w for w, _ in kept]
         self.freqs: List[int] = [c for _, c in kept]
-        initial = [list(symbols_fn(w)) for w in self.words]
         self._tokens: List[Raw] = []
         self._ids: Dict[Raw, int] = {}
         self.specials: Dict[str, int] = {}
         self.base_merges: List[Tuple[int, int]] = []
         self.base_counts: List[Optional[int]] = []
-        if start is None:
-            self._build_alphabet(initial)
+        if fast_bytes:
+            encoded = [w.encode("utf-8") for w in self.words]
+            self._build_alphabet({bytes([b]): None for b in dict.fromkeys(b"".join(encoded))})
+            table = [self._ids.get(bytes([b]), -1) for b in range(256)]
+            self._segs: List[List[int]] = [list(map(table.__getitem__, e)) for e in encoded]
         else:
-            self._adopt(start, initial)
+            initial = [list(symbols_fn(w)) for w in self.words]
+            if start is None:
+                self._build_alphabet(dict.fromkeys(s for syms in initial for s in syms))
+            else:
+                self._adopt(start, initial)
+            ids = self._ids
+            self._segs = [[ids[s] for s in syms] for syms in initial]
         self.initial_vocab_size = len(self._tokens)
         lens: List[int] = [len(t) for t in self._tokens]
-        ids = self._ids
-        self._segs: List[List[int]] = [[ids[s] for s in syms] for syms in initial]
         if start is not None:
             self._segs = _apply_merges(self._segs, self.base_merges, self._ids, self._tokens)
         self.total_words = sum(self.freqs)
@@ -122,13 +132,9 @@ class Trainer:
         self.base_merges = list(model.merges)
         self.base_counts = list(model.merge_counts)
 
-    def _build_alphabet(self, initial: List[List[Raw]]) -> None:
+    def _build_alphabet(self, seen: Dict[Raw, None]) -> None:
+        """Ids for the specials and the symbols ``seen`` (in order of first appearance)."""
         cfg = self.config
-        seen: Dict[Raw, None] = {}
-        for syms in initial:
-            for s in syms:
-                if s not in seen:
-                    seen[s] = None
         if cfg.unit == "bytes" and cfg.full_byte_alphabet:
             for b in range(256):
                 seen.setdefault(bytes([b]), None)
