@@ -4,15 +4,17 @@ Every step changes a few numbers on screen; a stock Qt widget answers a new valu
 all of itself (sliders, scroll bars) or by invalidating every layout up to the window (labels).
 
 * :class:`LiveLabel` — a one-line label whose text changes without a layout pass;
-* :class:`QuietSlider`, :class:`QuietScrollBar` — repaint only when the handle moves a pixel.
+* :class:`QuietSlider`, :class:`QuietScrollBar` — repaint only when the handle moves a pixel;
+* :class:`RowsView` — a QTableView that repaints only the changed cells it shows.
 """
 from __future__ import annotations
 
 from typing import Optional
 
-from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider, QWidget
+from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QAccessible, QFont
+from PySide6.QtWidgets import (QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider, QTableView,
+                               QWidget)
 
 
 class LiveLabel(QWidget):
@@ -128,3 +130,27 @@ class QuietScrollBar(_RepaintsWhenMoved, QScrollBar):
 
     def __init__(self, orientation=Qt.Vertical, parent: Optional[QWidget] = None) -> None:
         super().__init__(orientation, parent)
+
+
+class RowsView(QTableView):
+    """A QTableView that repaints only the changed cells it shows.
+
+    QAbstractItemView answers ``dataChanged`` over more than one cell by repainting its whole
+    viewport, even when the range is off screen; a step signals the rows it changed (a few on
+    screen, hundreds off it). Here a range repaints its rectangle clipped to the viewport. (With
+    a screen reader active, Qt's own handling runs: it also tells accessibility clients.)
+    """
+
+    def dataChanged(self, top_left: QModelIndex, bottom_right: QModelIndex, roles=()) -> None:
+        if top_left == bottom_right or QAccessible.isActive():
+            super().dataChanged(top_left, bottom_right, roles)
+            return
+        viewport = self.viewport()
+        top, bottom = top_left.row(), bottom_right.row()
+        left, right = top_left.column(), bottom_right.column()
+        y0, y1 = self.rowViewportPosition(top), self.rowViewportPosition(bottom) + self.rowHeight(bottom)
+        x0 = self.columnViewportPosition(left)
+        x1 = self.columnViewportPosition(right) + self.columnWidth(right)
+        rect = QRect(x0, y0, x1 - x0, y1 - y0) & viewport.rect()
+        if not rect.isEmpty():
+            viewport.update(rect)

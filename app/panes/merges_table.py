@@ -12,14 +12,14 @@ from typing import List, Optional
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
 from ..chips import chip_text
 from ..session import Session
 from ..theme import CHANGED_ROW, FUTURE_TEXT
-from ..widgets import QuietScrollBar
+from ..widgets import QuietScrollBar, RowsView
 from .words_pane import ALIGNMENT, BACKGROUND, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, _R
 
 RANK_ROLE = int(_R.UserRole) + 1
@@ -113,8 +113,8 @@ class MergesModel(QAbstractTableModel):
                                   [FOREGROUND, BACKGROUND, FONT, TOOLTIP])
 
 
-class MergesView(QTableView):
-    """A QTableView that repaints only the new rows when rows are appended at the end.
+class MergesView(RowsView):
+    """A :class:`~app.widgets.RowsView` that repaints only the new rows when rows are appended.
 
     QTableView answers any row insert with a delayed items layout that repaints the whole
     viewport (~2 ms for a dozen rows of six columns: every merge). Rows appended at the end move
@@ -125,7 +125,6 @@ class MergesView(QTableView):
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self._appended: Optional[int] = None  # first row appended since the last layout
-        self._restyled: List[tuple] = []  # row spans changed since the last paint
         # per pixel: an appended row leaves the offset alone (per item, a view at the bottom is
         # bottom-aligned, and a new row would move what is drawn without repainting it)
         self.setVerticalScrollMode(QAbstractItemView.ScrollPerPixel)
@@ -134,7 +133,6 @@ class MergesView(QTableView):
     def setModel(self, model) -> None:
         super().setModel(model)
         model.rowsInserted.connect(self._on_model_rows_inserted)
-        model.dataChanged.connect(self._on_model_data_changed)
         for signal in (model.modelReset, model.layoutChanged, model.rowsRemoved, model.rowsMoved,
                        model.columnsInserted, model.columnsRemoved):
             signal.connect(self._on_model_reshaped)
@@ -148,29 +146,17 @@ class MergesView(QTableView):
     def _on_model_reshaped(self, *_) -> None:
         self._appended = -1
 
-    def _on_model_data_changed(self, top_left: QModelIndex, bottom_right: QModelIndex, *_) -> None:
-        self._restyled.append((top_left.row(), bottom_right.row()))
-
-    def _update_rows(self, spans) -> None:
-        viewport = self.viewport()
-        for top, bottom in spans:
-            y0, y1 = self.rowViewportPosition(top), self.rowViewportPosition(bottom) + self.rowHeight(bottom)
-            if y1 > 0 and y0 < viewport.height():
-                viewport.update(0, y0, viewport.width(), y1 - y0)
-
     def doItemsLayout(self) -> None:
         first, self._appended = self._appended, None
         if first is None or first < 0:
             super().doItemsLayout()
             return
         self.updateGeometries()  # the scroll range
-        # the new rows, and the rows restyled meanwhile (a view skips those updates while a
-        # layout is pending: the layout was to repaint everything)
-        self._update_rows([(first, self.model().rowCount() - 1)] + self._restyled)
-
-    def paintEvent(self, event) -> None:
-        self._restyled.clear()
-        super().paintEvent(event)
+        # the new rows' strip (rows restyled meanwhile were updated by RowsView.dataChanged)
+        viewport = self.viewport()
+        top = max(self.rowViewportPosition(first), 0)
+        if top < viewport.height():
+            viewport.update(0, top, viewport.width(), viewport.height() - top)
 
 
 class MergesTable(QWidget):

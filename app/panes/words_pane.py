@@ -12,7 +12,7 @@
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
@@ -24,7 +24,7 @@ from bpe_core.types import MergeStep
 from ..chips import Chip, ChipMetrics, chip_text, chips_size_hint, paint_chips
 from ..session import Session
 from ..theme import CHANGED_ROW, FLASH_MS
-from ..widgets import QuietScrollBar, live_label
+from ..widgets import QuietScrollBar, RowsView, live_label
 
 # Roles as plain ints: PySide6's old-style ``Qt.DisplayRole`` lookup costs ~14 µs each, and
 # data() is called thousands of times a step.
@@ -116,7 +116,6 @@ class WordsModel(QAbstractTableModel):
     HEADERS = ("word", "frequency", "tokens", "segmentation")
     SORTS = {"frequency": (FREQ, Qt.DescendingOrder), "alphabet": (WORD, Qt.AscendingOrder),
              "tokens per word": (TOKENS, Qt.DescendingOrder)}
-    MAX_RUNS = 64
 
     def __init__(self, session: Session, chips: TokenChips, parent=None) -> None:
         super().__init__(parent)
@@ -129,6 +128,7 @@ class WordsModel(QAbstractTableModel):
         self._order: List[int] = []  # row -> word index
         self._row_of: List[int] = []  # word index -> row, -1 when filtered out
         self._lower: List[str] = []
+        self._visible_rows: Optional[Callable[[], Tuple[int, int]]] = None
         session.corpus_loaded.connect(self._on_session_reset)
         session.reset_done.connect(self._on_session_reset)
         session.steps_applied.connect(self._on_session_steps)
@@ -237,24 +237,44 @@ class WordsModel(QAbstractTableModel):
         if self._sort[0] == self.TOKENS:
             self._relayout()  # segment counts changed: the order may have too
             return
+        words = set().union(*(st.changed_words for st in steps), before, self.changed)
+        # the rows a view shows get one signal per run of adjacent changed rows (the view repaints
+        # just those); the changed rows above and below them one span each, which that view does
+        # not repaint (a single span over all changed rows would repaint every row on screen)
+        first, last_shown = self.visible_rows()
         row_of = self._row_of
-        rows = sorted(r for r in (row_of[w] for w in set().union(*(st.changed_words for st in steps), before,
-                                                                   self.changed)) if r >= 0)
-        if not rows:
-            return
-        # one signal per run of adjacent rows (a view repaints just those), or one for the whole
-        # span when the runs are many (a view repaints its viewport for a multi-row range anyway)
-        runs, start = [], rows[0]
-        for prev, row in zip(rows, rows[1:]):
-            if row != prev + 1:
-                runs.append((start, prev))
-                start = row
-        runs.append((start, rows[-1]))
-        if len(runs) > self.MAX_RUNS:
-            runs = [(rows[0], rows[-1])]
-        last = self.SEGMENTATION
+        shown: List[int] = []
+        above = below = None
+        for w in words:
+            r = row_of[w]
+            if r < 0:
+                continue
+            if r < first:
+                above = (r, r) if above is None else (min(above[0], r), max(above[1], r))
+            elif r > last_shown:
+                below = (r, r) if below is None else (min(below[0], r), max(below[1], r))
+            else:
+                shown.append(r)
+        runs = [span for span in (above, below) if span is not None]
+        if shown:
+            shown.sort()
+            start = shown[0]
+            for prev, row in zip(shown, shown[1:]):
+                if row != prev + 1:
+                    runs.append((start, prev))
+                    start = row
+            runs.append((start, shown[-1]))
+        col = self.SEGMENTATION
         for top, bottom in runs:
-            self.dataChanged.emit(self.index(top, 0), self.index(bottom, last))
+            self.dataChanged.emit(self.index(top, 0), self.index(bottom, col))
+
+    def visible_rows(self) -> Tuple[int, int]:
+        """The rows a view shows, first and last (``set_visible_rows``); all rows by default."""
+        return self._visible_rows() if self._visible_rows is not None else (0, len(self._order) - 1)
+
+    def set_visible_rows(self, source: Optional[Callable[[], Tuple[int, int]]]) -> None:
+        """Where a step's fine-grained signals go: ``source()`` gives the rows a view shows."""
+        self._visible_rows = source
 
 
 class ChipRowsModel(QAbstractTableModel):
@@ -301,7 +321,7 @@ class ChipRowsModel(QAbstractTableModel):
 
 
 def _table(model, delegate: ChipsDelegate, chip_columns: Iterable[int], stretch: int) -> QTableView:
-    view = QTableView()
+    view = RowsView()
     view.setModel(model)
     for c in chip_columns:
         view.setItemDelegateForColumn(c, delegate)
@@ -341,6 +361,7 @@ class WordsPane(QWidget):
         self.table.setSortingEnabled(True)
         self.table.setColumnWidth(WordsModel.WORD, 130)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
+        self.model.set_visible_rows(self._table_rows_shown)
         self.changed_title = live_label(self)
         self.changed_model = ChipRowsModel(("word", "frequency", "before", "after"), (2, 3), self.token_chips, self)
         self.changed_table = _table(self.changed_model, self.delegate, (2, 3), 3)
@@ -406,6 +427,14 @@ class WordsPane(QWidget):
             self.table.scrollTo(index)
         else:
             self._show_history(word_index)
+
+    def _table_rows_shown(self) -> Tuple[int, int]:
+        n = self.model.rowCount()
+        if not self.table.isVisible():
+            return (n, n)  # nothing on screen: every changed row falls in the two spans
+        first = max(self.table.rowAt(0), 0)
+        last = self.table.rowAt(self.table.viewport().height() - 1)
+        return first, (last if last >= 0 else n - 1)
 
     def visible_words(self) -> List[str]:
         """Words in the table's order after sort and filter (tests)."""

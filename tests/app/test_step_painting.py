@@ -52,6 +52,15 @@ def test_steps_undos_and_seeks_leave_no_stale_pixels(qtbot, loaded_window):
     assert_screen_matches_a_full_repaint(w)
     s.reset()
     assert_screen_matches_a_full_repaint(w)
+    bar = w.words.table.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)  # rows off the top and the bottom change too
+    for _ in range(3):
+        s.step()
+        assert_screen_matches_a_full_repaint(w)
+    w.words.sort_by("tokens per word")  # a sort that moves rows at every merge
+    for _ in range(2):
+        s.step()
+        assert_screen_matches_a_full_repaint(w)
 
 
 class _PaintedRegions(QObject):
