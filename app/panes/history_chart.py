@@ -5,9 +5,11 @@
 * tokens per word, with the corpus's total tokens (the same curve times the word count) on the right;
 * characters (or bytes) per token — what compression the merges buy.
 
-Curves are created once; each update writes the new points into preallocated arrays and calls
-``setData`` on views of them. Ranges are fixed (bounds that follow from the corpus; x grows by half
-again when the merges reach its end), so curves do not jump and no step redraws an axis.
+Curves are created once; each update writes the new points into preallocated arrays and hands
+views of them to the curves (:class:`HistoryCurve`), which extend their path by the new segment
+and repaint just the strip around it. Ranges are fixed (bounds that follow from the corpus; x
+grows by half again when the merges reach its end), so curves do not jump and no step redraws an
+axis.
 """
 from __future__ import annotations
 
@@ -16,18 +18,72 @@ from typing import List, Optional
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
 from ..session import Session
-from .pair_chart import nice_ceiling
-
 from ..theme import CURVES
+from .pair_chart import nice_ceiling
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: points per curve before long runs are thinned (about twice a chart's width in pixels)
 MAX_POINTS = 2048
+
+
+class HistoryCurve(pg.GraphicsObject):
+    """A line through (x, y) points that grows one merge at a time.
+
+    ``set_data`` with the previous points plus new ones at the end appends to the painter path and
+    repaints only the strip from the last old point to the new ones (the axes' grid pixmaps and the
+    rest of the line are not redrawn); anything else rebuilds the path. The bounding rectangle is
+    the view's range (``set_bounds``), not the data's, so a new point never changes the geometry
+    (which would repaint the whole plot).
+    """
+
+    def __init__(self, pen) -> None:
+        super().__init__()
+        self.pen = pen
+        self._x = self._y = np.zeros(0)
+        self._path = QPainterPath()
+        self._bounds = QRectF()
+
+    def getData(self):
+        return self._x, self._y
+
+    def set_bounds(self, rect: QRectF) -> None:
+        self.prepareGeometryChange()
+        self._bounds = QRectF(rect)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def set_data(self, x: np.ndarray, y: np.ndarray) -> None:
+        old = len(self._x)
+        if 0 < old < len(x) and np.array_equal(x[:old], self._x) and np.array_equal(y[:old], self._y):
+            for xi, yi in zip(x[old:].tolist(), y[old:].tolist()):
+                self._path.lineTo(xi, yi)
+            xs, ys = x[old - 1:], y[old - 1:]
+            self._x, self._y = x, y
+            # the new segment, padded by the pen's width (in data units)
+            px, py = (self.pixelWidth() or 0.0) * 3, (self.pixelHeight() or 0.0) * 3
+            x0, x1, y0, y1 = float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max())
+            self.update(QRectF(x0 - px, y0 - py, x1 - x0 + 2 * px, y1 - y0 + 2 * py))
+            return
+        self._x, self._y = x, y
+        path = QPainterPath()
+        if len(x):
+            path.moveTo(float(x[0]), float(y[0]))
+            for xi, yi in zip(x[1:].tolist(), y[1:].tolist()):
+                path.lineTo(xi, yi)
+        self._path = path
+        self.update()
+
+    def paint(self, p: QPainter, *args) -> None:
+        p.setPen(self.pen)
+        p.drawPath(self._path)
 
 
 class HistoryChart(QWidget):
@@ -42,7 +98,7 @@ class HistoryChart(QWidget):
         specs = [("count of each merge (log)", "count"), ("vocabulary size", "tokens"),
                  ("tokens per word / total tokens", "tokens / word"), ("characters per token", "chars / token")]
         self.plots: List[pg.PlotItem] = []
-        self.curves: List[pg.PlotCurveItem] = []
+        self.curves: List[HistoryCurve] = []
         for i, (title, ylabel) in enumerate(specs):
             plot = self.layout_widget.addPlot(row=i // 2, col=i % 2)
             plot.setTitle(title, size="10pt")
@@ -55,10 +111,9 @@ class HistoryChart(QWidget):
             plot.showGrid(x=True, y=True, alpha=0.2)
             for name in ("left", "bottom"):  # axes (and the grid they draw) change rarely: keep them
                 plot.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # as pixmaps
-            # a bare PlotCurveItem: PlotDataItem's per-update bookkeeping (display datasets,
-            # clipping, downsampling checks) cost more than the curve; _redraw thins long runs
-            curve = pg.PlotCurveItem(pen=pg.mkPen(CURVES[i], width=2), skipFiniteCheck=True)
+            curve = HistoryCurve(pg.mkPen(CURVES[i], width=2))  # _redraw thins long runs
             plot.addItem(curve)
+            plot.getViewBox().sigRangeChanged.connect(lambda vb, *_, c=curve: c.set_bounds(vb.viewRect()))
             self.plots.append(plot)
             self.curves.append(curve)
         # total tokens = tokens per word x words: the same curve, read on a second axis
@@ -178,7 +233,7 @@ class HistoryChart(QWidget):
                 xs, ys = np.append(xs, n), np.append(ys, y[n])
             if curve is self.curves[0]:
                 xs, ys = xs[1:], ys[1:]  # no count before the first merge
-            curve.setData(xs, ys)
+            curve.set_data(xs, ys)
         if n:
             counts = self._count[1: n + 1]
             # whole decades, labelled 10^k only: pyqtgraph's log axis labels every minor tick
