@@ -36,8 +36,9 @@ MAX_POINTS = 2048
 class HistoryCurve(pg.GraphicsObject):
     """A line through (x, y) points that grows one merge at a time.
 
-    ``set_data`` with the previous points plus new ones at the end appends to the painter path and
-    repaints only the strip from the last old point to the new ones (the axes' grid pixmaps and the
+    ``set_data`` with the previous points plus new ones at the end (the last old point may have
+    moved: a thinned line ends at the current merge) moves / appends path elements and repaints
+    only the strip from the last old points to the new ones (the axes' grid pixmaps and the
     rest of the line are not redrawn); anything else rebuilds the path. The bounding rectangle is
     the view's range (``set_bounds``), not the data's, so a new point never changes the geometry
     (which would repaint the whole plot).
@@ -62,19 +63,25 @@ class HistoryCurve(pg.GraphicsObject):
 
     def set_data(self, x: np.ndarray, y: np.ndarray) -> None:
         old = len(self._x)
-        if 0 < old < len(x) and np.array_equal(x[:old], self._x) and np.array_equal(y[:old], self._y):
+        keep = old - 1  # the points both lines share; the last old point may move (a thinned tail)
+        if 0 < old <= len(x) and self._path.elementCount() == old and np.isfinite(y[keep:]).all() and \
+                np.array_equal(x[:keep], self._x[:keep]) and np.array_equal(y[:keep], self._y[:keep]):
+            path = self._path
+            path.setElementPositionAt(path.elementCount() - 1, float(x[keep]), float(y[keep]))
             for xi, yi in zip(x[old:].tolist(), y[old:].tolist()):
-                self._path.lineTo(xi, yi)
-            xs, ys = x[old - 1:], y[old - 1:]
+                path.lineTo(xi, yi)
+            # repaint from the point before the old last one to the end, padded by the pen (data units)
+            lo = max(keep - 1, 0)
+            xs = np.concatenate((self._x[lo:], x[lo:]))
+            ys = np.concatenate((self._y[lo:], y[lo:]))
             self._x, self._y = x, y
-            # the new segment, padded by the pen's width (in data units)
             px, py = (self.pixelWidth() or 0.0) * 3, (self.pixelHeight() or 0.0) * 3
             x0, x1, y0, y1 = float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max())
             self.update(QRectF(x0 - px, y0 - py, x1 - x0 + 2 * px, y1 - y0 + 2 * py))
             return
         self._x, self._y = x, y
         path = QPainterPath()
-        if len(x):
+        if len(x) and np.isfinite(y).all():  # (no corpus yet: NaN, no line; Qt ignores such points)
             path.moveTo(float(x[0]), float(y[0]))
             for xi, yi in zip(x[1:].tolist(), y[1:].tolist()):
                 path.lineTo(xi, yi)

@@ -87,3 +87,46 @@ def test_a_step_paints_a_few_merge_rows_not_the_table(qtbot, loaded_window):
     QApplication.processEvents()
     assert view.rowAt(view.viewport().height() - 1) == s.merge_count - 1  # the newest merge is in view
     assert painted.heights and max(painted.heights) <= 3 * view.rowHeight(0)
+
+
+def _points(curve) -> list:
+    path = curve._path
+    return [(path.elementAt(i).x, path.elementAt(i).y) for i in range(path.elementCount())]
+
+
+def test_a_history_curve_grows_in_place_like_a_rebuilt_one(qapp):
+    import numpy as np
+    import pyqtgraph as pg
+
+    from app.panes.history_chart import HistoryCurve
+
+    x = np.arange(12.0)
+    y = x ** 0.5
+    grown, fresh = HistoryCurve(pg.mkPen("k")), HistoryCurve(pg.mkPen("k"))
+    grown.set_data(x[:5], y[:5])
+    path = grown._path
+    grown.set_data(x[:9], y[:9])  # appended
+    fresh.set_data(x[:9], y[:9])
+    assert grown._path is path and _points(grown) == _points(fresh)
+    # a thinned line: every 2nd merge, then the current one; the tail point moves on
+    grown.set_data(x[[0, 2, 4, 6, 7]], y[[0, 2, 4, 6, 7]])
+    grown.set_data(x[[0, 2, 4, 6, 8, 9]], y[[0, 2, 4, 6, 8, 9]])
+    fresh.set_data(x[[0, 2, 4, 6, 8, 9]], y[[0, 2, 4, 6, 8, 9]])
+    assert _points(grown) == _points(fresh)
+    grown.set_data(x[:3], y[:3])  # undone: rebuilt
+    fresh.set_data(x[:3], y[:3])
+    assert _points(grown) == _points(fresh)
+
+
+def test_long_runs_are_thinned_and_end_at_the_current_merge(qtbot, loaded_window, monkeypatch):
+    from app.panes import history_chart
+
+    monkeypatch.setattr(history_chart, "MAX_POINTS", 8)
+    w = loaded_window
+    s = w.session
+    for _ in range(19):
+        s.step()
+        for curve in w.history_chart.curves:
+            x, _ = curve.getData()
+            assert len(x) <= 8 + 2 and x[-1] == s.merge_count
+    assert_screen_matches_a_full_repaint(w)
