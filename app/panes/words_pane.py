@@ -237,33 +237,27 @@ class WordsModel(QAbstractTableModel):
         if self._sort[0] == self.TOKENS:
             self._relayout()  # segment counts changed: the order may have too
             return
-        words = set().union(*(st.changed_words for st in steps), before, self.changed)
+        # rows to signal: the words this step changed and those the one before changed (their
+        # highlight goes). One step (applied or undone) changed exactly one of the two sets.
+        changed = (before, self.changed) if len(steps) == 1 else \
+            (set().union(*(st.changed_words for st in steps), before, self.changed),)
         # the rows a view shows get one signal per run of adjacent changed rows (the view repaints
-        # just those); the changed rows above and below them one span each, which that view does
-        # not repaint (a single span over all changed rows would repaint every row on screen)
+        # just those); the rows above and below them one span each, which that view does not
+        # repaint (one span over all changed rows would repaint every row on screen). Only the
+        # rows on screen are looked at: a merge can change thousands of words.
+        n = len(self._order)
         first, last_shown = self.visible_rows()
-        row_of = self._row_of
-        shown: List[int] = []
-        above = below = None
-        for w in words:
-            r = row_of[w]
-            if r < 0:
-                continue
-            if r < first:
-                above = (r, r) if above is None else (min(above[0], r), max(above[1], r))
-            elif r > last_shown:
-                below = (r, r) if below is None else (min(below[0], r), max(below[1], r))
+        first, last_shown = max(first, 0), min(last_shown, n - 1)
+        order = self._order
+        shown = [r for r in range(first, last_shown + 1) if any(order[r] in c for c in changed)]
+        runs: List[Tuple[int, int]] = []
+        for r in shown:
+            if runs and runs[-1][1] == r - 1:
+                runs[-1] = (runs[-1][0], r)
             else:
-                shown.append(r)
-        runs = [span for span in (above, below) if span is not None]
-        if shown:
-            shown.sort()
-            start = shown[0]
-            for prev, row in zip(shown, shown[1:]):
-                if row != prev + 1:
-                    runs.append((start, prev))
-                    start = row
-            runs.append((start, shown[-1]))
+                runs.append((r, r))
+        if sum(len(c) for c in changed) > len(shown):  # changed words off screen (or filtered out)
+            runs += [span for span in ((0, first - 1), (last_shown + 1, n - 1)) if span[0] <= span[1]]
         col = self.SEGMENTATION
         for top, bottom in runs:
             self.dataChanged.emit(self.index(top, 0), self.index(bottom, col))
