@@ -253,17 +253,19 @@ class Trainer:
         changed, removed = idx.apply(words, left, right, new_id, befores, log)
         idx.drop(k)
         self._total_tokens -= removed
-        self._undo_log.append((left, right, new_id, created, tuple(changed), befores))
+        changed_words = tuple(changed)  # one tuple shared by the undo log and the record
+        self._undo_log.append((left, right, new_id, created, changed_words, befores))
         if log is not None:
             log.append((k, -count))  # the merged pair itself goes to 0
-        step = self._record(left, right, new_id, count, created, changed, befores, log)
+        step = self._record(left, right, new_id, count, created, changed_words, befores, log)
         if len(self.history) % 1024 == 1023:
             gc.freeze()  # keep the cyclic GC off what survived: its full passes grow with the heap
         self.history.append(step)
         return step
 
-    def _record(self, left: int, right: int, new_id: int, count: int, created: bool, changed: List[int],
-                befores: Optional[List[List[int]]], log: Optional[List[Tuple[int, int]]]) -> MergeStep:
+    def _record(self, left: int, right: int, new_id: int, count: int, created: bool,
+                changed: Tuple[int, ...], befores: Optional[List[List[int]]],
+                log: Optional[List[Tuple[int, int]]]) -> MergeStep:
         tokens = self._tokens
         stats = TrainingStats(len(self.history) + 1, len(tokens), self._total_tokens, self.total_words,
                               self.total_units)
@@ -271,7 +273,7 @@ class Trainer:
         return MergeStep(
             rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
             left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
-            created=created, changed_words=tuple(changed), examples=examples, changed_pairs=pairs, stats=stats)
+            created=created, changed_words=changed, examples=examples, changed_pairs=pairs, stats=stats)
 
     def detail(self, step: MergeStep) -> MergeStep:
         """``step`` with its examples and changed pairs; only for the latest step (state is needed)."""
@@ -280,12 +282,12 @@ class Trainer:
         if step.examples or not step.changed_words:
             return step
         befores = self._undo_log[-1][5]
-        examples, pairs = self._details(step.left, step.right, step.new_id, list(step.changed_words), befores)
+        examples, pairs = self._details(step.left, step.right, step.new_id, step.changed_words, befores)
         full = replace(step, examples=examples, changed_pairs=pairs)
         self.history[-1] = full
         return full
 
-    def _details(self, left: int, right: int, new_id: int, changed: List[int],
+    def _details(self, left: int, right: int, new_id: int, changed: Sequence[int],
                  befores: Optional[List[List[int]]], log: Optional[List[Tuple[int, int]]] = None
                  ) -> Tuple[tuple, tuple]:
         """Examples (most frequent changed words) and the pairs whose count moved (net).
