@@ -32,7 +32,11 @@ SHOWCASE_WORDS = 10
 def bind_encode_pane(pane: EncodePane, session: Session) -> None:
     """Keep an encode pane on the session's current vocabulary (while it is visible)."""
 
-    def update(*_) -> None:
+    def update(*_) -> None:  # a merge more or less: token ids keep their meaning
+        if pane.isVisible():
+            pane.follow(session.model, same_ids=True)
+
+    def loaded(*_) -> None:  # another corpus or settings: ids mean other tokens
         if pane.isVisible():
             pane.follow(session.model)
 
@@ -40,10 +44,11 @@ def bind_encode_pane(pane: EncodePane, session: Session) -> None:
         update()
         pane.flash_ids([steps[-1].new_id])
 
-    for signal in (session.corpus_loaded, session.steps_undone, session.reset_done):
+    session.corpus_loaded.connect(loaded)
+    for signal in (session.steps_undone, session.reset_done):
         signal.connect(update)
     session.steps_applied.connect(applied)
-    update()
+    loaded()
 
 
 def banner_text(session: Session, chips: TokenChips) -> str:
@@ -207,7 +212,7 @@ class PresenterWindow(QWidget):
             self.showcase.set_words(())
         self.showFullScreen()
         self.activateWindow()
-        self.encode.set_model(self.session.model())
+        self.encode.follow(self.session.model)
         self.refresh()
 
     def leave(self) -> None:

@@ -14,13 +14,15 @@ per token (tens of microseconds each, so 10 KB of text ≈ 2,500 tokens would al
 out in Python with cached text widths (a few ms for 2,500 chips) and paints only the rows in
 the viewport, so the cost of a re-render does not depend on how much text is scrolled away.
 
-The session drives it: ``follow(session.model)`` when the timeline moves (the model is asked for
-when the pane next encodes), ``set_model(model, merges_limit)`` when a vocabulary is loaded;
-``flash_ids(ids)`` when a merge fires.
+The session drives it: ``follow(session.model)`` when the timeline moves (re-encoded in the same
+frame while that is cheap, else at most every 40 ms), ``set_model(model, merges_limit)`` when a
+vocabulary is loaded; ``flash_ids(ids)`` when a merge fires. Typing re-encodes 40 ms after the
+last keystroke.
 """
 from __future__ import annotations
 
 import bisect
+import time
 from typing import Callable, List, Optional, Sequence
 
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, QTimer, Signal
@@ -39,6 +41,8 @@ from bpe_core.types import EncodedToken, Encoding
 __all__ = ["EncodePane", "TokenView", "make_encoder", "render_encode_pane_demo", "demo_byte_model", "DEMO_TEXT"]
 
 DEBOUNCE_MS = 40
+#: a new vocabulary is encoded in the same frame when the last encoding took at most this long
+SAME_FRAME_MS = 4.0
 _PER_SPAN = object()
 #: longer input is encoded only up to here (the rest would cost seconds on the GUI thread)
 MAX_CHARS = 200_000
@@ -319,6 +323,7 @@ class EncodePane(QWidget):
         super().__init__(parent)
         self._model: Optional[BPEModel] = None
         self._source: Optional[Callable[[], Optional[BPEModel]]] = None
+        self._encode_ms = 0.0  # how long the last encoding took (model, encoder, chips)
         self._merges_limit: Optional[int] = None
         self._encoder = None
         self._encoding: Optional[Encoding] = None
@@ -326,7 +331,9 @@ class EncodePane(QWidget):
         self._truncated = False
         self._error = ""
         self._chip_style: tuple = ()
-        self._chip_model: Optional[BPEModel] = None
+        self._chip_model: object = None  # what the chip cache is for: a model, or a followed trainer
+        self._chip_owner: object = None
+        self._following = False
         self._chip_cache: dict = {}
 
         self.ids_toggle = _toggle("ids", "Show each token's id under it")
@@ -378,22 +385,34 @@ class EncodePane(QWidget):
     def set_model(self, model: Optional[BPEModel], merges_limit: Optional[int] = None) -> None:
         """Encode with ``model`` (only its first ``merges_limit`` merges when given)."""
         self._source = None
+        self._following = False
         self._model = model
         self._merges_limit = merges_limit
         self._encoder = None
         self._update_enabled()
         self._schedule()
 
-    def follow(self, source: Callable[[], Optional[BPEModel]]) -> None:
-        """Encode with the model ``source()`` returns when the pane next encodes.
+    def follow(self, source: Callable[[], Optional[BPEModel]], *, same_ids: bool = False) -> None:
+        """Encode with the model ``source()`` returns (a trainer's vocabulary, which changes with
+        every merge), asked for when the pane encodes.
 
-        A trainer's vocabulary changes with every merge; asked for only after the debounce, it
-        is built once per burst of steps and outside the frame that shows the step.
+        When the last encoding took at most :data:`SAME_FRAME_MS`, the pane re-encodes at once, so
+        a step's frame shows it; else (long text, a vocabulary of thousands of merges: the
+        encoder is rebuilt per model) at most every :data:`DEBOUNCE_MS`, however fast the steps
+        come (a pending re-encode is not pushed back, so holding → still shows progress).
+        ``same_ids``: the new model gives every id the previous one had the same token (a
+        trainer's next merge), so the chips already made are kept.
         """
+        if not (same_ids and self._following):
+            self._chip_owner = object()  # another vocabulary: chips are made again
+        self._following = True
         self._source = source
         self._merges_limit = None
         self._encoder = None
-        self._schedule()
+        if self._encode_ms <= SAME_FRAME_MS:
+            self.encode_now()
+        elif not self._timer.isActive():
+            self._timer.start()
 
     def set_merges_limit(self, merges_limit: Optional[int]) -> None:
         self.set_model(self.model(), merges_limit)
@@ -447,12 +466,13 @@ class EncodePane(QWidget):
             b.setEnabled(byte_level)
 
     def _encode_now(self) -> None:
+        start = time.perf_counter()
         text = self.editor.toPlainText()
         self._truncated = len(text) > MAX_CHARS
         self._text = text[:MAX_CHARS]
         self._error = ""
         self._encoding = None
-        if self.model() is not None and self._text:
+        if self._text and self.model() is not None:
             try:
                 if self._encoder is None:
                     self._encoder = make_encoder(self._model, self._merges_limit)
@@ -460,6 +480,7 @@ class EncodePane(QWidget):
             except Exception as exc:  # a user-facing message beats a dead pane
                 self._error = str(exc) or type(exc).__name__
         self._render()
+        self._encode_ms = (time.perf_counter() - start) * 1000
         self.encoding_changed.emit(self._encoding)
 
     def _mode(self) -> str:
@@ -480,10 +501,12 @@ class EncodePane(QWidget):
         ws = self.whitespace_toggle.isChecked()
         show_ids = self.ids_toggle.isChecked()
         style = (mode, ws, show_ids)
-        # chips are kept across re-encodings while typing; a new model object (even at a
-        # recycled address, hence ``is`` and not ``id``) may give an id another token
-        if style != self._chip_style or self._chip_model is not self._model:
-            self._chip_style, self._chip_model, self._chip_cache = style, self._model, {}
+        # chips are kept across re-encodings while typing, and across a followed trainer's merges;
+        # another model object (even at a recycled address, hence ``is`` and not ``id``) may give
+        # an id another token
+        owner = self._chip_owner if self._following else self._model
+        if style != self._chip_style or self._chip_model is not owner:
+            self._chip_style, self._chip_model, self._chip_cache = style, owner, {}
         cache = self._chip_cache
         text = self._text
         chips: List[Chip] = []
@@ -522,7 +545,7 @@ class EncodePane(QWidget):
     def _placeholder(self) -> str:
         if self._error:
             return f"Could not encode: {self._error}"
-        if self._model is None:
+        if self._model is None and self._source is None:
             return "No vocabulary yet — train a few merges or open a vocabulary to see how text is tokenized."
         return "Type or paste text above to see its tokens."
 

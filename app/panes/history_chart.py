@@ -18,7 +18,7 @@ from typing import List, Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
@@ -50,6 +50,7 @@ class HistoryCurve(pg.GraphicsObject):
         self._x = self._y = np.zeros(0)
         self._path = QPainterPath()
         self._bounds = QRectF()
+        self._pad: Optional[tuple] = None
 
     def getData(self):
         return self._x, self._y
@@ -57,26 +58,31 @@ class HistoryCurve(pg.GraphicsObject):
     def set_bounds(self, rect: QRectF) -> None:
         self.prepareGeometryChange()
         self._bounds = QRectF(rect)
+        self._pad = None
 
     def boundingRect(self) -> QRectF:
         return self._bounds
 
-    def set_data(self, x: np.ndarray, y: np.ndarray) -> None:
+    def set_data(self, x: np.ndarray, y: np.ndarray, *, grown: Optional[bool] = None) -> None:
+        """The line's points; ``grown``: the caller knows they are the previous ones (but the last,
+        which may move) plus new ones (else they are compared)."""
         old = len(self._x)
         keep = old - 1  # the points both lines share; the last old point may move (a thinned tail)
-        if 0 < old <= len(x) and self._path.elementCount() == old and np.isfinite(y[keep:]).all() and \
-                np.array_equal(x[:keep], self._x[:keep]) and np.array_equal(y[:keep], self._y[:keep]):
+        if grown is None:
+            grown = 0 < old <= len(x) and np.array_equal(x[:keep], self._x[:keep]) and \
+                np.array_equal(y[:keep], self._y[:keep])
+        if grown and 0 < old <= len(x) and self._path.elementCount() == old and np.isfinite(y[keep:]).all():
             path = self._path
-            path.setElementPositionAt(path.elementCount() - 1, float(x[keep]), float(y[keep]))
+            path.setElementPositionAt(keep, float(x[keep]), float(y[keep]))
             for xi, yi in zip(x[old:].tolist(), y[old:].tolist()):
                 path.lineTo(xi, yi)
-            # repaint from the point before the old last one to the end, padded by the pen (data units)
+            # repaint from the point before the old last one to the end, padded by the pen
             lo = max(keep - 1, 0)
-            xs = np.concatenate((self._x[lo:], x[lo:]))
-            ys = np.concatenate((self._y[lo:], y[lo:]))
+            xs = self._x[lo:].tolist() + x[lo:].tolist()
+            ys = self._y[lo:].tolist() + y[lo:].tolist()
             self._x, self._y = x, y
-            px, py = (self.pixelWidth() or 0.0) * 3, (self.pixelHeight() or 0.0) * 3
-            x0, x1, y0, y1 = float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max())
+            px, py = self._padding()
+            x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
             self.update(QRectF(x0 - px, y0 - py, x1 - x0 + 2 * px, y1 - y0 + 2 * py))
             return
         self._x, self._y = x, y
@@ -87,6 +93,15 @@ class HistoryCurve(pg.GraphicsObject):
                 path.lineTo(xi, yi)
         self._path = path
         self.update()
+
+    def _padding(self) -> tuple:
+        """Three pixels in data units (a 2 px pen and antialiasing), kept until the view changes."""
+        if self._pad is None:
+            self._pad = ((self.pixelWidth() or 0.0) * 3, (self.pixelHeight() or 0.0) * 3)
+        return self._pad
+
+    def viewTransformChanged(self) -> None:
+        self._pad = None
 
     def paint(self, p: QPainter, *args) -> None:
         p.setPen(self.pen)
@@ -132,6 +147,7 @@ class HistoryChart(QWidget):
         self._yrange = (0, 0)  # decades of the count chart
         self._upt_range = (0.0, 0.0)
         self._xmax: float = 0.0
+        self._drawn = (math.inf, 0)  # (merges, thinning) the curves show; inf: lines to rebuild
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.layout_widget)
@@ -171,6 +187,7 @@ class HistoryChart(QWidget):
         self._ensure(len(s.timeline) + 1)
         self._yrange = (0, 0)
         self._xmax = 0.0
+        self._drawn = (math.inf, 0)
         unit = "bytes" if s.config.unit == "bytes" else "chars"
         self.plots[3].setTitle(f"{'bytes' if unit == 'bytes' else 'characters'} per token", size="10pt")
         self.plots[3].setLabel("left", f"{unit} / token")
@@ -234,13 +251,16 @@ class HistoryChart(QWidget):
         # the points shown stay the same from step to step) and always end at the current merge
         k = 1 << max(0, math.ceil(math.log2((n + 1) / MAX_POINTS))) if n >= MAX_POINTS else 1
         shown = slice(0, n + 1, k)
+        # merges only added since the last redraw, at the same thinning: the lines grow
+        grown = n > self._drawn[0] and k == self._drawn[1]
+        self._drawn = (n, k)
         for curve, y in zip(self.curves, (self._log_count, self._vocab, self._tpw, self._upt)):
             xs, ys = self._x[shown], y[shown]
             if k > 1 and xs[-1] != n:
                 xs, ys = np.append(xs, n), np.append(ys, y[n])
             if curve is self.curves[0]:
                 xs, ys = xs[1:], ys[1:]  # no count before the first merge
-            curve.set_data(xs, ys)
+            curve.set_data(xs, ys, grown=grown)
         if n:
             counts = self._count[1: n + 1]
             # whole decades, labelled 10^k only: pyqtgraph's log axis labels every minor tick

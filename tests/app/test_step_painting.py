@@ -130,3 +130,18 @@ def test_long_runs_are_thinned_and_end_at_the_current_merge(qtbot, loaded_window
             x, _ = curve.getData()
             assert len(x) <= 8 + 2 and x[-1] == s.merge_count
     assert_screen_matches_a_full_repaint(w)
+
+
+def test_history_lines_are_rebuilt_for_another_corpus(qtbot, loaded_window, tmp_path):
+    w = loaded_window
+    s = w.session
+    s.step(6)
+    other = tmp_path / "other.txt"
+    other.write_text("abab abab abab cdcd cdcd efef\n" * 5, encoding="utf-8")
+    with qtbot.waitSignal(s.corpus_loaded, timeout=10000):
+        s.load_corpus(other)
+    s.step(2)
+    for curve in w.history_chart.curves:
+        x, y = curve.getData()
+        assert _points(curve) == list(zip(x.tolist(), y.tolist()))
+    assert w.history_chart.values()["count"].tolist() == [float(st.count) for st in s.history]
