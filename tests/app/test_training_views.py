@@ -249,3 +249,43 @@ def test_history_chart_plots_what_the_merges_did(qtbot, loaded_window):
     assert w.history_chart.total_axis.scale == s.stats.total_words  # total tokens = tokens/word x words
     s.undo(5)
     assert len(w.history_chart.values()["count"]) == 7
+
+
+def _shown_ids(w) -> list:
+    return [t.id for t in w.encode.encoding().tokens]
+
+
+def test_the_encode_pane_shows_each_step_in_the_same_frame(qtbot, loaded_window):
+    from app.panes.encode_pane import make_encoder
+
+    w = loaded_window
+    s = w.session
+    text = "the lowest newest widest"
+    w.encode.set_text(text)
+    w.encode.encode_now()
+    for _ in range(6):
+        s.step()  # no waiting: the encoding is already the new vocabulary's
+        assert _shown_ids(w) == make_encoder(s.model()).encode(text).ids
+    s.undo(3)
+    assert _shown_ids(w) == make_encoder(s.model()).encode(text).ids
+    assert w.encode.displayed_texts() == [chip_text(s.token(i), mode="text")[0] for i in _shown_ids(w)]
+
+
+def test_a_slow_encode_pane_still_follows_held_steps(qtbot, loaded_window, monkeypatch):
+    from app.panes import encode_pane
+    from app.panes.encode_pane import make_encoder
+
+    monkeypatch.setattr(encode_pane, "SAME_FRAME_MS", -1.0)  # every encoding counts as slow
+    w = loaded_window
+    s = w.session
+    text = "the lowest newest widest"
+    w.encode.set_text(text)
+    w.encode.encode_now()
+    seen = []
+    w.encode.encoding_changed.connect(lambda enc: seen.append(s.merge_count))
+    deadline = time.monotonic() + 0.4
+    while time.monotonic() < deadline and s.merge_count < 30:  # a held key: a step every ~15 ms
+        s.step()
+        qtbot.wait(15)
+    assert len(seen) >= 3  # re-encoded while the steps kept coming (a debounce would wait for the end)
+    qtbot.waitUntil(lambda: _shown_ids(w) == make_encoder(s.model()).encode(text).ids, timeout=2000)
