@@ -39,6 +39,8 @@ class LiveLabel(QWidget):
             self.label.setObjectName(object_name)
         self._min_text = min_text
         self._height = 0
+        # opaque: a new text repaints the holder and the label, not every parent up to the window
+        self.setAutoFillBackground(True)
         self.setSizePolicy(QSizePolicy.Fixed if min_text else QSizePolicy.Ignored, QSizePolicy.Fixed)
         self._fit()
 
@@ -130,6 +132,15 @@ class QuietScrollBar(_RepaintsWhenMoved, QScrollBar):
 
     def __init__(self, orientation=Qt.Vertical, parent: Optional[QWidget] = None) -> None:
         super().__init__(orientation, parent)
+
+    def event(self, event) -> bool:
+        result = super().event(event)
+        if event.type() == QEvent.Polish:
+            # Fusion paints every pixel of a scroll bar; unless it says so, each repaint also
+            # repaints every widget under it up to the main window. (Set here: a scroll area
+            # clears the attribute when it takes the bar.)
+            self.setAttribute(Qt.WA_OpaquePaintEvent, self.style().name().lower() == "fusion")
+        return result
 
 
 class RowsView(QTableView):

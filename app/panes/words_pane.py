@@ -282,13 +282,20 @@ class ChipRowsModel(QAbstractTableModel):
         self.rows: List[tuple] = []
 
     def set_rows(self, rows: List[tuple]) -> None:
-        if rows and len(rows) == len(self.rows):  # the usual step: new content, same shape
-            self.rows = rows
-            self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(self.headers) - 1))
-            return
-        self.beginResetModel()  # a reset also relays out the header and scroll bars
+        # rows added or removed at the end, the rest changed in place: no reset (a reset also
+        # lays out and repaints the header)
+        old, new = len(self.rows), len(rows)
+        if new < old:
+            self.beginRemoveRows(QModelIndex(), new, old - 1)
+            self.rows = self.rows[:new]
+            self.endRemoveRows()
+        elif new > old:
+            self.beginInsertRows(QModelIndex(), old, new - 1)
+            self.rows = self.rows + rows[old:]
+            self.endInsertRows()
         self.rows = rows
-        self.endResetModel()
+        if min(old, new):
+            self.dataChanged.emit(self.index(0, 0), self.index(min(old, new) - 1, len(self.headers) - 1))
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
