@@ -133,6 +133,9 @@ class HistoryChart(QWidget):
             plot.showGrid(x=True, y=True, alpha=0.2)
             for name in ("left", "bottom"):  # axes (and the grid they draw) change rarely: keep them
                 plot.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # as pixmaps
+            # the label space only grows: each change of an axis's width re-lays out all four
+            # charts and redraws every axis (~25 ms); "1.2" after "1.25" need not narrow it
+            plot.getAxis("left").setStyle(autoReduceTextSpace=False)
             curve = HistoryCurve(pg.mkPen(CURVES[i], width=2))  # _redraw thins long runs
             plot.addItem(curve)
             plot.getViewBox().sigRangeChanged.connect(lambda vb, *_, c=curve: c.set_bounds(vb.viewRect()))
@@ -144,8 +147,9 @@ class HistoryChart(QWidget):
         self.total_axis = tpw.getAxis("right")
         self.total_axis.setLabel("total", units="tokens")  # SI prefix: "k tokens", short labels
         self.total_axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.total_axis.setStyle(autoReduceTextSpace=False)
         self._yrange = (0, 0)  # decades of the count chart
-        self._upt_range = (0.0, 0.0)
+        self._tpw_range = self._upt_range = (0.0, 0.0)
         self._xmax: float = 0.0
         self._drawn = (math.inf, 0)  # (merges, thinning) the curves show; inf: lines to rebuild
         layout = QVBoxLayout(self)
@@ -220,30 +224,61 @@ class HistoryChart(QWidget):
             self._xmax = nice_ceiling(max(100, n * 1.5))
             for plot in self.plots:
                 plot.setXRange(0, self._xmax, padding=0.02)
-            self._set_fixed_y()
+            if self.session.stats is not None:  # the vocabulary grows at most one token a merge
+                v0 = float(self._vocab[0])
+                self.plots[1].setYRange(v0, v0 + self._xmax, padding=0.05)
 
     def _set_fixed_y(self) -> None:
-        """y ranges that no ordinary merge moves (no axis redraws): the vocabulary grows at most
-        one token a merge, tokens per word fall from their start towards 1; characters per token
-        rise (at most to characters per word) and get headroom: the range grows a few times."""
-        if self.session.stats is None:
+        """y ranges that follow from the corpus, so no ordinary merge redraws an axis: merge counts
+        never rise (the first merge's count is the largest) nor fall below the minimum frequency;
+        tokens per word fall from their start towards 1 and characters per token rise from theirs:
+        both get room in a few steps (:meth:`_fit_tpw`, :meth:`_fit_upt`)."""
+        s = self.session
+        if s.stats is None:
             return
-        v0 = float(self._vocab[0])
-        self.plots[1].setYRange(v0, v0 + self._xmax, padding=0.05)
-        self.plots[2].setYRange(1.0, max(1.0, float(self._tpw[0])), padding=0.05)
-        self._upt_range = (0.0, 0.0)
+        top = s.history[0].count if s.history else (s.top_pairs[0].count if s.top_pairs else 2)
+        lo = math.floor(math.log10(max(1, s.config.min_frequency or 1)))
+        hi = max(lo + 1, math.ceil(math.log10(max(2, top)) - 1e-9))
+        self._yrange = (lo, hi)
+        self.plots[0].setYRange(lo, hi, padding=0.08)
+        # whole decades, labelled 10^k only: pyqtgraph's log axis labels every minor tick when it
+        # spans few decades, which overlap in a small chart
+        self.plots[0].getAxis("left").setTicks(
+            [[(k, f"10{str(k).translate(SUPERSCRIPTS)}") for k in range(lo, hi + 1)], []])
+        self._tpw_range = self._upt_range = (0.0, 0.0)
+        self._fit_tpw()
         self._fit_upt()
 
+    def _fit_tpw(self) -> None:
+        """Tokens per word: from their start down to room for twice the fall so far (at least 5 %
+        of the start), never below 1: a few changes in a training, and a line that uses the chart
+        also where words are long (whitespace-split Chinese: hundreds of tokens per word)."""
+        if self.session.stats is None:
+            return
+        start = float(self._tpw[0])
+        low = float(np.nanmin(self._tpw[: self._n + 1]))
+        if self._tpw_range[1] and low >= self._tpw_range[0]:
+            return
+        top = max(1.0, start)
+        bottom = max(1.0, top - nice_ceiling(2 * max(top - low, 0.05 * top)))
+        self._tpw_range = (min(bottom, low), top)
+        self.plots[2].setYRange(*self._tpw_range, padding=0.05)
+
     def _fit_upt(self) -> None:
+        """Characters (bytes) per token: from a round number at or below the start, up to room
+        for twice the rise so far (at least 0.1 unit): each change at least doubles the range, so
+        it changes a few times in a training, never past every word being one token."""
         st = self.session.stats
         if st is None:
             return
-        data = self._upt[: self._n + 1]
-        lo, hi = min(1.0, float(data[0])), float(np.nanmax(data))
-        if hi > self._upt_range[1] or self._upt_range[1] == 0.0:
-            ceiling = max(1.0, st.total_units / max(st.total_words, 1))  # every word one token
-            self._upt_range = (lo, min(ceiling, hi + 0.5 * max(hi - lo, 0.1)))
-            self.plots[3].setYRange(*self._upt_range, padding=0.05)
+        hi = float(np.nanmax(self._upt[: self._n + 1]))
+        if self._upt_range[1] and hi <= self._upt_range[1]:
+            return
+        lo = math.floor(min(1.0, float(self._upt[0])) * 10) / 10
+        ceiling = max(lo + 0.5, st.total_units / max(st.total_words, 1))  # every word one token
+        top = min(ceiling, lo + nice_ceiling(2 * max(hi - lo, 0.05)))
+        self._upt_range = (lo, max(top, hi))
+        self.plots[3].setYRange(*self._upt_range, padding=0.05)
 
     def _redraw(self) -> None:
         n = self._n
@@ -261,17 +296,7 @@ class HistoryChart(QWidget):
             if curve is self.curves[0]:
                 xs, ys = xs[1:], ys[1:]  # no count before the first merge
             curve.set_data(xs, ys, grown=grown)
-        if n:
-            counts = self._count[1: n + 1]
-            # whole decades, labelled 10^k only: pyqtgraph's log axis labels every minor tick
-            # when it spans few decades, which overlap in a small chart
-            lo = math.floor(math.log10(max(1.0, float(counts.min()))))
-            hi = math.ceil(math.log10(max(2.0, float(counts.max()))) + 1e-9)
-            if (lo, hi) != self._yrange:
-                self._yrange = (lo, hi)
-                self.plots[0].setYRange(lo, hi, padding=0.15)  # room for the labels at both ends
-                self.plots[0].getAxis("left").setTicks(
-                    [[(k, f"10{str(k).translate(SUPERSCRIPTS)}") for k in range(lo, hi + 1)], []])
+        self._fit_tpw()
         self._fit_upt()
 
     def values(self) -> dict:

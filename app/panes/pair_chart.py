@@ -193,10 +193,11 @@ class PairChart(QWidget):
         self.right_axis.setWidth(self._fm.horizontalAdvance("88,888,888") + 8)
 
     def _fit_left_axis(self, widths: Sequence[int]) -> None:
-        """Widen the label axis when a label would be cut; narrow it only when far too wide."""
+        """Widen the label axis when a label would be cut, with room to spare; it narrows only for
+        another corpus or font (a new width re-lays out the chart and redraws every axis)."""
         need = max(widths, default=0) + 12
-        if need > self._left_width or need < 0.6 * self._left_width:
-            self._left_width = max(need, self._fm.horizontalAdvance('"a" + "b"') + 12)
+        if need > self._left_width:
+            self._left_width = int(need * 1.2)
             self.left_axis.setWidth(self._left_width)
 
     def _pair_text(self, pair: PairCount) -> Tuple[str, int]:
@@ -212,6 +213,7 @@ class PairChart(QWidget):
 
     def _on_session_corpus_loaded(self, *_) -> None:
         self._pair_texts.clear()  # token ids mean other tokens now
+        self._fit_axes()
         self.refresh()
 
     def labels(self) -> List[str]:

@@ -87,3 +87,33 @@ def test_gui_script_entry_point_is_main():
     from app.__main__ import main
 
     assert callable(main)
+
+
+def _view_y(plot) -> tuple:
+    return tuple(plot.getViewBox().viewRange()[1])
+
+
+@pytest.mark.skipif(not SANGUO.exists(), reason="shared Chinese corpus not present")
+def test_history_ranges_keep_the_lines_readable_and_change_rarely(qtbot, window, tmp_path):
+    lines = SANGUO.read_text(encoding="utf-8").splitlines(keepends=True)[:400]
+    corpus = tmp_path / "sanguo_400.txt"
+    corpus.write_text("".join(lines), encoding="utf-8")
+    s = window.session
+    with qtbot.waitSignal(s.corpus_loaded, timeout=20000):
+        s.load_corpus(corpus, make_config("char-hf", vocab_size=6000))
+    chart = window.history_chart
+    ranges = []
+    for _ in range(60):
+        s.step()
+        ranges.append(tuple(_view_y(p) for p in chart.plots))
+    values = chart.values()
+    for key, plot in (("units_per_token", chart.plots[3]), ("tokens_per_word", chart.plots[2])):
+        lo, hi = _view_y(plot)
+        line = values[key]
+        assert lo <= line.min() and line.max() <= hi
+        # the line (chars per token ~1.0 -> 1.1, tokens per word ~270 -> 260) spans at least a
+        # fifth of its chart's height instead of lying flat in a range made for all that is possible
+        assert (line.max() - line.min()) >= 0.2 * (hi - lo), (key, lo, hi, line.min(), line.max())
+    assert s.merge_count == 60
+    for i in range(4):  # each chart's range changed at most a few times in 60 merges
+        assert len({r[i] for r in ranges}) <= (3 if i != 1 else 1), i
