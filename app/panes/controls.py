@@ -185,9 +185,10 @@ class ControlsPane(QWidget):
                 f"{st.tokens_per_word:.2f} tokens/word")
         slider = self.timeline
         slider.blockSignals(True)
-        slider.setRange(0, max(target, s.merge_count))
+        if slider.maximum() != max(target, s.merge_count):
+            slider.setRange(0, max(target, s.merge_count))
+            slider.setPageStep(max(1, target // 20))
         slider.setValue(s.merge_count)
-        slider.setPageStep(max(1, target // 20))
         slider.blockSignals(False)
 
 
