@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Literal, Optional, Sequence, Tuple
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap, QTextLayout
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap, QStaticText, QTextLayout
 
 from bpe_core.symbols import to_glyphs, to_hex, visible_whitespace
 from bpe_core.types import Raw
@@ -378,6 +378,7 @@ class ChipMetrics:
         self._sw: Dict[str, int] = {}
         self._readable: Dict[str, str] = {}
         self.pixmaps: Dict[tuple, QPixmap] = {}
+        self._ellipsis: Optional[QStaticText] = None
 
     def shown(self, text: str) -> str:
         """The text actually drawn (characters without a font spelled out)."""
@@ -407,6 +408,13 @@ class ChipMetrics:
     def ellipsis_width(self) -> int:
         """Room for the ``…`` after a row's last whole chip."""
         return self.text_width("…") + 2
+
+    def ellipsis(self) -> QStaticText:
+        """The ``…``, laid out once (drawn in the painter's pen)."""
+        if self._ellipsis is None:
+            self._ellipsis = QStaticText("…")
+            self._ellipsis.prepare(font=self.font)
+        return self._ellipsis
 
     def height(self, with_sub: bool = False) -> int:
         h = self.fm.height() + 2 * self.PAD_Y
@@ -534,7 +542,10 @@ def paint_chips(painter: QPainter, rect: QRect, chips: Sequence[Chip], font: Opt
     x = rects[-1].right() + m.GAP if rects else float(rect.x())
     if cut and rects and x + m.ellipsis_width() <= rect.x() + rect.width():
         painter.setFont(m.font)
-        painter.drawText(QRectF(x, rect.y(), m.ellipsis_width(), rect.height()), Qt.AlignCenter, "…")
+        dots = m.ellipsis()
+        size = dots.size()
+        painter.drawStaticText(QPointF(x + (m.ellipsis_width() - size.width()) / 2,
+                                       rect.y() + (rect.height() - size.height()) / 2), dots)
         x += m.ellipsis_width() + m.GAP
     used = x - rect.x() - (m.GAP if rects else 0)
     return int(min(max(used, 0), rect.width()))
