@@ -5,7 +5,7 @@ Token chip colors live in :mod:`app.chips`; this module holds everything else a 
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QStyleOptionHeader
 
 #: the next merge (pair chart) and the merge that just fired (banner, flashes)
 ACCENT = QColor("#d9480f")
@@ -35,8 +35,24 @@ def configure_pyqtgraph() -> None:
     pg.setConfigOptions(antialias=True, background="w", foreground="#212529")
 
 
+class SortArrowStyle(QProxyStyle):
+    """Fusion, with header sort arrows that point the way the rows run: ▲ ascending (a → z,
+    small → large), ▼ descending. Fusion draws Qt's ascending order as ▼ (the old Windows
+    convention), so the words table, sorted by descending frequency, showed ▲."""
+
+    def drawPrimitive(self, element, option, painter, widget=None) -> None:
+        if element == QStyle.PE_IndicatorHeaderArrow and isinstance(option, QStyleOptionHeader):
+            flipped = QStyleOptionHeader(option)
+            if option.sortIndicator == QStyleOptionHeader.SortUp:
+                flipped.sortIndicator = QStyleOptionHeader.SortDown
+            elif option.sortIndicator == QStyleOptionHeader.SortDown:
+                flipped.sortIndicator = QStyleOptionHeader.SortUp
+            option = flipped
+        super().drawPrimitive(element, option, painter, widget)
+
+
 def apply_app_theme(app: QApplication) -> None:
-    app.setStyle("Fusion")
+    app.setStyle(SortArrowStyle(QStyleFactory.create("Fusion")))
 
 
 def font_with_size(font: QFont, point_size: float, *, bold: bool = False) -> QFont:

@@ -13,8 +13,8 @@ from typing import Optional
 
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QAccessible, QFont
-from PySide6.QtWidgets import (QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider, QTableView,
-                               QWidget)
+from PySide6.QtWidgets import (QLabel, QProxyStyle, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider,
+                               QTableView, QWidget)
 
 
 class LiveLabel(QWidget):
@@ -139,7 +139,9 @@ class QuietScrollBar(_RepaintsWhenMoved, QScrollBar):
             # Fusion paints every pixel of a scroll bar; unless it says so, each repaint also
             # repaints every widget under it up to the main window. (Set here: a scroll area
             # clears the attribute when it takes the bar.)
-            self.setAttribute(Qt.WA_OpaquePaintEvent, self.style().name().lower() == "fusion")
+            style = self.style()
+            base = style.baseStyle() if isinstance(style, QProxyStyle) else style
+            self.setAttribute(Qt.WA_OpaquePaintEvent, base.name().lower() == "fusion")
         return result
 
 

@@ -289,3 +289,37 @@ def test_a_slow_encode_pane_still_follows_held_steps(qtbot, loaded_window, monke
         qtbot.wait(15)
     assert len(seen) >= 3  # re-encoded while the steps kept coming (a debounce would wait for the end)
     qtbot.waitUntil(lambda: _shown_ids(w) == make_encoder(s.model()).encode(text).ids, timeout=2000)
+
+
+def _arrow_rows(header, section: int) -> list:
+    """Widths of the dark rows of the sort arrow drawn at the right of a header section."""
+    img = header.grab().toImage()
+    right = header.sectionViewportPosition(section) + header.sectionSize(section)
+    rows = []
+    for y in range(img.height()):
+        n = sum(1 for x in range(right - 22, right - 1) if img.pixelColor(x, y).lightness() < 120)
+        if n:
+            rows.append(n)
+    return rows
+
+
+def test_the_sort_arrow_points_the_way_the_words_run(qtbot, loaded_window):
+    from PySide6.QtWidgets import QApplication
+
+    from app.theme import apply_app_theme
+
+    app = QApplication.instance()
+    apply_app_theme(app)  # the app's style (main() sets it)
+    try:
+        w = loaded_window
+        header = w.words.table.horizontalHeader()
+        w.words.sort_by("frequency")  # most frequent first: descending, ▼ (widest row on top)
+        qtbot.wait(10)
+        down = _arrow_rows(header, WordsModel.FREQ)
+        assert len(down) >= 2 and down[0] > down[-1]
+        w.words.sort_by("alphabet")  # a → z: ascending, ▲
+        qtbot.wait(10)
+        up = _arrow_rows(header, WordsModel.WORD)
+        assert len(up) >= 2 and up[0] < up[-1]
+    finally:
+        app.setStyle("Fusion")
