@@ -5,7 +5,7 @@ Token chip colors live in :mod:`app.chips`; this module holds everything else a 
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QStyleOptionHeader
+from PySide6.QtWidgets import QApplication, QHeaderView, QProxyStyle, QStyle, QStyleFactory, QStyleOptionHeader
 
 #: the next merge (pair chart) and the merge that just fired (banner, flashes)
 ACCENT = QColor("#d9480f")
@@ -36,7 +36,7 @@ def configure_pyqtgraph() -> None:
 
 
 class SortArrowStyle(QProxyStyle):
-    """Fusion, with header sort arrows that point the way the rows run: ▲ ascending (a → z,
+    """A style whose header sort arrows that point the way the rows run: ▲ ascending (a → z,
     small → large), ▼ descending. Fusion draws Qt's ascending order as ▼ (the old Windows
     convention), so the words table, sorted by descending frequency, showed ▲."""
 
@@ -51,8 +51,21 @@ class SortArrowStyle(QProxyStyle):
         super().drawPrimitive(element, option, painter, widget)
 
 
+_SORT_STYLES: dict = {}
+
+
+def sort_arrows_follow_order(header: QHeaderView) -> None:
+    """Give a sortable table's header :class:`SortArrowStyle` (only the header: a Python style
+    hook on every widget would be called for every table cell painted)."""
+    base = QApplication.style().name() or "Fusion"
+    style = _SORT_STYLES.get(base)
+    if style is None:  # kept alive here: a widget does not own the style it is given
+        style = _SORT_STYLES[base] = SortArrowStyle(QStyleFactory.create(base))
+    header.setStyle(style)
+
+
 def apply_app_theme(app: QApplication) -> None:
-    app.setStyle(SortArrowStyle(QStyleFactory.create("Fusion")))
+    app.setStyle("Fusion")
 
 
 def font_with_size(font: QFont, point_size: float, *, bold: bool = False) -> QFont:

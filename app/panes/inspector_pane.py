@@ -14,7 +14,7 @@ that id; ``hex:e4 b8`` (or ``0xe4b8``) matches bytes.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, List, Optional
+from typing import List, Optional
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPainter
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.chips import ChipMetrics, chip_text, model_chip, paint_chips, token_tooltip
 from app.panes.encode_pane import DEMO_TEXT, EncodePane
 from app.panes.merge_tree_view import MergeTreeView
+from app.theme import sort_arrows_follow_order
 from bpe_core.model import BPEModel
 from bpe_core.symbols import to_glyphs, to_hex
 
@@ -287,6 +288,7 @@ class InspectorTab(QWidget):
         t.setSelectionBehavior(QAbstractItemView.SelectRows)
         t.setSelectionMode(QAbstractItemView.SingleSelection)
         t.setSortingEnabled(True)
+        sort_arrows_follow_order(t.horizontalHeader())
         t.sortByColumn(TokenTableModel.COL_ID, Qt.AscendingOrder)
         t.setWordWrap(False)
         t.setAlternatingRowColors(True)

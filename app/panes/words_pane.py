@@ -23,7 +23,7 @@ from bpe_core.types import MergeStep
 
 from ..chips import Chip, ChipMetrics, chip_text, chips_size_hint, paint_chips
 from ..session import Session
-from ..theme import CHANGED_ROW, FLASH_MS
+from ..theme import CHANGED_ROW, FLASH_MS, sort_arrows_follow_order
 from ..widgets import QuietScrollBar, RowsView, live_label
 
 # Roles as plain ints: PySide6's old-style ``Qt.DisplayRole`` lookup costs ~14 µs each, and
@@ -360,6 +360,7 @@ class WordsPane(QWidget):
         self.count_label = live_label(self, min_text="888,888 of 888,888 words")
         self.table = _table(self.model, self.delegate, [WordsModel.SEGMENTATION], WordsModel.SEGMENTATION)
         self.table.setSortingEnabled(True)
+        sort_arrows_follow_order(self.table.horizontalHeader())
         self.table.setColumnWidth(WordsModel.WORD, 130)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_changed)
         self.model.set_visible_rows(self._table_rows_shown)

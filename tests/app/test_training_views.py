@@ -304,22 +304,13 @@ def _arrow_rows(header, section: int) -> list:
 
 
 def test_the_sort_arrow_points_the_way_the_words_run(qtbot, loaded_window):
-    from PySide6.QtWidgets import QApplication
-
-    from app.theme import apply_app_theme
-
-    app = QApplication.instance()
-    apply_app_theme(app)  # the app's style (main() sets it)
-    try:
-        w = loaded_window
-        header = w.words.table.horizontalHeader()
-        w.words.sort_by("frequency")  # most frequent first: descending, ▼ (widest row on top)
-        qtbot.wait(10)
-        down = _arrow_rows(header, WordsModel.FREQ)
-        assert len(down) >= 2 and down[0] > down[-1]
-        w.words.sort_by("alphabet")  # a → z: ascending, ▲
-        qtbot.wait(10)
-        up = _arrow_rows(header, WordsModel.WORD)
-        assert len(up) >= 2 and up[0] < up[-1]
-    finally:
-        app.setStyle("Fusion")
+    w = loaded_window
+    header = w.words.table.horizontalHeader()
+    w.words.sort_by("frequency")  # most frequent first: descending, ▼ (widest row on top)
+    qtbot.wait(10)
+    down = _arrow_rows(header, WordsModel.FREQ)
+    assert len(down) >= 2 and down[0] > down[-1]
+    w.words.sort_by("alphabet")  # a → z: ascending, ▲
+    qtbot.wait(10)
+    up = _arrow_rows(header, WordsModel.WORD)
+    assert len(up) >= 2 and up[0] < up[-1]
