@@ -1,14 +1,16 @@
-"""Export: charts to PNG/SVG (pyqtgraph exporters), the merges to CSV, the vocabulary to a file.
+"""Export: charts to PNG/SVG (pyqtgraph exporters), the merges to CSV, the vocabulary to a file;
+and the one question a vocabulary file can leave open when it is read back (a ``.tiktoken``
+file's split pattern).
 
 These are plain functions of their inputs (a plot item or scene, a list of merges, a model),
-called by the main window's File → Export actions and by the tests.
+called by the main window's File actions and by the tests.
 """
 from __future__ import annotations
 
 import csv
 import io
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, MergeStep
@@ -126,3 +128,29 @@ def save_vocabulary(model: BPEModel, path: str, fmt: str = "native") -> str:
         raise BPELensError("Nothing to save: load a corpus first.")
     write_vocabulary(model, str(path), fmt)
     return str(path)
+
+
+#: split patterns offered for a ``.tiktoken`` file that is not one of OpenAI's (label: pattern name)
+TIKTOKEN_SPLITS: Dict[str, str] = {
+    "GPT-2 / r50k_base (byte-level training here uses it)": "gpt2",
+    "cl100k_base (GPT-4)": "cl100k",
+    "o200k_base (GPT-4o)": "o200k",
+}
+
+
+def ask_tiktoken_pattern(parent, path: str) -> Union[Optional[str], bool]:
+    """The split regex to read ``path`` with: None when the file needs none (not ``.tiktoken``, or
+    one of OpenAI's, known by name); for another ``.tiktoken`` file (ranks only: how text is split
+    before they apply is not in it) the user picks one; False when they cancel."""
+    from PySide6.QtWidgets import QInputDialog
+
+    from bpe_core.formats.tiktoken_file import KNOWN_ENCODINGS
+    from bpe_core.pretokenize import TIKTOKEN_PATTERNS
+
+    p = Path(path)
+    if p.suffix.lower() != ".tiktoken" or p.name.split(".")[0] in KNOWN_ENCODINGS:
+        return None
+    choice, ok = QInputDialog.getItem(parent, "Split pattern",
+                                      f"How is text split before the ranks in {p.name} apply?",
+                                      list(TIKTOKEN_SPLITS), 0, False)
+    return TIKTOKEN_PATTERNS[TIKTOKEN_SPLITS[choice]] if ok else False

@@ -155,11 +155,19 @@ class MainWindow(QMainWindow):
 
     # -- commands -----------------------------------------------------------------------------------------
     def open_path(self, path: str) -> None:
-        """Open a dropped / chosen file: a vocabulary by its suffix, anything else as a corpus."""
-        if Path(path).suffix.lower() in VOCAB_SUFFIXES or Path(path).name == "merges.txt":
-            self.session.open_vocabulary(path)
+        """Open a dropped / chosen file: a vocabulary by its suffix (or a folder: seed 000's tables,
+        a tokenizer.json or vocab.json + merges.txt), anything else as a corpus."""
+        p = Path(path)
+        if p.is_dir() or p.suffix.lower() in VOCAB_SUFFIXES or p.name == "merges.txt":
+            self.open_vocabulary_path(path)
         else:
             self.session.load_corpus(path)
+
+    def open_vocabulary_path(self, path: str) -> None:
+        """Open a vocabulary (a ``.tiktoken`` file of our own: the user picks its split pattern)."""
+        pattern = export.ask_tiktoken_pattern(self, path)
+        if pattern is not False:
+            self.session.open_vocabulary(path, pattern=pattern)
 
     def choose_corpus(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open corpus", str(self._last_dir()),
@@ -171,7 +179,7 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open vocabulary", str(self._last_dir()),
                                               "Vocabularies (*.json *.model *.tiktoken merges.txt);;All files (*)")
         if path:
-            self.session.open_vocabulary(path)
+            self.open_vocabulary_path(path)
 
     def edit_settings(self) -> None:
         dialog = SettingsDialog(self.session.config, self)

@@ -314,12 +314,14 @@ class Session(QObject):
         else:
             self.load_corpus(self._corpus.path, config)
 
-    def open_vocabulary(self, path: str) -> None:
-        """Read a saved vocabulary (any supported format) on a worker; ``vocabulary_opened`` follows."""
+    def open_vocabulary(self, path: str, *, pattern: Optional[str] = None) -> None:
+        """Read a saved vocabulary (any supported format) on a worker; ``vocabulary_opened`` follows.
+        ``pattern``: the split regex of a ``.tiktoken`` file other than OpenAI's own."""
         from bpe_core.formats.detect import open_vocabulary
 
         path = os.fspath(path)
-        self._start_call(lambda *, progress, cancel: open_vocabulary(path), self.vocabulary_opened.emit)
+        self._start_call(lambda *, progress, cancel: open_vocabulary(path, pattern=pattern),
+                         self.vocabulary_opened.emit)
         self.loading_started.emit(f"Opening {os.path.basename(path)}")
 
     def cancel(self) -> None:
