@@ -87,30 +87,35 @@ def run_platforms(args, argv) -> int:
         elif not a.startswith(("--platform=", "--repeat=")):
             own.append(a)
     platforms = ["offscreen", "xvfb"] if args.platform == "both" else [args.platform]
+    commands = {}
     for platform in platforms:
         env = dict(os.environ, PYQTGRAPH_QT_LIB="PySide6")
         if platform == "offscreen":
             env.pop("DISPLAY", None)
             env["QT_QPA_PLATFORM"] = "offscreen"
-            cmd = [sys.executable, __file__, *own]
+            commands[platform] = ([sys.executable, __file__, *own], env)
+        elif shutil.which("xvfb-run") is None:
+            print("xvfb-run not found: skipping the X11 run", file=sys.stderr)
         else:
-            if shutil.which("xvfb-run") is None:
-                print("xvfb-run not found: skipping the X11 run", file=sys.stderr)
-                continue
             env.pop("QT_QPA_PLATFORM", None)
-            cmd = ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, __file__, *own]
-        rows: dict = {}
-        for i in range(args.repeat):
+            commands[platform] = (["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, __file__, *own],
+                                  env)
+    rows: dict = {}
+    for i in range(args.repeat):  # platforms take turns: a machine whose speed drifts treats both alike
+        for platform, (cmd, env) in commands.items():
             out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
             for line in out.splitlines():
                 m = LINE.match(line)
                 if m:
-                    rows.setdefault((m["label"], m["kind"]), []).append(
+                    rows.setdefault((platform, m["label"], m["kind"]), []).append(
                         (float(m["p50"]), float(m["p95"]), float(m["p99"])))
                 elif i == 0 and not line.startswith(" "):
                     print(line)
+    for platform in commands:
         print(f"== {platform}: median of {args.repeat} run(s)")
-        for (label, kind), runs in rows.items():
+        for (plat, label, kind), runs in rows.items():
+            if plat != platform:
+                continue
             p50, p95, p99 = (statistics.median(r[j] for r in runs) for j in range(3))
             spread = f"  (p95 {min(r[1] for r in runs):.1f}..{max(r[1] for r in runs):.1f})" if len(runs) > 1 else ""
             print(f"{label:26s} {kind:4s} p50 {p50:6.1f}  p95 {p95:6.1f}  p99 {p99:6.1f} ms{spread}")
