@@ -90,8 +90,7 @@ def test_a_step_paints_a_few_merge_rows_not_the_table(qtbot, loaded_window):
 
 
 def _points(curve) -> list:
-    path = curve._path
-    return [(path.elementAt(i).x, path.elementAt(i).y) for i in range(path.elementCount())]
+    return curve.points()
 
 
 def test_a_history_curve_grows_in_place_like_a_rebuilt_one(qapp):
@@ -104,10 +103,10 @@ def test_a_history_curve_grows_in_place_like_a_rebuilt_one(qapp):
     y = x ** 0.5
     grown, fresh = HistoryCurve(pg.mkPen("k")), HistoryCurve(pg.mkPen("k"))
     grown.set_data(x[:5], y[:5])
-    path = grown._path
+    poly = grown._poly
     grown.set_data(x[:9], y[:9])  # appended
     fresh.set_data(x[:9], y[:9])
-    assert grown._path is path and _points(grown) == _points(fresh)
+    assert grown._poly is poly and _points(grown) == _points(fresh)
     # a thinned line: every 2nd merge, then the current one; the tail point moves on
     grown.set_data(x[[0, 2, 4, 6, 7]], y[[0, 2, 4, 6, 7]])
     grown.set_data(x[[0, 2, 4, 6, 8, 9]], y[[0, 2, 4, 6, 8, 9]])
