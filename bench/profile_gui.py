@@ -88,6 +88,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cprofile", type=int, default=0, metavar="N")
     parser.add_argument("--detail", action="store_true", help="paints per widget class and region size")
     parser.add_argument("--worst", type=int, default=0, metavar="N", help="break down the N slowest steps")
+    parser.add_argument("--start", type=int, default=0, metavar="K", help="first run to merge K (on a worker)")
     args = parser.parse_args(argv)
     app = TimingApp([])
     app.detail = args.detail
@@ -111,6 +112,12 @@ def main(argv=None) -> int:
     session.load_corpus(args.corpus)
     loop.exec()
     window.encode.set_text("Natural language processing is interesting.")
+    if args.start:
+        loop = QEventLoop()
+        session.run_finished.connect(loop.quit)
+        session.seek(args.start)
+        if session.is_running:
+            loop.exec()
     for _ in range(10):
         session.step()
         app.processEvents()
