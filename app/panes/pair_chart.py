@@ -60,6 +60,10 @@ class LabelAxis(pg.AxisItem):
         self._static: Dict[str, QStaticText] = {}
         self._static_font: Optional[QFont] = None
 
+    def updateAutoSIPrefix(self) -> None:
+        if self.labelUnits:  # without units the label never changes: no HTML re-layout per range change
+            super().updateAutoSIPrefix()
+
     def set_texts(self, texts: Sequence[str]) -> None:
         texts = list(texts)
         if texts != self._texts:
@@ -114,6 +118,10 @@ class CountAxis(pg.AxisItem):
         super().__init__("bottom")
         self._static: Dict[str, QStaticText] = {}
         self._static_font: Optional[QFont] = None
+
+    def updateAutoSIPrefix(self) -> None:
+        if self.labelUnits:  # without units the label never changes: no HTML re-layout per range change
+            super().updateAutoSIPrefix()
 
     def paint(self, p: QPainter, *args) -> None:
         view = self.linkedView()
