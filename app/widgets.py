@@ -9,12 +9,13 @@ all of itself (sliders, scroll bars) or by invalidating every layout up to the w
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Optional
 
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QAccessible, QFont
-from PySide6.QtWidgets import (QLabel, QProxyStyle, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider,
-                               QTableView, QWidget)
+from PySide6.QtWidgets import (QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider, QTableView,
+                               QWidget)
 
 
 class LiveLabel(QWidget):
@@ -39,6 +40,7 @@ class LiveLabel(QWidget):
             self.label.setObjectName(object_name)
         self._min_text = min_text
         self._height = 0
+        self._font = QFont(self.label.font())
         # opaque: a new text repaints the holder and the label, not every parent up to the window
         self.setAutoFillBackground(True)
         self.setSizePolicy(QSizePolicy.Fixed if min_text else QSizePolicy.Ignored, QSizePolicy.Fixed)
@@ -76,9 +78,14 @@ class LiveLabel(QWidget):
         self.label.setGeometry(self.rect())
 
     def event(self, event) -> bool:
-        # the label's geometry requests end here (no layout); only a new height goes on
-        if event.type() in (QEvent.LayoutRequest, QEvent.FontChange, QEvent.StyleChange, QEvent.Polish):
-            if self.label.sizeHint().height() != self._height or event.type() == QEvent.FontChange:
+        # the label's geometry requests end here (no layout); only a new height goes on. A new
+        # text keeps the height of a line: the label's size hint (a text layout) is asked for
+        # only when its font may have changed (a font or style change, here or on the label)
+        kind = event.type()
+        if kind in (QEvent.FontChange, QEvent.StyleChange, QEvent.Polish) or \
+                (kind == QEvent.LayoutRequest and self.label.font() != self._font):
+            self._font = QFont(self.label.font())
+            if self.label.sizeHint().height() != self._height or kind == QEvent.FontChange:
                 self._fit()
         return super().event(event)
 
@@ -94,7 +101,7 @@ def live_label(parent: QWidget, text: str = "", *, object_name: str = "", min_te
 
 class _RepaintsWhenMoved:
     """For QAbstractSlider subclasses: ``sliderChange`` (value, range, steps) repaints only when
-    the widget would look different (handle rectangle, pressed, focus, enabled, hover)."""
+    the widget would look different (handle rectangle, an end reached, state, pressed, hover)."""
 
     _control = QStyle.CC_Slider
     _handle = QStyle.SC_SliderHandle
@@ -103,12 +110,26 @@ class _RepaintsWhenMoved:
         opt = QStyleOptionSlider()
         self.initStyleOption(opt)
         handle = self.style().subControlRect(self._control, opt, self._handle, self)
-        return handle, self.isSliderDown(), self.hasFocus(), self.isEnabled(), self.underMouse()
+        # the arrows of a scroll bar grey out at either end
+        ends = (opt.sliderValue <= opt.minimum, opt.sliderValue >= opt.maximum)
+        return handle, ends, opt.state, opt.activeSubControls, self.isSliderDown(), self.underMouse()
 
     def sliderChange(self, change) -> None:
-        if self._look() == getattr(self, "_painted", None):
+        if getattr(self, "_held", False) or self._look() == getattr(self, "_painted", None):
             return  # QAbstractSlider.sliderChange would only repaint
         super().sliderChange(change)
+
+    @contextmanager
+    def held(self):
+        """Change range and value together: one repaint at the end if the look changed (a new
+        range alone would move the handle until the value follows, and repaint for nothing)."""
+        self._held = True
+        try:
+            yield self
+        finally:
+            self._held = False
+            if self._look() != getattr(self, "_painted", None):
+                self.update()
 
     def paintEvent(self, event) -> None:
         self._painted = self._look()
@@ -125,24 +146,15 @@ class QuietSlider(_RepaintsWhenMoved, QSlider):
 
 class QuietScrollBar(_RepaintsWhenMoved, QScrollBar):
     """A QScrollBar that repaints only when its handle moves a pixel (a table that grows a row per
-    step changes its scroll bar's range and value every step)."""
+    step changes its scroll bar's range and value every step). It is not opaque (Fusion blends its
+    groove over what is under it), so a repaint also repaints the widgets under it: all the more
+    reason to repaint rarely (:meth:`held` for a range and value changed together)."""
 
     _control = QStyle.CC_ScrollBar
     _handle = QStyle.SC_ScrollBarSlider
 
     def __init__(self, orientation=Qt.Vertical, parent: Optional[QWidget] = None) -> None:
         super().__init__(orientation, parent)
-
-    def event(self, event) -> bool:
-        result = super().event(event)
-        if event.type() == QEvent.Polish:
-            # Fusion paints every pixel of a scroll bar; unless it says so, each repaint also
-            # repaints every widget under it up to the main window. (Set here: a scroll area
-            # clears the attribute when it takes the bar.)
-            style = self.style()
-            base = style.baseStyle() if isinstance(style, QProxyStyle) else style
-            self.setAttribute(Qt.WA_OpaquePaintEvent, base.name().lower() == "fusion")
-        return result
 
 
 class RowsView(QTableView):

@@ -194,8 +194,9 @@ class MergesTable(QWidget):
     def _follow(self, steps: List[MergeStep]) -> None:
         k = self.session.merge_count
         if k and self.view.isVisible():
-            self.view.updateGeometries()  # the scroll range of appended rows is otherwise updated lazily
-            self.view.scrollTo(self.model.index(k - 1, 0))
+            with self.view.verticalScrollBar().held():  # a longer range, and the newest row in view
+                self.view.updateGeometries()  # the scroll range of appended rows is otherwise updated lazily
+                self.view.scrollTo(self.model.index(k - 1, 0))
 
     def rows_text(self) -> List[List[str]]:
         """The table as displayed (tests, CSV)."""

@@ -19,7 +19,8 @@ def on_screen(widget: QWidget) -> QImage:
 
 
 def panes(w) -> dict:
-    return {"merges": w.merges.view.viewport(), "words": w.words.table.viewport(),
+    return {"merges": w.merges.view.viewport(), "merges scroll bar": w.merges.view.verticalScrollBar(),
+            "words scroll bar": w.words.table.verticalScrollBar(), "words": w.words.table.viewport(),
             "changed": w.words.changed_table.viewport(), "history": w.words.history_table.viewport(),
             "pairs": w.pair_chart, "charts": w.history_chart, "controls": w.controls, "encode": w.encode}
 
