@@ -146,15 +146,18 @@ class QuietSlider(_RepaintsWhenMoved, QSlider):
 
 class QuietScrollBar(_RepaintsWhenMoved, QScrollBar):
     """A QScrollBar that repaints only when its handle moves a pixel (a table that grows a row per
-    step changes its scroll bar's range and value every step). It is not opaque (Fusion blends its
-    groove over what is under it), so a repaint also repaints the widgets under it: all the more
-    reason to repaint rarely (:meth:`held` for a range and value changed together)."""
+    step changes its scroll bar's range and value every step; :meth:`held` changes both at once).
+
+    It fills its own background: Fusion blends the groove over whatever is under it, so a bar
+    that does not would repaint every widget under it, up to the main window, each time.
+    """
 
     _control = QStyle.CC_ScrollBar
     _handle = QStyle.SC_ScrollBarSlider
 
     def __init__(self, orientation=Qt.Vertical, parent: Optional[QWidget] = None) -> None:
         super().__init__(orientation, parent)
+        self.setAutoFillBackground(True)
 
 
 class RowsView(QTableView):
