@@ -15,7 +15,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QStaticText
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from bpe_core.types import PairCount
 
@@ -63,6 +63,11 @@ class LabelAxis(pg.AxisItem):
     def updateAutoSIPrefix(self) -> None:
         if self.labelUnits:  # without units the label never changes: no HTML re-layout per range change
             super().updateAutoSIPrefix()
+
+    def boundingRect(self) -> QRectF:
+        # exactly the axis: AxisItem reaches 15 px past both ends for overflowing tick labels, so
+        # each step's relabelling also repainted the bottom axis under it
+        return self.mapRectFromParent(self.geometry())
 
     def set_texts(self, texts: Sequence[str]) -> None:
         texts = list(texts)
@@ -118,6 +123,7 @@ class CountAxis(pg.AxisItem):
         super().__init__("bottom")
         self._static: Dict[str, QStaticText] = {}
         self._static_font: Optional[QFont] = None
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # redrawn only when the range changes
 
     def updateAutoSIPrefix(self) -> None:
         if self.labelUnits:  # without units the label never changes: no HTML re-layout per range change
