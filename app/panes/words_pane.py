@@ -4,8 +4,9 @@
   rebuilds it: it emits ``dataChanged`` over the rows the merges changed (and the rows the merge
   before changed, to clear their highlight); only a "tokens per word" sort re-orders rows
   (``layoutChanged``, keeping the selection).
-* :class:`ChipsDelegate` — paints a token-id tuple (``IDS_ROLE``) as chips (:mod:`app.chips`,
-  one cached pixmap per distinct chip); the chips the last merge created are outlined for ~300 ms.
+* :class:`ChipsView` — a table that paints token-id tuples (``IDS_ROLE``) as chips (:mod:`app.chips`,
+  one cached pixmap per distinct chip) over Qt's cells; the chips the last merge created are
+  outlined for ~300 ms.
 * :class:`WordsPane` — filter (substring), sort (frequency / alphabet / tokens per word), the
   table, the words the last merge changed (before → after) and the selected word's history:
   which merge changed it, step by step.
@@ -14,10 +15,10 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QSplitter, QStyle, QStyledItemDelegate, QTableView, QVBoxLayout, QWidget)
+                               QSplitter, QVBoxLayout, QWidget)
 
 from bpe_core.types import MergeStep
 
@@ -34,7 +35,7 @@ DISPLAY, BACKGROUND, FOREGROUND, FONT, ALIGNMENT, TOOLTIP = (
     int(_R.TextAlignmentRole), int(_R.ToolTipRole))
 RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 HORIZONTAL = Qt.Orientation.Horizontal
-STATE_SELECTED = QStyle.StateFlag.State_Selected
+ACCESSIBLE = int(_R.AccessibleTextRole)
 IDS_ROLE = int(_R.UserRole) + 1  # tuple of token ids (chip columns)
 WORD_INDEX_ROLE = int(_R.UserRole) + 2
 
@@ -62,46 +63,66 @@ class TokenChips:
         return "".join(f"[{self.chip(i).text}]" for i in ids)
 
 
-class ChipsDelegate(QStyledItemDelegate):
-    """Paints ``IDS_ROLE`` as a row of chips (:func:`app.chips.paint_chips`); ``flash_ids`` are outlined."""
+class ChipsView(RowsView):
+    """A table whose chip columns show token-id tuples (``IDS_ROLE``) as rows of chips
+    (:func:`app.chips.paint_chips`); the chips of ``flash_ids`` are outlined.
 
-    def __init__(self, chips: TokenChips, parent=None) -> None:
+    Qt paints every cell (background, selection, the other columns' text); the chips go on top in
+    one pass per paint event. An item delegate written in Python costs a call per cell from C++
+    (its option, index and painter wrapped each time: ~60 µs, more than the chips themselves), and
+    a step repaints a dozen chip cells. The chip columns' DisplayRole is empty (their text form,
+    ``[lo][w]``, is the AccessibleTextRole), so Qt draws no text under the chips.
+    """
+
+    def __init__(self, chips: TokenChips, chip_columns: Iterable[int], parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self.token_chips = chips
+        self.chip_columns = tuple(chip_columns)
         self.flash_ids: Set[int] = set()
         self._metrics: Optional[ChipMetrics] = None
 
-    def _m(self, font: QFont) -> ChipMetrics:
+    def metrics(self) -> ChipMetrics:
+        font = self.font()
         if self._metrics is None or self._metrics.font != font:
             self._metrics = ChipMetrics(font)
         return self._metrics
 
-    def paint(self, painter, option, index) -> None:
-        ids = index.data(IDS_ROLE)
-        if ids is None:
-            return super().paint(painter, option, index)
-        # the background only: initStyleOption would ask the model for eight roles and the text
-        if option.state & STATE_SELECTED:
-            painter.fillRect(option.rect, option.palette.highlight())
-        else:
-            background = index.data(BACKGROUND)
-            if background is not None:
-                painter.fillRect(option.rect, background)
-        painter.save()
-        rect = option.rect.adjusted(3, 1, -3, -1)
-        painter.setClipRect(rect)
-        painter.setPen(option.palette.highlightedText().color() if option.state & STATE_SELECTED
-                       else option.palette.text().color())  # the "…" of a row cut short
-        paint_chips(painter, rect, self.token_chips.chips(ids), metrics=self._m(option.font),
-                    highlight_ids=self.flash_ids)
-        painter.restore()
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        region = event.region()
+        box = region.boundingRect()
+        first = self.rowAt(box.top())
+        if model is None or first < 0:
+            return
+        last = self.rowAt(box.bottom())
+        last = model.rowCount() - 1 if last < 0 else last
+        m = self.metrics()
+        palette = self.palette()
+        selection = self.selectionModel()
+        columns = [c for c in self.chip_columns if not self.isColumnHidden(c)]
+        painter = QPainter(self.viewport())
+        for row in range(first, last + 1):
+            selected = selection is not None and selection.isRowSelected(row)
+            painter.setPen(palette.highlightedText().color() if selected else palette.text().color())  # "…"
+            for col in columns:
+                cell = self.visualRect(model.index(row, col))
+                if not region.intersects(cell):
+                    continue
+                ids = model.chip_ids(row, col)
+                if ids:
+                    rect = cell.adjusted(3, 1, -3, -1)
+                    painter.setClipRect(rect)
+                    paint_chips(painter, rect, self.token_chips.chips(ids), metrics=m, highlight_ids=self.flash_ids)
+        painter.end()
 
-    def sizeHint(self, option, index) -> QSize:
-        ids = index.data(IDS_ROLE)
-        if ids is None:
-            return super().sizeHint(option, index)
-        hint = chips_size_hint(self.token_chips.chips(ids), option.font, metrics=self._m(option.font))
-        return QSize(hint.width() + 6, hint.height() + 2)
+    def sizeHintForColumn(self, column: int) -> int:
+        if column not in self.chip_columns or self.model() is None:
+            return super().sizeHintForColumn(column)
+        m = self.metrics()
+        widths = [chips_size_hint(self.token_chips.chips(self.model().chip_ids(r, column) or ()), m.font,
+                                  metrics=m).width() for r in range(min(self.model().rowCount(), 100))]
+        return max(widths, default=0) + 6
 
 
 class WordsModel(QAbstractTableModel):
@@ -148,7 +169,11 @@ class WordsModel(QAbstractTableModel):
         return None
 
     #: roles data() answers; others (font, decoration, check state, ...) return at once
-    ROLES = frozenset((DISPLAY, IDS_ROLE, WORD_INDEX_ROLE, BACKGROUND, ALIGNMENT, TOOLTIP))
+    ROLES = frozenset((DISPLAY, IDS_ROLE, WORD_INDEX_ROLE, BACKGROUND, ALIGNMENT, TOOLTIP, ACCESSIBLE))
+
+    def chip_ids(self, row: int, column: int) -> Optional[Tuple[int, ...]]:
+        """The token ids a chip cell shows (ChipsView asks directly: no index, no role)."""
+        return self.session.segmentation(self._order[row]) if column == self.SEGMENTATION else None
 
     def data(self, index, role=DISPLAY):
         if role not in self.ROLES or not index.isValid():
@@ -162,7 +187,9 @@ class WordsModel(QAbstractTableModel):
                 return f"{s.freqs[w]:,}"
             if col == self.TOKENS:
                 return str(len(s.segmentation(w)))
-            return self.token_chips.text(s.segmentation(w))
+            return None  # chips are painted by ChipsView
+        if role == ACCESSIBLE:
+            return self.token_chips.text(s.segmentation(w)) if col == self.SEGMENTATION else None
         if role == IDS_ROLE:
             return s.segmentation(w) if col == self.SEGMENTATION else None
         if role == WORD_INDEX_ROLE:
@@ -315,17 +342,18 @@ class ChipRowsModel(QAbstractTableModel):
         if index.column() in self.chip_columns:
             if role == IDS_ROLE:
                 return value
-            if role == DISPLAY:
+            if role == ACCESSIBLE:
                 return self.token_chips.text(value)
-            return None
+            return None  # chips are painted by ChipsView
         return value if role == DISPLAY else None
 
+    def chip_ids(self, row: int, column: int) -> Optional[Tuple[int, ...]]:
+        return self.rows[row][column] if column in self.chip_columns else None
 
-def _table(model, delegate: ChipsDelegate, chip_columns: Iterable[int], stretch: int) -> QTableView:
-    view = RowsView()
+
+def _table(model, chips: TokenChips, chip_columns: Iterable[int], stretch: int) -> ChipsView:
+    view = ChipsView(chips, chip_columns)
     view.setModel(model)
-    for c in chip_columns:
-        view.setItemDelegateForColumn(c, delegate)
     view.setSelectionBehavior(QAbstractItemView.SelectRows)
     view.setSelectionMode(QAbstractItemView.SingleSelection)
     view.setEditTriggers(QAbstractItemView.NoEditTriggers)
@@ -350,7 +378,6 @@ class WordsPane(QWidget):
         super().__init__(parent)
         self.session = session
         self.token_chips = TokenChips(session)
-        self.delegate = ChipsDelegate(self.token_chips, self)
         self.model = WordsModel(session, self.token_chips, self)
         self.filter_edit = QLineEdit(self, placeholderText="filter words (Ctrl+F)", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)
@@ -358,7 +385,7 @@ class WordsPane(QWidget):
         self.sort_box.addItems(list(WordsModel.SORTS))
         self.sort_box.currentTextChanged.connect(self.sort_by)
         self.count_label = live_label(self, min_text="888,888 of 888,888 words")
-        self.table = _table(self.model, self.delegate, [WordsModel.SEGMENTATION], WordsModel.SEGMENTATION)
+        self.table = _table(self.model, self.token_chips, [WordsModel.SEGMENTATION], WordsModel.SEGMENTATION)
         self.table.setSortingEnabled(True)
         sort_arrows_follow_order(self.table.horizontalHeader())
         self.table.setColumnWidth(WordsModel.WORD, 130)
@@ -366,10 +393,10 @@ class WordsPane(QWidget):
         self.model.set_visible_rows(self._table_rows_shown)
         self.changed_title = live_label(self)
         self.changed_model = ChipRowsModel(("word", "frequency", "before", "after"), (2, 3), self.token_chips, self)
-        self.changed_table = _table(self.changed_model, self.delegate, (2, 3), 3)
+        self.changed_table = _table(self.changed_model, self.token_chips, (2, 3), 3)
         self.history_title = live_label(self, "Select a word to see which merges built it.")
         self.history_model = ChipRowsModel(("merge", "pair", "segmentation"), (2,), self.token_chips, self)
-        self.history_table = _table(self.history_model, self.delegate, (2,), 2)
+        self.history_table = _table(self.history_model, self.token_chips, (2,), 2)
         self._flash_timer = QTimer(self, singleShot=True, interval=FLASH_MS)
         self._flash_timer.timeout.connect(self._on_flash_timer_timeout)
         self._selected: Optional[int] = None
@@ -455,8 +482,8 @@ class WordsPane(QWidget):
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
         # the new token's chips sit in the rows this step repaints anyway: no extra repaint now,
         # one when the flash ends
-        old = self.delegate.flash_ids if self._flash_timer.isActive() else set()
-        self.delegate.flash_ids = {steps[-1].new_id}
+        old = self.flash_ids if self._flash_timer.isActive() else set()
+        self._set_flash_ids({steps[-1].new_id})
         self._flash_timer.start()
         self._show_changes()
         if self._selected is not None and any(self._selected in st.changed_words for st in steps):
@@ -481,9 +508,18 @@ class WordsPane(QWidget):
 
     # -- views ---------------------------------------------------------------------------------------
     def _on_flash_timer_timeout(self) -> None:
-        self.delegate.flash_ids = set()
+        self._set_flash_ids(set())
         for view in (self.table, self.changed_table, self.history_table):
             view.viewport().update()
+
+    @property
+    def flash_ids(self) -> Set[int]:
+        """The token ids whose chips are outlined now (the merge that just fired)."""
+        return self.table.flash_ids
+
+    def _set_flash_ids(self, ids: Set[int]) -> None:
+        for view in (self.table, self.changed_table, self.history_table):
+            view.flash_ids = ids
 
     def _update_count(self) -> None:
         self.count_label.setText(f"{self.model.rowCount():,} of {len(self.session.words):,} words")

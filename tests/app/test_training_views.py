@@ -61,8 +61,8 @@ def test_step_with_the_keyboard_updates_every_pane(qtbot, loaded_window):
     assert w.words.changed_title.text().startswith("Merge 1 (")
     row = w.words.model.row_of(step.changed_words[0])
     assert w.words.model.index(row, 0).data(Qt.BackgroundRole) is not None
-    assert w.words.delegate.flash_ids == {step.new_id}  # the new chips are outlined ...
-    qtbot.waitUntil(lambda: not w.words.delegate.flash_ids, timeout=2000)  # ... for ~300 ms
+    assert w.words.flash_ids == {step.new_id}  # the new chips are outlined ...
+    qtbot.waitUntil(lambda: not w.words.flash_ids, timeout=2000)  # ... for ~300 ms
     QTest.keyClick(w, Qt.Key_Right)
     assert s.merge_count == 2
     assert_views_match_session(w)
