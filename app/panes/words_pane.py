@@ -335,8 +335,10 @@ class ChipRowsModel(QAbstractTableModel):
             return self.headers[section]
         return None
 
+    ROLES = frozenset((DISPLAY, IDS_ROLE, ACCESSIBLE))
+
     def data(self, index, role=DISPLAY):
-        if not index.isValid():
+        if role not in self.ROLES or not index.isValid():  # (the view asks for eight roles a cell)
             return None
         value = self.rows[index.row()][index.column()]
         if index.column() in self.chip_columns:
