@@ -61,8 +61,10 @@ class LabelAxis(pg.AxisItem):
         self._static_font: Optional[QFont] = None
 
     def updateAutoSIPrefix(self) -> None:
-        if self.labelUnits:  # without units the label never changes: no HTML re-layout per range change
+        if self.labelUnits:
             super().updateAutoSIPrefix()
+        else:  # without units the label never changes: no HTML re-layout per range change, a repaint
+            self.update()
 
     def boundingRect(self) -> QRectF:
         # exactly the axis: AxisItem reaches 15 px past both ends for overflowing tick labels, so
@@ -123,11 +125,14 @@ class CountAxis(pg.AxisItem):
         super().__init__("bottom")
         self._static: Dict[str, QStaticText] = {}
         self._static_font: Optional[QFont] = None
+        self.drawn: List[str] = []  # the counts last painted (tests)
         self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # redrawn only when the range changes
 
     def updateAutoSIPrefix(self) -> None:
-        if self.labelUnits:  # without units the label never changes: no HTML re-layout per range change
+        if self.labelUnits:
             super().updateAutoSIPrefix()
+        else:  # without units the label never changes: no HTML re-layout per range change, a repaint
+            self.update()
 
     def paint(self, p: QPainter, *args) -> None:
         view = self.linkedView()
@@ -151,6 +156,7 @@ class CountAxis(pg.AxisItem):
             p.drawLine(QPointF(x, top), QPointF(x, top + 5))
         p.setFont(font)
         p.setPen(self.textPen())
+        self.drawn = [f"{v:,.0f}" for v in values]
         for v in values:
             text = f"{v:,.0f}"
             st = self._static.get(text)

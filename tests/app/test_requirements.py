@@ -230,3 +230,15 @@ def test_presenter_mode_is_high_contrast_with_step_controls_only(qtbot, loaded_w
     assert p.merge_label.font().pointSizeF() >= 20 and PRESENTER_POINT_SIZE >= 20
     assert QColor(PRESENTER_FG).lightness() - QColor(PRESENTER_BG).lightness() > 200
     p.leave()
+
+
+def test_the_pair_chart_count_axis_follows_its_range(qtbot, loaded_window):
+    w = loaded_window
+    chart = w.pair_chart
+    axis = chart.plot_item.getAxis("bottom")
+    for _ in range(3):
+        xmax = chart._xmax
+        chart.plot_widget.grab()  # paints
+        counts = [int(t.replace(",", "")) for t in axis.drawn]
+        assert counts and max(counts) <= xmax and max(counts) >= xmax / 2, (axis.drawn, xmax)
+        w.session.step(8)  # the top count falls: the range shrinks
