@@ -156,7 +156,7 @@ class CountAxis(pg.AxisItem):
             p.drawLine(QPointF(x, top), QPointF(x, top + 5))
         p.setFont(font)
         p.setPen(self.textPen())
-        self.drawn = [f"{v:,.0f}" for v in values]
+        labels = []
         for v in values:
             text = f"{v:,.0f}"
             st = self._static.get(text)
@@ -164,8 +164,17 @@ class CountAxis(pg.AxisItem):
                 st = self._static[text] = QStaticText(text)
                 st.setTextFormat(Qt.PlainText)
                 st.prepare(font=font)
-            size = st.size()
-            p.drawStaticText(QPointF(x0 + v * dx - size.width() / 2, top + 6), st)
+            w = st.size().width()  # centred under its tick, kept inside the axis at both ends
+            labels.append((min(max(x0 + v * dx - w / 2, rect.left()), rect.right() - w), st, text))
+        # every k-th label, k as small as keeps them apart and inside the axis (large fonts)
+        gap = QFontMetrics(font).horizontalAdvance("  ")
+        for k in range(1, len(labels) + 1):
+            shown = labels[::k]
+            if all(a[0] + a[1].size().width() + gap <= b[0] for a, b in zip(shown, shown[1:])):
+                break
+        self.drawn = [text for _, _, text in shown]
+        for x, st, _ in shown:
+            p.drawStaticText(QPointF(x, top + 6), st)
 
 
 class Bars(pg.GraphicsObject):
@@ -257,6 +266,8 @@ class PairChart(QWidget):
         self._left_width = self._fm.horizontalAdvance('"Ġthe" + "Ġthe"') + 12
         self.left_axis.setWidth(self._left_width)
         self.right_axis.setWidth(self._fm.horizontalAdvance("88,888,888") + 8)
+        bottom = self.plot_item.getAxis("bottom")  # ticks, counts, then the axis title
+        bottom.setHeight(6 + self._fm.height() + int(bottom.label.boundingRect().height() * 0.8) + 2)
 
     def _fit_left_axis(self, widths: Sequence[int]) -> None:
         """Widen the label axis when a label would be cut, with room to spare; it narrows only for
