@@ -18,29 +18,22 @@ from bpe_core.formats.writers import merges_txt, tiktoken_text, vocab_json
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 
-from .paths import DATA  # ../shared/data beside the checkout
+from .paths import need  # ../shared/data beside the checkout
 tokenizers = pytest.importorskip("tokenizers")
-
-
-def _need(rel: str) -> Path:
-    path = DATA / rel
-    if not path.exists():
-        pytest.skip(f"real data missing: {path}")
-    return path
 
 
 @pytest.fixture(scope="module")
 def lines() -> list:
     """Real text: WikiText lines (with their newlines) and classical Chinese."""
-    text = _need("wikitext-2-raw/wiki.test.raw").read_text(encoding="utf-8")[:120_000]
-    zh = _need("chinese/sanguo_yanyi.txt").read_text(encoding="utf-8")[:15_000]
+    text = need("wikitext-2-raw/wiki.test.raw").read_text(encoding="utf-8")[:120_000]
+    zh = need("chinese/sanguo_yanyi.txt").read_text(encoding="utf-8")[:15_000]
     return text.splitlines(keepends=True) + zh.splitlines(keepends=True) + ["", "  ", "<|endoftext|>x"]
 
 
 def _trained(preset: str, size: int) -> BPEModel:
     from bpe_core.presets import make_config
     from bpe_core.trainer import Trainer
-    text = _need("tinyshakespeare.txt").read_text(encoding="utf-8")[:150_000]
+    text = need("tinyshakespeare.txt").read_text(encoding="utf-8")[:150_000]
     trainer = Trainer.from_texts([text], make_config(preset, vocab_size=size))
     trainer.run()
     return trainer.model()
@@ -83,9 +76,9 @@ def test_atomic_write_failure_keeps_old_file_and_removes_temp(tmp_path, monkeypa
 # -- tokenizer.json -------------------------------------------------------------------------------
 def _models():
     from bpe_core.formats.tiktoken_file import read_tiktoken
-    yield "gpt2-files", lambda: open_vocabulary(_need("gpt2/vocab.json"))
-    yield "neox", lambda: open_vocabulary(_need("gpt-neox-20b/20B_tokenizer.json"))
-    yield "cl100k", lambda: read_tiktoken(str(_need("tiktoken_ranks/cl100k_base.tiktoken")))
+    yield "gpt2-files", lambda: open_vocabulary(need("gpt2/vocab.json"))
+    yield "neox", lambda: open_vocabulary(need("gpt-neox-20b/20B_tokenizer.json"))
+    yield "cl100k", lambda: read_tiktoken(str(need("tiktoken_ranks/cl100k_base.tiktoken")))
     yield "trained-gpt2", lambda: _trained("gpt2", 700)
     yield "trained-char-hf", lambda: _trained("char-hf", 500)
     yield "trained-seed001", lambda: _trained("byte-ascii", 500)
@@ -106,10 +99,10 @@ def test_tokenizer_json_loads_in_tokenizers_and_encodes_like_us(tmp_path, lines,
 
 def test_tokenizer_json_of_real_files_encodes_like_the_original(tmp_path, lines):
     for rel in ("gpt2/tokenizer.json", "gpt-neox-20b/20B_tokenizer.json"):
-        orig = tokenizers.Tokenizer.from_file(str(_need(rel)))
+        orig = tokenizers.Tokenizer.from_file(str(need(rel)))
         orig.no_truncation()  # the GPT-2 copy carries a leftover max_length=50 (SOURCES.md)
         out = tmp_path / Path(rel).name
-        write_vocabulary(open_vocabulary(_need(rel)), out, "tokenizer.json")
+        write_vocabulary(open_vocabulary(need(rel)), out, "tokenizer.json")
         new = tokenizers.Tokenizer.from_file(str(out))
         for line in lines:
             assert _hf_ids(new, line) == _hf_ids(orig, line), (rel, line[:60])
@@ -118,7 +111,7 @@ def test_tokenizer_json_of_real_files_encodes_like_the_original(tmp_path, lines)
 def test_sentencepiece_model_as_tokenizer_json_encodes_like_sentencepiece(tmp_path, lines):
     spm = pytest.importorskip("sentencepiece")
     corpus = tmp_path / "c.txt"
-    corpus.write_bytes(_need("tinyshakespeare.txt").read_bytes()[:200_000])
+    corpus.write_bytes(need("tinyshakespeare.txt").read_bytes()[:200_000])
     spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(tmp_path / "sp"), vocab_size=400,
                                    model_type="bpe", byte_fallback=True, user_defined_symbols=["<sep>"],
                                    minloglevel=2, num_threads=1)
@@ -145,12 +138,12 @@ def test_tokenizer_json_refuses_what_it_cannot_express(tmp_path):
 
 # -- vocab.json + merges.txt ----------------------------------------------------------------------
 def test_gpt2_files_round_trip_byte_identical(tmp_path):
-    model = open_vocabulary(_need("gpt2/tokenizer.json"))
+    model = open_vocabulary(need("gpt2/tokenizer.json"))
     write_vocabulary(model, tmp_path, "vocab-merges")
-    assert (tmp_path / "vocab.json").read_bytes() == _need("gpt2/vocab.json").read_bytes()
-    assert (tmp_path / "merges.txt").read_bytes() == _need("gpt2/merges.txt").read_bytes()
+    assert (tmp_path / "vocab.json").read_bytes() == need("gpt2/vocab.json").read_bytes()
+    assert (tmp_path / "merges.txt").read_bytes() == need("gpt2/merges.txt").read_bytes()
     write_vocabulary(model, tmp_path / "x" / "gpt2-vocab.json", "vocab-merges")
-    assert (tmp_path / "x" / "gpt2-merges.txt").read_bytes() == _need("gpt2/merges.txt").read_bytes()
+    assert (tmp_path / "x" / "gpt2-merges.txt").read_bytes() == need("gpt2/merges.txt").read_bytes()
     for name in ("gpt2-vocab.json", "mine.json", "encoder.json"):  # every name reads back as written
         out = tmp_path / name.replace(".", "_") / name
         write_vocabulary(model, out, "vocab-merges")
@@ -167,9 +160,9 @@ def test_vocab_merges_refuses_spaces_in_merges():
 
 # -- .tiktoken ------------------------------------------------------------------------------------
 def test_gpt2_as_tiktoken_is_r50k(tmp_path):
-    model = open_vocabulary(_need("gpt2/vocab.json"))
+    model = open_vocabulary(need("gpt2/vocab.json"))
     write_vocabulary(model, tmp_path / "gpt2.tiktoken", "tiktoken")
-    assert (tmp_path / "gpt2.tiktoken").read_bytes() == _need("tiktoken_ranks/r50k_base.tiktoken").read_bytes()
+    assert (tmp_path / "gpt2.tiktoken").read_bytes() == need("tiktoken_ranks/r50k_base.tiktoken").read_bytes()
 
 
 def test_trained_model_as_tiktoken_loads_in_tiktoken(tmp_path, lines):
@@ -204,7 +197,7 @@ def test_seed000_files_for_a_trained_suffix_model_encode_like_us(tmp_path):
     write_vocabulary(model, tmp_path / "seed", "seed000")
     tok = ref.BytePairTokenizer.load(str(tmp_path / "seed"))  # the seed's own loader and encoder
     enc = Encoder(model)
-    words = sorted(set(_need("tinyshakespeare.txt").read_text(encoding="utf-8")[300_000:700_000].split()))
+    words = sorted(set(need("tinyshakespeare.txt").read_text(encoding="utf-8")[300_000:700_000].split()))
     words = [w for w in words if all(c in model.vocab for c in w)]
     assert len(words) > 5000
     for w in words:
@@ -226,7 +219,7 @@ def test_hf_suffix_and_prefix_models_round_trip(tmp_path, lines, monkeypatch):
     monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
     from tokenizers import models, pre_tokenizers, trainers
     from tokenizers.implementations import CharBPETokenizer
-    corpus = str(_need("tinyshakespeare.txt"))
+    corpus = str(need("tinyshakespeare.txt"))
     suffix = CharBPETokenizer()
     suffix.train([corpus], vocab_size=600, show_progress=False)
     suffix.save(str(tmp_path / "suffix.json"))

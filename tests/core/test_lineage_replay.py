@@ -19,19 +19,12 @@ from bpe_core.model import BPEModel
 from bpe_core.replay import Segmenter, replay, segment_words
 from bpe_core.types import BPELensError, Cancelled
 
-from .paths import DATA  # ../shared/data beside the checkout
-
-
-def _need(rel: str) -> Path:
-    path = DATA / rel
-    if not path.exists():
-        pytest.skip(f"real data missing: {path}")
-    return path
+from .paths import need  # ../shared/data beside the checkout
 
 
 @pytest.fixture(scope="module")
 def gpt2() -> BPEModel:
-    return open_vocabulary(_need("gpt2/vocab.json"))
+    return open_vocabulary(need("gpt2/vocab.json"))
 
 
 def _trained(preset: str, corpus: Path, **kw) -> BPEModel:
@@ -80,7 +73,7 @@ def test_self_referencing_merge_is_cut_not_looped():
 def test_static_reachability_on_real_and_broken_vocabularies(gpt2):
     reach, late = static_reachability(gpt2)
     assert late == [] and reach == set(range(50256))  # everything but <|endoftext|>
-    neox = open_vocabulary(_need("gpt-neox-20b/20B_tokenizer.json"))
+    neox = open_vocabulary(need("gpt-neox-20b/20B_tokenizer.json"))
     reach, late = static_reachability(neox)
     assert late == [] and len(reach) > 50_000
     # out of order: "ab"+"c" listed before "a"+"b"; "xy" has no merge at all
@@ -98,7 +91,7 @@ def test_static_reachability_on_real_and_broken_vocabularies(gpt2):
     ("cjk-mixed", "chinese/sanguo_yanyi.txt", {"num_merges": 300}),
 ])
 def test_replay_on_the_training_corpus_gives_the_trainers_counts(preset, corpus, kw):
-    path = _need(corpus)
+    path = need(corpus)
     model = _trained(preset, path, **kw)
     result = replay(model, iter_lines(path))
     assert list(result.merge_counts) == list(model.merge_counts)
@@ -106,7 +99,7 @@ def test_replay_on_the_training_corpus_gives_the_trainers_counts(preset, corpus,
 
 
 def test_replay_gpt2_on_wikitext_matches_the_encoder(gpt2):
-    lines = list(iter_lines(_need("wikitext-2-raw/wiki.test.raw")))
+    lines = list(iter_lines(need("wikitext-2-raw/wiki.test.raw")))
     seen = []
     t0 = time.perf_counter()
     result = replay(gpt2, lines, progress=seen.append)
@@ -151,15 +144,15 @@ def _words(model: BPEModel, text: str, limit: int = 4000) -> list:
 
 @pytest.mark.parametrize("source", ["gpt2", "neox", "cl100k", "char-whitespace", "char-hf"])
 def test_segmentation_equals_the_encoder_per_word(gpt2, source):
-    text = _need("wikitext-2-raw/wiki.test.raw").read_text(encoding="utf-8")[:200_000]
+    text = need("wikitext-2-raw/wiki.test.raw").read_text(encoding="utf-8")[:200_000]
     if source == "gpt2":
         model = gpt2
     elif source == "neox":
-        model = open_vocabulary(_need("gpt-neox-20b/20B_tokenizer.json"))
+        model = open_vocabulary(need("gpt-neox-20b/20B_tokenizer.json"))
     elif source == "cl100k":
-        model = open_vocabulary(_need("tiktoken_ranks/cl100k_base.tiktoken"))
+        model = open_vocabulary(need("tiktoken_ranks/cl100k_base.tiktoken"))
     else:
-        model = _trained(source, _need("tinyshakespeare.txt"), vocab_size=900)
+        model = _trained(source, need("tinyshakespeare.txt"), vocab_size=900)
     seg, enc = Segmenter(model), Encoder(model)
     words = _words(model, text)
     assert len(words) > 1000
