@@ -122,6 +122,34 @@ def run_platforms(args, argv) -> int:
     return 0
 
 
+def open_window(app, args, ini_name: str):
+    """(session, main window) sized ``args.size`` with fresh settings, shown; the preset from args."""
+    from app.main_window import MainWindow
+    from app.session import Session, default_config
+    from app.theme import apply_app_theme, configure_pyqtgraph
+
+    configure_pyqtgraph()
+    apply_app_theme(app)
+    session = Session(config=default_config(args.preset))
+    settings = QSettings(str(ROOT / "bench" / "out" / ini_name), QSettings.Format.IniFormat)
+    settings.clear()
+    window = MainWindow(session, settings)
+    w, h = (int(v) for v in args.size.split("x"))
+    window.resize(w, h)
+    window.show()
+    return session, window
+
+
+def load_corpus(session, window, path: str) -> None:
+    """Load ``path`` and wait for it (an error is printed); the encode pane gets a sentence."""
+    loop = QEventLoop()
+    session.corpus_loaded.connect(loop.quit)
+    session.error_raised.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
+    session.load_corpus(path)
+    loop.exec()
+    window.encode.set_text("Natural language processing is interesting.")
+
+
 def main(argv=None) -> int:
     from app.__main__ import DEFAULT_CORPUS
 
@@ -138,25 +166,9 @@ def main(argv=None) -> int:
     if args.platform:
         return run_platforms(args, sys.argv[1:] if argv is None else list(argv))
     app = QApplication.instance() or QApplication([])
-    from app.main_window import MainWindow
-    from app.session import Session, default_config
-    from app.theme import apply_app_theme, configure_pyqtgraph
-
-    configure_pyqtgraph()
-    apply_app_theme(app)
-    session = Session(config=default_config(args.preset))
-    settings = QSettings(str(ROOT / "bench" / "out" / "bench_gui.ini"), QSettings.Format.IniFormat)
-    settings.clear()
-    window = MainWindow(session, settings)
+    session, window = open_window(app, args, "bench_gui.ini")
+    load_corpus(session, window, args.corpus)
     w, h = (int(v) for v in args.size.split("x"))
-    window.resize(w, h)
-    window.show()
-    loop = QEventLoop()
-    session.corpus_loaded.connect(loop.quit)
-    session.error_raised.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
-    session.load_corpus(args.corpus)
-    loop.exec()
-    window.encode.set_text("Natural language processing is interesting.")
     print(f"{Path(args.corpus).name}: {len(session.words):,} words, preset {session.config.preset}, "
           f"window {w}x{h}, platform {app.platformName()}, load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} CPUs")

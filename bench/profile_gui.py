@@ -32,10 +32,10 @@ if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QEvent, QEventLoop, QSettings  # noqa: E402
+from PySide6.QtCore import QEventLoop  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from bench_gui import PANES, percentile  # noqa: E402
+from bench_gui import PANES, load_corpus, open_window, percentile  # noqa: E402
 
 
 class TimingApp(QApplication):
@@ -92,26 +92,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     app = TimingApp([])
     app.detail = args.detail
-    from app.main_window import MainWindow
-    from app.session import Session, default_config
-    from app.theme import apply_app_theme, configure_pyqtgraph
-
-    configure_pyqtgraph()
-    apply_app_theme(app)
-    session = Session(config=default_config(args.preset))
-    settings = QSettings(str(ROOT / "bench" / "out" / "profile_gui.ini"), QSettings.Format.IniFormat)
-    settings.clear()
-    window = MainWindow(session, settings)
-    w, h = (int(v) for v in args.size.split("x"))
-    window.resize(w, h)
-    window.show()
+    session, window = open_window(app, args, "profile_gui.ini")
     for name in PANES:
         app.panes[getattr(window, name)] = name
-    loop = QEventLoop()
-    session.corpus_loaded.connect(loop.quit)
-    session.load_corpus(args.corpus)
-    loop.exec()
-    window.encode.set_text("Natural language processing is interesting.")
+    load_corpus(session, window, args.corpus)
     if args.start:
         loop = QEventLoop()
         session.run_finished.connect(loop.quit)
