@@ -50,6 +50,7 @@ class Trainer:
         applied to every word first, and new merges are learned on top (undo stops there)."""
         self.config = config
         check_config(config)
+        self._config_dict = config_to_dict(config)  # the config is frozen: convert it once
         fast_bytes = False
         if symbols_fn is None:
             from .pretokenize import PreTokenizer, get_pretokenizer
@@ -422,7 +423,7 @@ class Trainer:
             pipeline=self.pipeline, algorithm="merges",
             end_of_word_suffix=cfg.end_of_word_suffix, keep_unknown=cfg.keep_unknown, name=cfg.preset,
             source_format="native",
-            config=config_to_dict(cfg))
+            config=dict(self._config_dict))  # a copy: a model's config may be edited
         if cfg.encode_mode == "seed000-greedy":
             from .seed000 import seed000_model
             return seed000_model(self, model)
