@@ -1,4 +1,4 @@
-"""``python -m app`` / ``bpe-lens``: open the main window on a corpus (the built-in one by default)."""
+"""``python -m bpe_lens_app`` / ``bpe-lens``: open the main window on a corpus (the built-in one by default)."""
 from __future__ import annotations
 
 import argparse

@@ -34,7 +34,7 @@ from typing import Dict, Iterable, List, Literal, Optional, Sequence, Tuple
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap, QStaticText, QTextLayout
 
-from bpe_core.symbols import to_glyphs, to_hex, visible_whitespace
+from bpe_core.encoding.symbols import to_glyphs, to_hex, visible_whitespace
 from bpe_core.types import Raw
 
 __all__ = [

@@ -145,7 +145,7 @@ def ask_tiktoken_pattern(parent, path: str) -> Union[Optional[str], bool]:
     from PySide6.QtWidgets import QInputDialog
 
     from bpe_core.formats.tiktoken_file import KNOWN_ENCODINGS
-    from bpe_core.pretokenize import TIKTOKEN_PATTERNS
+    from bpe_core.pretokenize.pretokenizers import TIKTOKEN_PATTERNS
 
     p = Path(path)
     if p.suffix.lower() != ".tiktoken" or p.name.split(".")[0] in KNOWN_ENCODINGS:

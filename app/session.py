@@ -5,7 +5,7 @@ redraw from the facts the session emits (``steps_applied``, ``reset_done``, ...)
 read-only views (``segmentation(i)``, ``top_pairs``, ``display(id)``, ``history``, ``stats``).
 
 Those views are *mirrors* the session keeps on the GUI thread. During a long run a
-:class:`~app.worker.StepWorker` owns the trainer; it snapshots what changed (segmentations of the
+:class:`~bpe_lens_app.worker.StepWorker` owns the trainer; it snapshots what changed (segmentations of the
 changed words, the top pairs, the stats) on its own thread and the session applies the snapshot,
 so a pane may read the session at any time without racing the worker.
 
@@ -23,9 +23,9 @@ from PySide6.QtCore import QObject, Signal
 
 from bpe_core.model import BPEModel
 from bpe_core.presets import PRESETS, make_config
-from bpe_core.replay import merge_pair
-from bpe_core.symbols import display as display_raw
-from bpe_core.trainer import Trainer
+from bpe_core.analysis.replay import merge_pair
+from bpe_core.encoding.symbols import display as display_raw
+from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError, MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
 
 from .worker import CallWorker, StepWorker

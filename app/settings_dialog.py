@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from bpe_core.presets import PRESETS, make_config
-from bpe_core.pretokenize import PRETOKENIZERS
-from bpe_core.trainer import check_config
+from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
+from bpe_core.training.trainer import check_config
 from bpe_core.types import TIE_BREAKS, BPELensError, TrainerConfig
 
 

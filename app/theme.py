@@ -1,6 +1,6 @@
 """Colors, fonts and the presenter's high-contrast look, in one place.
 
-Token chip colors live in :mod:`app.chips`; this module holds everything else a pane paints with.
+Token chip colors live in :mod:`bpe_lens_app.chips`; this module holds everything else a pane paints with.
 """
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from typing import Callable, List, Tuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bpe_core.encoder import Encoder  # noqa: E402
+from bpe_core.encoding.encoder import Encoder  # noqa: E402
 from bpe_core.formats import read_tiktoken, read_tokenizer_json  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"

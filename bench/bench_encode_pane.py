@@ -51,10 +51,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     app = QApplication.instance() or QApplication([])
-    from app.panes.encode_pane import EncodePane, demo_byte_model
+    from bpe_lens_app.panes.encode_pane import EncodePane, demo_byte_model
 
     if args.vocab:
-        from app.panes.inspector_pane import load_vocabulary
+        from bpe_lens_app.panes.inspector_pane import load_vocabulary
 
         model, name = load_vocabulary(args.vocab), os.path.basename(args.vocab)
     else:

@@ -124,9 +124,9 @@ def run_platforms(args, argv) -> int:
 
 def open_window(app, args, ini_name: str):
     """(session, main window) sized ``args.size`` with fresh settings, shown; the preset from args."""
-    from app.main_window import MainWindow
-    from app.session import Session, default_config
-    from app.theme import apply_app_theme, configure_pyqtgraph
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session, default_config
+    from bpe_lens_app.theme import apply_app_theme, configure_pyqtgraph
 
     configure_pyqtgraph()
     apply_app_theme(app)
@@ -151,7 +151,7 @@ def load_corpus(session, window, path: str) -> None:
 
 
 def main(argv=None) -> int:
-    from app.__main__ import DEFAULT_CORPUS
+    from bpe_lens_app.__main__ import DEFAULT_CORPUS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300)

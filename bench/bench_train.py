@@ -89,7 +89,7 @@ def whole_process(corpus: Path, vocab: int) -> dict:
 
 def step_latency(corpus: Path, vocab: int) -> dict:
     from bpe_core.presets import make_config
-    from bpe_core.trainer import Trainer
+    from bpe_core.training.trainer import Trainer
     t0 = time.perf_counter()
     trainer = Trainer.from_corpus(str(corpus), make_config("gpt2", vocab_size=vocab))
     setup = time.perf_counter() - t0
@@ -136,9 +136,9 @@ def naive_recount(words: dict, merges: int) -> tuple[int, float]:
 
 
 def naive_vs_ours(path: Path, merges: int) -> dict:
-    from bpe_core.corpus import count_words
+    from bpe_core.corpus.counting import count_words
     from bpe_core.presets import make_config
-    from bpe_core.trainer import Trainer
+    from bpe_core.training.trainer import Trainer
     cfg = make_config("byte-ascii", num_merges=merges, min_frequency=0)
     words = count_words(str(path), cfg)
     t0 = time.perf_counter()

@@ -78,7 +78,7 @@ class TimingApp(QApplication):
 
 
 def main(argv=None) -> int:
-    from app.__main__ import DEFAULT_CORPUS
+    from bpe_lens_app.__main__ import DEFAULT_CORPUS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=200)

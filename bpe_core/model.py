@@ -1,7 +1,7 @@
 """BPEModel: one vocabulary, trained here or loaded from a file.
 
 A model is data: token values by id, merges in rank order, specials, and the pipeline that
-cuts text into pieces. The :mod:`bpe_core.encoder` turns it into encodings.
+cuts text into pieces. The :mod:`bpe_core.encoding.encoder` turns it into encodings.
 
 >>> m = BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)])
 >>> m.id_of("ab"), m.merge_rank[(0, 1)], m.vocab_size
@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Dict, List, Literal, Optional, Protocol, Tuple
 
-from .symbols import display as display_raw
-from .types import Piece, Raw, TokenInfo, Unit
+from bpe_core.encoding.symbols import display as display_raw
+from bpe_core.types import Piece, Raw, TokenInfo, Unit
 
 Algorithm = Literal["merges", "tiktoken", "seed000-greedy"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Dict
 
-from .types import BPELensError, TrainerConfig
+from bpe_core.types import BPELensError, TrainerConfig
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ class TrainerConfig:
     """
 
     preset: str = "custom"
-    #: name of a pre-tokenizer in :data:`bpe_core.pretokenize.PRETOKENIZERS`
+    #: name of a pre-tokenizer in :data:`bpe_core.pretokenize.pretokenizers.PRETOKENIZERS`
     pretokenizer: str = "whitespace"
     #: the user pattern when ``pretokenizer == "regex"``
     pattern: Optional[str] = None

@@ -32,7 +32,7 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-if ! .venv/bin/python -c "import bpe_core, app, PySide6, tokenizers, tiktoken, pytestqt" >/dev/null 2>&1; then
+if ! .venv/bin/python -c "import bpe_core, bpe_lens_app, PySide6, tokenizers, tiktoken, pytestqt" >/dev/null 2>&1; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".[test]"
 fi

@@ -54,8 +54,8 @@ def settle(ms: int = 250) -> None:
 
 
 def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -> list[Path]:
-    from app.main_window import MainWindow
-    from app.session import Session, default_config
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session, default_config
 
     settings = scratch_settings()
     session = Session(config=default_config(preset))
@@ -94,8 +94,8 @@ def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -
 
 def render_chinese(outdir: Path) -> list[Path]:
     """The first 400 lines of 三国演义, whitespace-split characters, 40 merges."""
-    from app.main_window import MainWindow
-    from app.session import Session, make_config
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session, make_config
 
     if not SANGUO.exists():
         print(f"skipped Chinese: {SANGUO} not found", file=sys.stderr)
@@ -126,8 +126,8 @@ def render_chinese(outdir: Path) -> list[Path]:
 
 def render_other_panes(outdir: Path) -> list[Path]:
     """The encode pane and the inspector come from their own modules' demo renderers."""
-    from app.panes.encode_pane import render_encode_pane_demo
-    from app.panes.inspector_pane import render_inspector_demo
+    from bpe_lens_app.panes.encode_pane import render_encode_pane_demo
+    from bpe_lens_app.panes.inspector_pane import render_inspector_demo
 
     out = [Path(render_encode_pane_demo(str(outdir / "encode_pane.png"), size=QSize(1280, 800)))]
     if GPT2_TOKENIZER.exists():
@@ -138,7 +138,7 @@ def render_other_panes(outdir: Path) -> list[Path]:
 
 
 def main(argv=None) -> int:
-    from app.__main__ import DEFAULT_CORPUS
+    from bpe_lens_app.__main__ import DEFAULT_CORPUS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("outdir")
@@ -150,7 +150,7 @@ def main(argv=None) -> int:
     outdir = Path(args.outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    from app.theme import apply_app_theme, configure_pyqtgraph
+    from bpe_lens_app.theme import apply_app_theme, configure_pyqtgraph
 
     configure_pyqtgraph()
     apply_app_theme(app)

@@ -2,7 +2,7 @@
 
 Layout: a toolbar (toggles ``ids``, ``whitespace``, ``glyphs``, ``hex`` and the token count /
 chars-per-token label), a :class:`QPlainTextEdit` for the input, and a :class:`TokenView` that
-shows the encoding as colored chips (``app.chips``: stable color per id, neighbours always differ).
+shows the encoding as colored chips (``bpe_lens_app.chips``: stable color per id, neighbours always differ).
 Hovering a chip highlights every chip of the same id and the token's span in the input, and its
 tooltip gives id, merge rank and bytes.
 
@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QSplitter, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
-from app.chips import ACCENT, PALETTE, Chip, ChipMetrics, chip_indices, chip_text, paint_chip_batch, token_tooltip
-from app.widgets import LiveLabel
-from bpe_core.encoder import Encoder
+from bpe_lens_app.chips import ACCENT, PALETTE, Chip, ChipMetrics, chip_indices, chip_text, paint_chip_batch, token_tooltip
+from bpe_lens_app.widgets import LiveLabel
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.model import BPEModel
 from bpe_core.types import EncodedToken, Encoding
 
@@ -275,7 +275,7 @@ class TokenView(QAbstractScrollArea):
 class _FitLabel(LiveLabel):
     """A label that shows its short text when the long one does not fit (narrow docks).
 
-    A :class:`~app.theme.LiveLabel`: a new text every encoding re-lays out nothing.
+    A :class:`~bpe_lens_app.theme.LiveLabel`: a new text every encoding re-lays out nothing.
     """
 
     def __init__(self) -> None:
@@ -621,7 +621,7 @@ def _demo_model() -> BPEModel:
     for path in (os.environ.get("BPE_LENS_GPT2", ""), "/work/shared/data/gpt2/tokenizer.json"):
         if path and os.path.exists(path):
             try:
-                from app.panes.inspector_pane import load_vocabulary
+                from bpe_lens_app.panes.inspector_pane import load_vocabulary
 
                 return load_vocabulary(path)
             except Exception:
@@ -634,7 +634,7 @@ def demo_byte_model(text: str, merges: int = 200) -> BPEModel:
     and tests that need a vocabulary without files."""
     from collections import Counter
 
-    from bpe_core.pipeline import TrainerPipeline
+    from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
     from bpe_core.types import TrainerConfig
 
     pipeline = TrainerPipeline(TrainerConfig(pretokenizer="gpt2", unit="bytes"), {})

@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate, QTableView, QVBoxLayout, QWidget,
 )
 
-from app.chips import ChipMetrics, chip_text, model_chip, paint_chips, token_tooltip
-from app.panes.encode_pane import DEMO_TEXT, EncodePane
-from app.panes.merge_tree_view import MergeTreeView
-from app.theme import sort_arrows_follow_order
+from bpe_lens_app.chips import ChipMetrics, chip_text, model_chip, paint_chips, token_tooltip
+from bpe_lens_app.panes.encode_pane import DEMO_TEXT, EncodePane
+from bpe_lens_app.panes.merge_tree_view import MergeTreeView
+from bpe_lens_app.theme import sort_arrows_follow_order
 from bpe_core.model import BPEModel
-from bpe_core.symbols import to_glyphs, to_hex
+from bpe_core.encoding.symbols import to_glyphs, to_hex
 
 __all__ = ["TokenTableModel", "TokenChipDelegate", "InspectorTab", "load_vocabulary", "render_inspector_demo"]
 

@@ -1,10 +1,10 @@
 """A token's merge tree: the token at the top, the merges that built it below, its bytes (or
 characters) as the leaves along the bottom row, so the bottom row spells the token.
 
-Each node is a chip (``app.chips``) with the merge rank under it (``#rank``); byte leaves carry
+Each node is a chip (``bpe_lens_app.chips``) with the merge rank under it (``#rank``); byte leaves carry
 their hex value. Clicking a node emits ``token_clicked(id)`` so an inspector can jump to it.
 
-The tree comes from ``bpe_core.lineage.merge_tree(model, token_id)`` (``Node(id, display, rank,
+The tree comes from ``bpe_core.analysis.lineage.merge_tree(model, token_id)`` (``Node(id, display, rank,
 children)``); :func:`build_tree` is the same walk over ``model.created_by``/``model.merges``, used
 until lineage.py lands.
 """
@@ -17,9 +17,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QLabel, QWidget
 
-from app.chips import Chip, ChipMetrics, chip_text, token_color, token_tooltip
+from bpe_lens_app.chips import Chip, ChipMetrics, chip_text, token_color, token_tooltip
 from bpe_core.model import BPEModel
-from bpe_core.symbols import decoded_text, to_hex
+from bpe_core.encoding.symbols import decoded_text, to_hex
 
 __all__ = ["TreeNode", "build_tree", "MergeTreeView", "ChipItem"]
 
@@ -35,10 +35,10 @@ class TreeNode:
 def build_tree(model: BPEModel, token_id: int) -> TreeNode:
     """The merge tree of ``token_id``: a node per token, children = the merged pair.
 
-    Uses ``bpe_core.lineage.merge_tree`` when available.
+    Uses ``bpe_core.analysis.lineage.merge_tree`` when available.
     """
     try:
-        from bpe_core.lineage import merge_tree
+        from bpe_core.analysis.lineage import merge_tree
     except ImportError:  # TEMPORARY: lineage.py is being written in parallel
         merge_tree = None
     if merge_tree is not None:
@@ -83,7 +83,7 @@ class ChipItem(QGraphicsItem):
         return self._rect.adjusted(-2, -2, 2, 2)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        from app.chips import paint_chip
+        from bpe_lens_app.chips import paint_chip
 
         painter.setRenderHint(QPainter.Antialiasing, True)
         paint_chip(painter, self._rect, self.chip, self.color, self._m, highlight=self._hover)

@@ -114,7 +114,7 @@ class MergesModel(QAbstractTableModel):
 
 
 class MergesView(RowsView):
-    """A :class:`~app.widgets.RowsView` that repaints only the new rows when rows are appended.
+    """A :class:`~bpe_lens_app.widgets.RowsView` that repaints only the new rows when rows are appended.
 
     QTableView answers any row insert with a delayed items layout that repaints the whole
     viewport (~2 ms for a dozen rows of six columns: every merge). Rows appended at the end move

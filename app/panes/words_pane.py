@@ -4,7 +4,7 @@
   rebuilds it: it emits ``dataChanged`` over the rows the merges changed (and the rows the merge
   before changed, to clear their highlight); only a "tokens per word" sort re-orders rows
   (``layoutChanged``, keeping the selection).
-* :class:`ChipsView` — a table that paints token-id tuples (``IDS_ROLE``) as chips (:mod:`app.chips`,
+* :class:`ChipsView` — a table that paints token-id tuples (``IDS_ROLE``) as chips (:mod:`bpe_lens_app.chips`,
   one cached pixmap per distinct chip) over Qt's cells; the chips the last merge created are
   outlined for ~300 ms.
 * :class:`WordsPane` — filter (substring), sort (frequency / alphabet / tokens per word), the
@@ -65,7 +65,7 @@ class TokenChips:
 
 class ChipsView(RowsView):
     """A table whose chip columns show token-id tuples (``IDS_ROLE``) as rows of chips
-    (:func:`app.chips.paint_chips`); the chips of ``flash_ids`` are outlined.
+    (:func:`bpe_lens_app.chips.paint_chips`); the chips of ``flash_ids`` are outlined.
 
     Qt paints every cell (background, selection, the other columns' text); the chips go on top in
     one pass per paint event. An item delegate written in Python costs a call per cell from C++

@@ -30,11 +30,11 @@ import json
 from pathlib import Path
 from typing import Optional, Tuple
 
-from ..model import BPEModel
-from ..types import BPELensError
-from .seed000_trio import FILES as SEED_FILES
-from .seed000_trio import read_seed000, write_seed000
-from .sentencepiece_model import looks_like_sentencepiece, read_sentencepiece
+from bpe_core.model import BPEModel
+from bpe_core.types import BPELensError
+from bpe_core.formats.seed000_trio import FILES as SEED_FILES
+from bpe_core.formats.seed000_trio import read_seed000, write_seed000
+from bpe_core.formats.sentencepiece_model import looks_like_sentencepiece, read_sentencepiece
 
 FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "sentencepiece", "seed000")
 WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000")
@@ -57,15 +57,15 @@ def open_vocabulary(path, *, pattern: Optional[str] = None) -> BPEModel:
         if fmt == "sentencepiece":
             return read_sentencepiece(target)
         if fmt == "tiktoken":
-            from .tiktoken_file import read_tiktoken
+            from bpe_core.formats.tiktoken_file import read_tiktoken
             return read_tiktoken(str(target), pattern=pattern)
         if fmt == "native":
-            from .native import read_native
+            from bpe_core.formats.native import read_native
             return read_native(str(target))
         if fmt == "tokenizer.json":
-            from .hf_json import read_tokenizer_json
+            from bpe_core.formats.hf_json import read_tokenizer_json
             return read_tokenizer_json(str(target))
-        from .gpt2_files import read_vocab_merges  # finds the partner file itself
+        from bpe_core.formats.gpt2_files import read_vocab_merges  # finds the partner file itself
         return read_vocab_merges(str(target))
     except BPELensError as exc:
         msg = str(exc)
@@ -84,16 +84,16 @@ def write_vocabulary(model: BPEModel, path, fmt: str) -> None:
     for vocab-merges, a ``*vocab.json`` name whose ``*merges.txt`` goes beside it).
     """
     if fmt == "native":
-        from .native import write_native
+        from bpe_core.formats.native import write_native
         write_native(model, str(path))
     elif fmt == "tokenizer.json":
-        from .writers import write_tokenizer_json
+        from bpe_core.formats.writers import write_tokenizer_json
         write_tokenizer_json(model, path)
     elif fmt == "vocab-merges":
-        from .writers import write_vocab_merges
+        from bpe_core.formats.writers import write_vocab_merges
         write_vocab_merges(model, path)
     elif fmt == "tiktoken":
-        from .writers import write_tiktoken
+        from bpe_core.formats.writers import write_tiktoken
         write_tiktoken(model, path)
     elif fmt == "seed000":
         write_seed000(model, path)

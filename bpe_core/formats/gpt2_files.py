@@ -15,10 +15,10 @@ from __future__ import annotations
 import os
 from typing import List, Tuple
 
-from ..hf_pipeline import HFPipeline
-from ..model import BPEModel
-from ..types import BPELensError
-from .hf_json import build_bpe_model, load_json, read_text
+from bpe_core.pipelines.hf import HFPipeline
+from bpe_core.model import BPEModel
+from bpe_core.types import BPELensError
+from bpe_core.formats.hf_json import build_bpe_model, load_json, read_text
 
 ENDOFTEXT = "<|endoftext|>"
 _PAIRS = (("vocab.json", "merges.txt"), ("encoder.json", "vocab.bpe"))

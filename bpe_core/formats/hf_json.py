@@ -19,10 +19,10 @@ import json
 import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..hf_pipeline import HFPipeline
-from ..model import BPEModel
-from ..symbols import from_glyphs
-from ..types import BPELensError, Raw
+from bpe_core.pipelines.hf import HFPipeline
+from bpe_core.model import BPEModel
+from bpe_core.encoding.symbols import from_glyphs
+from bpe_core.types import BPELensError, Raw
 
 _NOT_BPE = ("WordPiece", "Unigram", "WordLevel")
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Optional
 
-from ..model import BPEModel
-from ..pipeline import TrainerPipeline
-from ..symbols import from_glyphs, to_glyphs
-from ..types import BPELensError, Raw, TrainerConfig
+from bpe_core.model import BPEModel
+from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
+from bpe_core.encoding.symbols import from_glyphs, to_glyphs
+from bpe_core.types import BPELensError, Raw, TrainerConfig
 
 FORMAT = "bpe-lens"
 VERSION = 1
@@ -56,7 +56,7 @@ def model_to_native(model: BPEModel) -> Dict[str, Any]:
 
 def _imported_pipeline(model: BPEModel) -> Dict[str, Any]:
     """A loaded vocabulary's pipeline, as tokenizer.json describes it, so the file encodes alike."""
-    from .writers import _added_tokens, hf_pipeline_json
+    from bpe_core.formats.writers import _added_tokens, hf_pipeline_json
     if model.source_format == "sentencepiece":
         raise BPELensError("a sentencepiece model cannot be saved in the native format; "
                            "keep the .model file or convert it to tokenizer.json")
@@ -74,7 +74,7 @@ def _imported_pipeline(model: BPEModel) -> Dict[str, Any]:
 
 
 def write_native(model: BPEModel, path: str) -> None:
-    from ..atomic import atomic_write_text
+    from bpe_core.formats.atomic import atomic_write_text
     atomic_write_text(path, json.dumps(model_to_native(model), ensure_ascii=False, indent=1) + "\n")
 
 
@@ -136,7 +136,7 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
         return model
     config = _config_from_dict(cfg_dict, path)
     if config is not None:
-        from ..pipeline import TrainerPipeline
+        from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
         model.pipeline = TrainerPipeline(config, specials)
         model.end_of_word_suffix = config.end_of_word_suffix
         model.keep_unknown = config.keep_unknown
@@ -149,7 +149,7 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
 
 
 def _restore_imported(model: BPEModel, data: Dict[str, Any], path: str) -> None:
-    from ..hf_pipeline import HFPipeline
+    from bpe_core.pipelines.hf import HFPipeline
     p, o = data["pipeline"], data.get("options") or {}
     model.pipeline = HFPipeline(p.get("normalizer"), p.get("pre_tokenizer"), p.get("added_tokens"))
     model.continuing_subword_prefix = o.get("continuing_subword_prefix") or ""

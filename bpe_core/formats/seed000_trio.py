@@ -20,9 +20,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ..atomic import atomic_write_text
-from ..model import BPEModel
-from ..types import BPELensError
+from bpe_core.formats.atomic import atomic_write_text
+from bpe_core.model import BPEModel
+from bpe_core.types import BPELensError
 
 FILES = ("freqs.json", "vocab_to_idx.json", "idx_to_vocab.json")
 SPECIALS = ("<line/>", "</line>", "<pad>", "<unk>")
@@ -99,7 +99,7 @@ def read_seed000(folder) -> BPEModel:
 
 def _seed_config() -> Dict[str, Any]:
     try:
-        from ..presets import make_config
+        from bpe_core.presets import make_config
     except ImportError:  # presets not available: still a usable model
         return {"preset": "nltk-wordpunct", "pretokenizer": "punkt-wordpunct", "end_of_word_suffix": EOW}
     cfg = asdict(make_config("nltk-wordpunct"))
@@ -109,8 +109,8 @@ def _seed_config() -> Dict[str, Any]:
 
 def _seed_pipeline():
     try:
-        from ..pipeline import TrainerPipeline
-        from ..presets import make_config
+        from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
+        from bpe_core.presets import make_config
     except ImportError:
         return None
     # Seed 000 never matches its specials in text; they only frame sentences.

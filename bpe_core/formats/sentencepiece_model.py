@@ -27,8 +27,8 @@ import struct
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
-from ..model import BPEModel
-from ..types import BPELensError, Piece
+from bpe_core.model import BPEModel
+from bpe_core.types import BPELensError, Piece
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 MODEL_TYPES = {1: "Unigram", 2: "BPE", 3: "Word", 4: "Char"}

@@ -21,9 +21,9 @@ from typing import Dict, List, Optional, Tuple, Union
 
 import regex
 
-from ..model import BPEModel
-from ..pretokenize import TIKTOKEN_PATTERNS
-from ..types import BPELensError, Piece
+from bpe_core.model import BPEModel
+from bpe_core.pretokenize.pretokenizers import TIKTOKEN_PATTERNS
+from bpe_core.types import BPELensError, Piece
 
 ENDOFTEXT = "<|endoftext|>"
 FIM_PREFIX = "<|fim_prefix|>"

@@ -28,10 +28,10 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ..atomic import atomic_write_text
-from ..model import BPEModel
-from ..symbols import to_glyphs
-from ..types import BPELensError, Raw
+from bpe_core.formats.atomic import atomic_write_text
+from bpe_core.model import BPEModel
+from bpe_core.encoding.symbols import to_glyphs
+from bpe_core.types import BPELensError, Raw
 
 
 def token_text(model: BPEModel, raw: Raw) -> str:
@@ -127,7 +127,7 @@ def hf_pipeline_json(model: BPEModel) -> Dict[str, Any]:
 
 
 def _pretokenizer_split(name: str, pattern: Optional[str]) -> List[Dict[str, Any]]:
-    from ..pretokenize import SEED001_PATTERN, TIKTOKEN_PATTERNS, WORDPUNCT_RE
+    from bpe_core.pretokenize.pretokenizers import SEED001_PATTERN, TIKTOKEN_PATTERNS, WORDPUNCT_RE
     if name in ("whitespace", "whitespace-split"):
         return [{"type": "WhitespaceSplit"}]
     if name in ("wordpunct", "punkt-wordpunct"):  # sentence splitting never changes the words
@@ -250,7 +250,7 @@ def vocab_merges_paths(path) -> tuple[Path, Path]:
     if p.suffix.lower() != ".json" or p.is_dir():
         return p / "vocab.json", p / "merges.txt"
     try:
-        from .gpt2_files import sibling_names
+        from bpe_core.formats.gpt2_files import sibling_names
         vocab, merges = sibling_names(str(p))
         return Path(vocab), Path(merges)
     except ImportError:

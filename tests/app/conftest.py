@@ -32,7 +32,7 @@ def _isolated_settings(tmp_path_factory):
 
 @pytest.fixture(scope="session", autouse=True)
 def _pyqtgraph_options():
-    from app.theme import configure_pyqtgraph
+    from bpe_lens_app.theme import configure_pyqtgraph
 
     configure_pyqtgraph()
 
@@ -46,7 +46,7 @@ def small_corpus(tmp_path):
 
 @pytest.fixture
 def session(qtbot):
-    from app.session import Session
+    from bpe_lens_app.session import Session
 
     s = Session()
     yield s
@@ -63,7 +63,7 @@ def loaded_session(qtbot, session, small_corpus):
 @pytest.fixture
 def window(qtbot, session, tmp_path):
     """The real main window on an isolated QSettings file."""
-    from app.main_window import MainWindow
+    from bpe_lens_app.main_window import MainWindow
 
     settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
     w = MainWindow(session, settings)

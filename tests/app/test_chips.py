@@ -9,8 +9,8 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 from PySide6.QtCore import QRect  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QImage, QPainter  # noqa: E402
 
-from app import chips  # noqa: E402
-from app.chips import (Chip, ChipMetrics, chip_colors, chip_indices, chip_text, chips_size_hint, layout_chips,  # noqa: E402
+from bpe_lens_app import chips  # noqa: E402
+from bpe_lens_app.chips import (Chip, ChipMetrics, chip_colors, chip_indices, chip_text, chips_size_hint, layout_chips,  # noqa: E402
                        paint_chips, token_color)
 from bpe_core.model import BPEModel  # noqa: E402
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from app.chips import readable_text
-from app.panes.words_pane import IDS_ROLE, WordsModel
-from app.session import make_config
+from bpe_lens_app.chips import readable_text
+from bpe_lens_app.panes.words_pane import IDS_ROLE, WordsModel
+from bpe_lens_app.session import make_config
 
 from tests.core.paths import DATA as SHARED
 SANGUO = SHARED / "chinese" / "sanguo_yanyi.txt"
@@ -83,8 +83,8 @@ def test_gui_script_entry_point_is_main():
     import tomllib
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert project["gui-scripts"]["bpe-lens"] == "app.__main__:main"
-    from app.__main__ import main
+    assert project["gui-scripts"]["bpe-lens"] == "bpe_lens_app.__main__:main"
+    from bpe_lens_app.__main__ import main
 
     assert callable(main)
 

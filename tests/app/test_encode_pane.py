@@ -11,9 +11,9 @@ from PySide6.QtCore import QEvent, QPoint  # noqa: E402
 from PySide6.QtGui import QHelpEvent, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QToolTip  # noqa: E402
 
-from app import chips  # noqa: E402
-from app.chips import chip_text  # noqa: E402
-from app.panes.encode_pane import EncodePane, demo_byte_model, make_encoder, render_encode_pane_demo  # noqa: E402
+from bpe_lens_app import chips  # noqa: E402
+from bpe_lens_app.chips import chip_text  # noqa: E402
+from bpe_lens_app.panes.encode_pane import EncodePane, demo_byte_model, make_encoder, render_encode_pane_demo  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 
 CORPUS = (

@@ -8,9 +8,9 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QTimer, QU
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QSplitter
 
-from app.main_window import RESOURCES, MainWindow
-from app.session import Session
-from app.settings_dialog import SettingsDialog
+from bpe_lens_app.main_window import RESOURCES, MainWindow
+from bpe_lens_app.session import Session
+from bpe_lens_app.settings_dialog import SettingsDialog
 from bpe_core.types import Cancelled, Progress
 
 
@@ -84,7 +84,7 @@ def test_examples_menu_lists_the_example_corpora(qtbot, window):
 
 def _slow_factory(seconds: float):
     """A corpus load that takes ``seconds``, reports progress and honours cancel."""
-    from app.session import default_trainer_factory
+    from bpe_lens_app.session import default_trainer_factory
 
     real = default_trainer_factory()
 
@@ -139,7 +139,7 @@ def test_a_bad_file_shows_a_dialog_and_keeps_the_corpus(qtbot, loaded_window, tm
 
 
 def test_settings_dialog_defaults_from_the_preset(qtbot):
-    from app.session import make_config
+    from bpe_lens_app.session import make_config
 
     dialog = SettingsDialog(make_config("gpt2"))
     qtbot.addWidget(dialog)
@@ -155,7 +155,7 @@ def test_settings_dialog_defaults_from_the_preset(qtbot):
 
 
 def test_a_bad_setting_is_refused_in_the_dialog(qtbot):
-    from app.session import make_config
+    from bpe_lens_app.session import make_config
 
     dialog = SettingsDialog(make_config("gpt2"))
     qtbot.addWidget(dialog)
@@ -171,7 +171,7 @@ def test_a_bad_setting_is_refused_in_the_dialog(qtbot):
 
 
 def test_changing_settings_asks_and_restarts_training(qtbot, loaded_window, monkeypatch):
-    from app.session import make_config
+    from bpe_lens_app.session import make_config
 
     w = loaded_window
     w.session.step(3)

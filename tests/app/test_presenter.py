@@ -4,8 +4,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from app.chips import chip_text
-from app.theme import PRESENTER_POINT_SIZE
+from bpe_lens_app.chips import chip_text
+from bpe_lens_app.theme import PRESENTER_POINT_SIZE
 
 
 def test_presenter_mode(qtbot, loaded_window):

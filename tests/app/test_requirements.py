@@ -11,20 +11,20 @@ from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenuBar, QToolBar, QToolButton
 
-from app import export
-from app.chips import chip_text
-from app.main_window import MainWindow
-from app.panes.encode_pane import make_encoder
-from app.panes.inspector_pane import InspectorTab, TokenTableModel
-from app.panes.merges_table import MergesModel
-from app.session import make_config
-from app.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE
+from bpe_lens_app import export
+from bpe_lens_app.chips import chip_text
+from bpe_lens_app.main_window import MainWindow
+from bpe_lens_app.panes.encode_pane import make_encoder
+from bpe_lens_app.panes.inspector_pane import InspectorTab, TokenTableModel
+from bpe_lens_app.panes.merges_table import MergesModel
+from bpe_lens_app.session import make_config
+from bpe_lens_app.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE
 
 TEXT = "the lowest newest widest"
 
 
 def test_starts_on_the_default_corpus_with_a_preset_ready_to_step(qtbot, monkeypatch):
-    from app import __main__ as entry
+    from bpe_lens_app import __main__ as entry
 
     monkeypatch.setattr(QApplication, "exec", lambda *a: 0)  # main() returns instead of running the loop
     before = set(QApplication.topLevelWidgets())
@@ -142,7 +142,7 @@ def test_reset_with_home_goes_back_to_merge_zero(qtbot, loaded_window):
 def test_every_training_setting_reaches_the_trainer(qtbot, loaded_window, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    from app.settings_dialog import SettingsDialog
+    from bpe_lens_app.settings_dialog import SettingsDialog
 
     w = loaded_window
 

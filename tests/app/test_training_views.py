@@ -7,9 +7,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from app.chips import chip_text
-from app.panes.merges_table import MergesModel
-from app.panes.words_pane import IDS_ROLE, WordsModel
+from bpe_lens_app.chips import chip_text
+from bpe_lens_app.panes.merges_table import MergesModel
+from bpe_lens_app.panes.words_pane import IDS_ROLE, WordsModel
 
 
 def shown_merge(window) -> str:
@@ -256,7 +256,7 @@ def _shown_ids(w) -> list:
 
 
 def test_the_encode_pane_shows_each_step_in_the_same_frame(qtbot, loaded_window):
-    from app.panes.encode_pane import make_encoder
+    from bpe_lens_app.panes.encode_pane import make_encoder
 
     w = loaded_window
     s = w.session
@@ -272,8 +272,8 @@ def test_the_encode_pane_shows_each_step_in_the_same_frame(qtbot, loaded_window)
 
 
 def test_a_slow_encode_pane_still_follows_held_steps(qtbot, loaded_window, monkeypatch):
-    from app.panes import encode_pane
-    from app.panes.encode_pane import make_encoder
+    from bpe_lens_app.panes import encode_pane
+    from bpe_lens_app.panes.encode_pane import make_encoder
 
     monkeypatch.setattr(encode_pane, "SAME_FRAME_MS", -1.0)  # every encoding counts as slow
     w = loaded_window

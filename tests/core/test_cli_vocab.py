@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core import cli_vocab
+from bpe_core.cli import vocab as cli_vocab
 
 from .paths import DATA  # ../shared/data beside the checkout
 REPO = Path(__file__).resolve().parents[2]

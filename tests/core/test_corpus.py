@@ -12,9 +12,9 @@ from typing import List
 
 import pytest
 
-from bpe_core import corpus
-from bpe_core.corpus import count_words, count_words_in_texts, iter_lines, read_text
-from bpe_core.pretokenize import get_pretokenizer
+from bpe_core.corpus import counting as corpus
+from bpe_core.corpus.counting import count_words, count_words_in_texts, iter_lines, read_text
+from bpe_core.pretokenize.pretokenizers import get_pretokenizer
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
 ALICE = "bench/gutenberg/alice_in_wonderland.txt"  # CRLF + BOM
@@ -195,7 +195,7 @@ class TestCounting:
         import subprocess
         import sys
 
-        code = (f"from bpe_core.corpus import count_words\nfrom bpe_core.types import TrainerConfig\n"
+        code = (f"from bpe_core.corpus.counting import count_words\nfrom bpe_core.types import TrainerConfig\n"
                 f"print(len(count_words({str(real.path(BIG))!r}, TrainerConfig(), workers=2)))\n")
         env = dict(os.environ, PYTHONPATH=str(real.repo))
         out = subprocess.run([sys.executable, "-"], input=code, env=env, cwd=tmp_path, capture_output=True,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core.encoder import Encoder
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats.detect import detect_format, open_vocabulary, write_vocabulary
 from bpe_core.formats.sentencepiece_model import read_sentencepiece
 from bpe_core.types import BPELensError
@@ -126,7 +126,7 @@ def test_seed000_reads_and_writes_back_byte_identical(seed_trio, tmp_path):
 
 def test_seed000_model_encodes_like_the_seed(seed_trio):
     ref, trained, folder = seed_trio
-    seed000 = pytest.importorskip("bpe_core.seed000")
+    seed000 = pytest.importorskip("bpe_core.encoding.seed000_greedy")
     model = open_vocabulary(folder)
     sample = _need(DATA / "tinyshakespeare.txt").read_text(encoding="utf-8")[50_000:53_000]
     assert seed000.encode_seed000(model, sample).ids == ref.encode_text(sample, trained["tokenizer"])

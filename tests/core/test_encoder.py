@@ -8,10 +8,10 @@ from typing import Dict, List
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bpe_core.encoder import Encoder
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats import read_tokenizer_json
 from bpe_core.formats.tiktoken_file import RegexPipeline
-from bpe_core.hf_pipeline import HFPipeline
+from bpe_core.pipelines.hf import HFPipeline
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 

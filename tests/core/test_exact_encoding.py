@@ -16,7 +16,7 @@ from typing import Dict, List
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bpe_core.encoder import Encoder
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats import read_tiktoken, read_tokenizer_json, read_vocab_merges
 
 from .paths import DATA  # ../shared/data beside the checkout

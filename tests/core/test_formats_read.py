@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core.encoder import Encoder
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats import read_tiktoken, read_tokenizer_json, read_vocab_merges
 from bpe_core.types import BPELensError
 

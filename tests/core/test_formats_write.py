@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core.atomic import atomic_write_bytes, atomic_write_text
-from bpe_core.encoder import Encoder
+from bpe_core.formats.atomic import atomic_write_bytes, atomic_write_text
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats.detect import open_vocabulary, write_vocabulary
 from bpe_core.formats.writers import merges_txt, tiktoken_text, vocab_json
 from bpe_core.model import BPEModel
@@ -32,7 +32,7 @@ def lines() -> list:
 
 def _trained(preset: str, size: int) -> BPEModel:
     from bpe_core.presets import make_config
-    from bpe_core.trainer import Trainer
+    from bpe_core.training.trainer import Trainer
     text = need("tinyshakespeare.txt").read_text(encoding="utf-8")[:150_000]
     trainer = Trainer.from_texts([text], make_config(preset, vocab_size=size))
     trainer.run()

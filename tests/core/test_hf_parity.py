@@ -11,8 +11,8 @@ import os
 import pytest
 
 from bpe_core.presets import make_config
-from bpe_core.symbols import to_glyphs
-from bpe_core.trainer import Trainer
+from bpe_core.encoding.symbols import to_glyphs
+from bpe_core.training.trainer import Trainer
 
 from .paths import DATA
 

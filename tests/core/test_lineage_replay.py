@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core.corpus import iter_lines
-from bpe_core.encoder import Encoder
+from bpe_core.corpus.counting import iter_lines
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats.detect import open_vocabulary
-from bpe_core.lineage import depth, leaf_ids, merge_ranks, merge_tree, render_tree, static_reachability
+from bpe_core.analysis.lineage import depth, leaf_ids, merge_ranks, merge_tree, render_tree, static_reachability
 from bpe_core.model import BPEModel
-from bpe_core.replay import Segmenter, replay, segment_words
+from bpe_core.analysis.replay import Segmenter, replay, segment_words
 from bpe_core.types import BPELensError, Cancelled
 
 from .paths import need  # ../shared/data beside the checkout
@@ -29,7 +29,7 @@ def gpt2() -> BPEModel:
 
 def _trained(preset: str, corpus: Path, **kw) -> BPEModel:
     from bpe_core.presets import make_config
-    from bpe_core.trainer import Trainer
+    from bpe_core.training.trainer import Trainer
     trainer = Trainer.from_corpus(str(corpus), make_config(preset, **kw))
     trainer.run()
     return trainer.model()

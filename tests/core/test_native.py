@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from bpe_core.encoder import Encoder
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats.detect import open_vocabulary
 from bpe_core.formats.native import read_native, write_native
 from bpe_core.presets import make_config
-from bpe_core.trainer import Trainer
+from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError
 
 from .paths import DATA, EXAMPLES

@@ -23,9 +23,9 @@ from typing import Any, Dict, List
 
 import pytest
 
-from bpe_core.encoder import Encoder
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import make_config
-from bpe_core.trainer import Trainer
+from bpe_core.training.trainer import Trainer
 from tests.reference import ROOT, corpus_bytes, corpus_path, glyphs
 
 DATA = ROOT / "tests" / "data"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core.pretokenize import (PRETOKENIZERS, SEED001_PATTERN, TIKTOKEN_PATTERNS, get_pretokenizer,
+from bpe_core.pretokenize.pretokenizers import (PRETOKENIZERS, SEED001_PATTERN, TIKTOKEN_PATTERNS, get_pretokenizer,
                                   lowercase_with_offsets)
 from bpe_core.types import BPELensError, TrainerConfig
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core import punkt
+from bpe_core.pretokenize import punkt
 from bpe_core.types import BPELensError
 
 # The official nltk_data punkt_tab English tables (see resources/punkt_tab/english/README.md).
@@ -83,7 +83,7 @@ def test_works_without_any_nltk_data(tmp_path: Path, real) -> None:
         "    print('nltk found data')\n"
         "except LookupError:\n"
         "    print('nltk has no data')\n"
-        "from bpe_core.punkt import sentences\n"
+        "from bpe_core.pretokenize.punkt import sentences\n"
         "print(sentences('Mr. Smith left. He came back.'))\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NLTK", "PYTHON"))}

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from bpe_core.trainer import SHIFT, Trainer
+from bpe_core.training.trainer import SHIFT, Trainer
 from bpe_core.types import BPELensError, TrainerConfig
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_core.encoder import Encoder
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import PRESETS, make_config
-from bpe_core.trainer import Trainer
+from bpe_core.training.trainer import Trainer
 
 from .paths import DATA, EXAMPLES
 

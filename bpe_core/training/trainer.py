@@ -1,10 +1,10 @@
 """The stepwise BPE trainer: step / undo / run, stop rules, step records, the vocabulary.
 
-The pair statistics live in :class:`~bpe_core.pair_index.PairIndex` (incremental counts, a
+The pair statistics live in :class:`~bpe_core.training.pair_index.PairIndex` (incremental counts, a
 pair -> words index, a lazy heap): one merge touches only the words that hold the pair and the
 corpus is never recounted. The trainer owns the vocabulary, the history and the undo log.
 
-Tie rules, all deterministic (heap keys in :mod:`bpe_core.pair_index`):
+Tie rules, all deterministic (heap keys in :mod:`bpe_core.training.pair_index`):
 
 * ``first-seen`` - the seeds: among pairs with the top count, the one whose first occurrence
   comes first when scanning words in order of first appearance, symbols left to right
@@ -26,10 +26,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from .model import BPEModel
-from .pair_index import MASK, SHIFT, PairIndex, expand, pairs_of
-from .symbols import BYTE_GLYPHS, display as display_raw
-from .types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
+from bpe_core.model import BPEModel
+from bpe_core.training.pair_index import MASK, SHIFT, PairIndex, expand, pairs_of
+from bpe_core.encoding.symbols import BYTE_GLYPHS, display as display_raw
+from bpe_core.types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
                     TrainingStats, WordChange)
 
 
@@ -53,7 +53,7 @@ class Trainer:
         self._config_dict = config_to_dict(config)  # the config is frozen: convert it once
         fast_bytes = False
         if symbols_fn is None:
-            from .pretokenize import PreTokenizer, get_pretokenizer
+            from bpe_core.pretokenize.pretokenizers import PreTokenizer, get_pretokenizer
             pre = get_pretokenizer(config)
             symbols_fn = lambda word: pre.word_symbols(word, config)  # noqa: E731
             # bytes of the word, one symbol each: map UTF-8 straight to ids (no symbol objects)
@@ -101,19 +101,19 @@ class Trainer:
     @classmethod
     def from_corpus(cls, path: str, config: TrainerConfig, *, progress: Optional[Callable[[Progress], None]] = None,
                     cancel: Optional[Callable[[], bool]] = None, errors: str = "strict") -> "Trainer":
-        from .corpus import count_words
+        from bpe_core.corpus.counting import count_words
         check_config(config)  # before reading a possibly large corpus
         return cls(count_words(path, config, progress=progress, cancel=cancel, errors=errors), config)
 
     @classmethod
     def from_texts(cls, texts: Sequence[str], config: TrainerConfig) -> "Trainer":
-        from .corpus import count_words_in_texts
+        from bpe_core.corpus.counting import count_words_in_texts
         return cls(count_words_in_texts(texts, config), config)
 
     @classmethod
     def continue_from(cls, model: BPEModel, path: str, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
         """Learn further merges of ``model`` on the corpus at ``path`` (its config by default)."""
-        from .corpus import count_words
+        from bpe_core.corpus.counting import count_words
         cfg = config or _config_of(model)
         check_config(cfg)
         return cls(count_words(path, cfg, **kw), cfg, start=model)
@@ -409,7 +409,7 @@ class Trainer:
         """The text pipeline of this trainer's models (built once: it compiles patterns)."""
         pipe = self.__dict__.get("_pipeline")
         if pipe is None:
-            from .pipeline import TrainerPipeline
+            from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
             pipe = self._pipeline = TrainerPipeline(self.config, self.specials)
         return pipe
 
@@ -425,7 +425,7 @@ class Trainer:
             source_format="native",
             config=dict(self._config_dict))  # a copy: a model's config may be edited
         if cfg.encode_mode == "seed000-greedy":
-            from .seed000 import seed000_model
+            from bpe_core.encoding.seed000_greedy import seed000_model
             return seed000_model(self, model)
         return model
 
@@ -465,7 +465,7 @@ def _apply_merges(segs: List[List[int]], merges: List[Tuple[int, int]], ids: Dic
 
 def _config_of(model: BPEModel) -> TrainerConfig:
     """The training settings stored in a native file, or GPT-2-like ones for other formats."""
-    from .formats.native import _config_from_dict
+    from bpe_core.formats.native import _config_from_dict
     cfg = _config_from_dict(model.config, model.name or "vocabulary") if model.source_format == "native" else None
     if cfg is not None:
         return cfg
@@ -476,7 +476,7 @@ def _config_of(model: BPEModel) -> TrainerConfig:
 
 def check_config(cfg: TrainerConfig) -> None:
     """Raise :class:`BPELensError` for a setting no training can use (called before any reading)."""
-    from .types import TIE_BREAKS
+    from bpe_core.types import TIE_BREAKS
     if cfg.tie_break not in TIE_BREAKS:
         raise BPELensError(f"unknown tie rule {cfg.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
     if cfg.unit not in ("chars", "bytes"):

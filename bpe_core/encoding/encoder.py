@@ -6,7 +6,7 @@ Algorithms (``model.algorithm``):
   merge rank, the leftmost one on equal ranks (``merges_limit``: only the first k merges count).
 * ``tiktoken`` - tiktoken's ``_byte_pair_merge``: repeatedly merge the adjacent parts whose concatenated
   bytes have the lowest rank; a whole piece that is a token is one token.
-* ``seed000-greedy`` - seed 000's frequency-greedy encoder (:mod:`bpe_core.seed000`).
+* ``seed000-greedy`` - seed 000's frequency-greedy encoder (:mod:`bpe_core.encoding.seed000_greedy`).
 
 Characters with no token: the model's ``unk`` token when it has one (fused runs with ``fuse_unk``),
 ``<0xNN>`` tokens with ``byte_fallback``; otherwise they are dropped - as ``tokenizers`` does - and
@@ -30,9 +30,9 @@ from itertools import repeat
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from .model import BPEModel
-from .symbols import display as display_raw, from_glyphs
-from .types import BPELensError, EncodedToken, Encoding, Piece, Raw
+from bpe_core.model import BPEModel
+from bpe_core.encoding.symbols import display as display_raw, from_glyphs
+from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece, Raw
 
 Span = Tuple[int, int]
 #: a word's encoding: token ids, their spans in units (chars or UTF-8 bytes) of the word, dropped spans
@@ -128,7 +128,7 @@ class Encoder:
     def encode(self, text: str) -> LensEncoding:
         """Tokens with ids and character spans into ``text``."""
         if self.model.algorithm == "seed000-greedy":  # works on Punkt sentences, not on words
-            from .seed000 import encode_seed000
+            from bpe_core.encoding.seed000_greedy import encode_seed000
             return LensEncoding(encode_seed000(self.model, text, self.merges_limit).tokens)
         tokens: List[EncodedToken] = []
         unknown: List[Span] = []
@@ -393,7 +393,7 @@ class Encoder:
 
     def _word_seed000_greedy(self, word: str, suffix: bool) -> WordResult:
         """One word with seed 000's frequency-greedy merging (no sentence markers)."""
-        from .seed000 import EOW, merge_greedy
+        from bpe_core.encoding.seed000_greedy import EOW, merge_greedy
         v2i = self.model.extras["vocab_to_idx"]
         unk = v2i["<unk>"]
         ids: List[int] = []

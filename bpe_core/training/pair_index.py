@@ -29,7 +29,7 @@ from itertools import repeat
 from operator import lshift, or_
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from .types import Raw
+from bpe_core.types import Raw
 
 SHIFT = 21  # pair key = left << SHIFT | right; ids stay below 2**21
 MASK = (1 << SHIFT) - 1

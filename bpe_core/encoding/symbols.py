@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Dict, List
 
-from .types import Raw
+from bpe_core.types import Raw
 
 
 def _gpt2_byte_to_glyph() -> Dict[int, str]:

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Callable, List, Optional
 
-from .types import BPELensError, Cancelled, Progress, TIE_BREAKS
+from bpe_core.types import BPELensError, Cancelled, Progress, TIE_BREAKS
 
 EXIT_USAGE = 2
 
@@ -43,7 +43,7 @@ def _progress_bar(label: str) -> Callable[[Progress], None]:
 
 
 def _add_train(sub: argparse._SubParsersAction) -> None:
-    from .presets import PRESETS
+    from bpe_core.presets import PRESETS
     p = sub.add_parser("train", help="learn merges from a corpus file", description=(
         "Train a BPE vocabulary on CORPUS with a preset and write it as a BPE Lens JSON file."))
     p.add_argument("corpus", help="text file (UTF-8; .gz/.bz2/.xz are read transparently)")
@@ -74,9 +74,9 @@ def _check_output(path: str) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from .formats.native import write_native
-    from .presets import make_config
-    from .trainer import Trainer, check_config
+    from bpe_core.formats.native import write_native
+    from bpe_core.presets import make_config
+    from bpe_core.training.trainer import Trainer, check_config
     cfg = make_config(args.preset, vocab_size=args.vocab_size, num_merges=args.merges,
                       min_frequency=args.min_frequency, min_word_count=args.min_word_count,
                       tie_break=args.tie_break)
@@ -106,15 +106,15 @@ def _add_encode(sub: argparse._SubParsersAction) -> None:
 
 def open_any(path: str, pattern: Optional[str] = None):
     try:
-        from .formats.detect import open_vocabulary
+        from bpe_core.formats.detect import open_vocabulary
     except ImportError:  # formats package not complete: native files still work
-        from .formats.native import read_native
+        from bpe_core.formats.native import read_native
         return read_native(path)
     return open_vocabulary(path, pattern=pattern) if pattern else open_vocabulary(path)
 
 
 def run_encode(args: argparse.Namespace) -> int:
-    from .encoder import Encoder
+    from bpe_core.encoding.encoder import Encoder
     model = open_any(args.vocab, args.pattern)
     enc = Encoder(model).encode(args.text)
     if args.json:
@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train(sub)
     _add_encode(sub)
     try:
-        from . import cli_vocab
+        from bpe_core.cli import vocab as cli_vocab
     except ImportError:
         cli_vocab = None  # type: ignore[assignment]
     if cli_vocab is not None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
-from .model import BPEModel
-from .types import BPELensError, EncodedToken, Encoding
+from bpe_core.model import BPEModel
+from bpe_core.types import BPELensError, EncodedToken, Encoding
 
 if TYPE_CHECKING:
-    from .trainer import Trainer
+    from bpe_core.training.trainer import Trainer
 
 SPECIALS = ("<line/>", "</line>", "<pad>", "<unk>")
 EOW = "</w>"
@@ -87,8 +87,8 @@ def encode_seed000(model: BPEModel, text: str, merges_limit: Optional[int] = Non
     """
     if merges_limit is not None and merges_limit < len(model.merges):
         raise BPELensError("seed 000's encoder needs the model built at that step (Trainer.model() at step k)")
-    from .pretokenize import WORDPUNCT_RE
-    from .punkt import sentence_spans
+    from bpe_core.pretokenize.pretokenizers import WORDPUNCT_RE
+    from bpe_core.pretokenize.punkt import sentence_spans
     freqs: Dict[str, int] = model.extras["freqs"]
     v2i: Dict[str, int] = model.extras["vocab_to_idx"]
     unk = v2i["<unk>"]

@@ -22,9 +22,9 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Set, Tuple
 
-from .model import BPEModel
-from .symbols import visible_whitespace
-from .types import BPELensError
+from bpe_core.model import BPEModel
+from bpe_core.encoding.symbols import visible_whitespace
+from bpe_core.types import BPELensError
 
 _BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")
 

@@ -17,9 +17,9 @@ import sys
 import time
 from typing import Any, Callable, Dict, List, Optional
 
-from .model import BPEModel
-from .symbols import visible_whitespace
-from .types import BPELensError
+from bpe_core.model import BPEModel
+from bpe_core.encoding.symbols import visible_whitespace
+from bpe_core.types import BPELensError
 
 EXIT_USAGE = 2
 _BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")
@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _open(path: str, pattern: Optional[str]) -> BPEModel:
-    from .formats.detect import open_vocabulary
+    from bpe_core.formats.detect import open_vocabulary
     return open_vocabulary(path, pattern=pattern)
 
 
@@ -87,7 +87,7 @@ def _show(model: BPEModel, tid: int) -> str:
 # -- inspect ------------------------------------------------------------------------------
 def describe(model: BPEModel, fmt: str = "", top: int = 10) -> Dict[str, Any]:
     """What ``inspect`` prints, as a dict (JSON-safe)."""
-    from .lineage import static_reachability
+    from bpe_core.analysis.lineage import static_reachability
     ids = [i for i, t in enumerate(model.tokens) if t is not None and i not in model.special_ids]
     fallback = model.byte_fallback and model.unit == "chars"  # <0xNN> pieces are not long words
     ranked = [i for i in ids if not (fallback and _BYTE_PIECE.fullmatch(model.tokens[i]))]  # type: ignore[arg-type]
@@ -146,13 +146,13 @@ def _hf_step(d: Any) -> str:
 
 @_guarded
 def run_inspect(args: argparse.Namespace) -> int:
-    from .formats.detect import detect_format
+    from bpe_core.formats.detect import detect_format
     fmt = detect_format(args.path)
     model = _open(args.path, args.pattern)
     info = describe(model, fmt, args.top)
     tree_text = None
     if args.tree is not None:
-        from .lineage import merge_tree, render_tree
+        from bpe_core.analysis.lineage import merge_tree, render_tree
         tree = merge_tree(model, _token_id(model, args.tree))
         tree_text = render_tree(tree)
     if args.json:
@@ -193,7 +193,7 @@ def _token_id(model: BPEModel, token: str) -> int:
         if tid is not None:
             return tid
     if model.unit == "bytes":
-        from .symbols import from_glyphs, is_glyph_string
+        from bpe_core.encoding.symbols import from_glyphs, is_glyph_string
         if is_glyph_string(token) and model.id_of(from_glyphs(token)) is not None:
             return model.id_of(from_glyphs(token))  # type: ignore[return-value]
     raise BPELensError(f"token {token!r} is not in this vocabulary (give its text, GPT-2 glyphs, or #id)")
@@ -202,7 +202,7 @@ def _token_id(model: BPEModel, token: str) -> int:
 # -- convert ------------------------------------------------------------------------------
 @_guarded
 def run_convert(args: argparse.Namespace) -> int:
-    from .formats.detect import detect_format, write_vocabulary
+    from bpe_core.formats.detect import detect_format, write_vocabulary
     fmt = detect_format(args.input)
     model = _open(args.input, args.pattern)
     write_vocabulary(model, args.output, args.to)
@@ -214,8 +214,8 @@ def run_convert(args: argparse.Namespace) -> int:
 # -- replay -------------------------------------------------------------------------------
 @_guarded
 def run_replay(args: argparse.Namespace) -> int:
-    from .corpus import iter_lines
-    from .replay import replay
+    from bpe_core.corpus.counting import iter_lines
+    from bpe_core.analysis.replay import replay
     if args.limit < 0:
         raise BPELensError(f"--limit must be 0 or more, not {args.limit}")
     model = _open(args.vocab, args.pattern)

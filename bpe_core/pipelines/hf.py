@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import regex
 
-from .types import BPELensError, Piece
+from bpe_core.types import BPELensError, Piece
 
 Span = Tuple[int, int]
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""

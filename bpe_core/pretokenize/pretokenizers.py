@@ -185,13 +185,13 @@ class _PunktWordpunct(PreTokenizer):
     per_line = False
 
     def words(self, text: str) -> List[str]:
-        from bpe_core import punkt  # imports nltk (slow): only when this pre-tokenizer runs
+        from bpe_core.pretokenize import punkt  # imports nltk (slow): only when this pre-tokenizer runs
 
         findall = WORDPUNCT_RE.findall
         return [w for s in punkt.sentences(text) for w in findall(s)]
 
     def pieces(self, text: str) -> List[Piece]:
-        from bpe_core import punkt
+        from bpe_core.pretokenize import punkt
 
         return [Piece(m.group(), s + m.start(), s + m.end())
                 for s, e in punkt.sentence_spans(text) for m in WORDPUNCT_RE.finditer(text[s:e])]
@@ -201,7 +201,7 @@ class _PunktWordpunct(PreTokenizer):
 
     def iter_words(self, text: str) -> Iterator[Tuple[int, List[str]]]:
         # Punkt yields sentences lazily: batches keep progress and cancel responsive.
-        from bpe_core import punkt
+        from bpe_core.pretokenize import punkt
 
         findall, batch, end = WORDPUNCT_RE.findall, [], 0
         for start, end in punkt.tokenizer().span_tokenize(text):

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Union
 
-from .types import BPELensError
+from bpe_core.types import BPELensError
 
 PathLike = Union[str, "os.PathLike[str]"]
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Opt
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
 if TYPE_CHECKING:
-    from bpe_core.pretokenize import PreTokenizer
+    from bpe_core.pretokenize.pretokenizers import PreTokenizer
 
 PathLike = Union[str, "os.PathLike[str]"]
 ProgressFn = Optional[Callable[[Progress], None]]
@@ -211,7 +211,7 @@ def read_text(path: PathLike, *, errors: str = "strict", progress: ProgressFn = 
 
 @functools.lru_cache(maxsize=8)
 def _pretokenizer(config: TrainerConfig) -> "PreTokenizer":
-    from bpe_core.pretokenize import get_pretokenizer  # worker processes import it once
+    from bpe_core.pretokenize.pretokenizers import get_pretokenizer  # worker processes import it once
 
     return get_pretokenizer(config)
 
@@ -240,7 +240,7 @@ def _context() -> multiprocessing.context.BaseContext:
     # clean server that has already imported this module, so they start fast after the first.
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["bpe_core.corpus", "bpe_core.pretokenize"])
+        ctx.set_forkserver_preload(["bpe_core.corpus.counting", "bpe_core.pretokenize.pretokenizers"])
         return ctx
     return multiprocessing.get_context("spawn")
 

@@ -25,7 +25,7 @@ from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 from bpe_core.types import BPELensError
 
 #: ``<repo>/resources/punkt_tab/english`` (``bpe_core`` sits next to ``resources``)
-PUNKT_DIR: Path = Path(__file__).resolve().parent.parent / "resources" / "punkt_tab" / "english"
+PUNKT_DIR: Path = Path(__file__).resolve().parents[2] / "resources" / "punkt_tab" / "english"
 _FILES = ("collocations.tab", "sent_starters.txt", "abbrev_types.txt", "ortho_context.tab")
 
 

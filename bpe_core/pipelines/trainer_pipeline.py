@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Sequence
 
-from .types import Piece, Raw, TrainerConfig
+from bpe_core.types import Piece, Raw, TrainerConfig
 
 
 class TrainerPipeline:
     def __init__(self, config: TrainerConfig, specials: Dict[str, int]) -> None:
-        from .pretokenize import get_pretokenizer
+        from bpe_core.pretokenize.pretokenizers import get_pretokenizer
         self.config = config
         self.specials = dict(specials)
         self.pretokenizer = get_pretokenizer(config)
@@ -42,7 +42,7 @@ class TrainerPipeline:
             return
         segment = text[start:end]
         if self.config.encode_lowercase:
-            from .pretokenize import lowercase_with_offsets
+            from bpe_core.pretokenize.pretokenizers import lowercase_with_offsets
             lowered, index = lowercase_with_offsets(segment)
             for p in self.pretokenizer.pieces(lowered):
                 s = index[p.start] if p.start < len(index) else len(segment)

@@ -29,10 +29,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple, Union
 
-from .model import BPEModel
-from .lineage import static_reachability
-from .symbols import from_glyphs
-from .types import BPELensError, Cancelled, Progress, Raw
+from bpe_core.model import BPEModel
+from bpe_core.analysis.lineage import static_reachability
+from bpe_core.encoding.symbols import from_glyphs
+from bpe_core.types import BPELensError, Cancelled, Progress, Raw
 
 ProgressFn = Optional[Callable[[Progress], None]]
 CancelFn = Optional[Callable[[], bool]]
@@ -131,7 +131,7 @@ class Segmenter:
         if whole is not None:
             hit = ((whole, self.model.tokens[whole]),)  # type: ignore[assignment]
         elif self.model.algorithm == "seed000-greedy" and not self.model.merges:
-            from .seed000 import merge_greedy
+            from bpe_core.encoding.seed000_greedy import merge_greedy
             subs = merge_greedy([str(r) for r in raws], self.model.extras.get("freqs", {}))
             hit = tuple((self._vocab.get(t, -1), t) for t in subs)
         else:

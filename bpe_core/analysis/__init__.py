@@ -1,0 +1,1 @@
+"""Questions about a vocabulary: merge trees (lineage) and replay on a corpus."""

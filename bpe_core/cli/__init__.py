@@ -1,0 +1,4 @@
+"""The command line: ``python -m bpe_core {train,encode,inspect,convert,replay}``."""
+from bpe_core.cli.commands import main
+
+__all__ = ["main"]

@@ -1,0 +1,1 @@
+"""Encoding stage: units, the merge routine, the encoder with spans, decoding, byte glyphs."""

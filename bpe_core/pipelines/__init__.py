@@ -1,0 +1,1 @@
+"""Text pipelines: how a model cuts text into pieces (one per family: trained here, Hugging Face)."""

@@ -1,0 +1,1 @@
+"""Pre-tokenize stage: text -> words (the registry of pre-tokenizers, Punkt sentences)."""

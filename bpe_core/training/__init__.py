@@ -1,0 +1,1 @@
+"""Training stage: the incremental trainer, its pair index and the timeline over it."""
