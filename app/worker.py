@@ -5,12 +5,15 @@ Two shapes, after napari/superqt's ``thread_worker``:
 * :class:`CallWorker` runs ``fn(progress=..., cancel=...)`` once (load a corpus, open a vocabulary).
   Progress reports are throttled to ~20 a second; Cancel is ``requestInterruption()``, which the
   core sees through its ``cancel`` callable and answers with :class:`~bpe_core.types.Cancelled`.
-* :class:`StepWorker` iterates a generator of merges (``Trainer.iter_steps()``, or undos), checks
-  for interruption between items and hands the GUI *batches*: every ~50 ms it calls ``snapshot(items)``
-  (still on the worker thread, so it may read the trainer), queues the result and emits
-  ``batch_ready`` — never one signal per merge.
+* :class:`StepWorker` iterates a generator of merges (a :class:`~bpe_core.training.timeline.Move`),
+  checks for interruption between items and hands the GUI *batches*: every ~50 ms it calls
+  ``snapshot(items)`` (still on the worker thread, so it may read the trainer; for a move, its
+  ``frame``), queues the result and emits ``batch_ready`` — never one signal per merge.
 
-Neither class touches a QWidget: the worker thread only runs core code and emits signals, which
+:class:`CallSlot` keeps at most one call going (a new load supersedes the one before) and reports
+only the current call's outcome.
+
+No class here touches a QWidget: the worker thread only runs core code and emits signals, which
 Qt delivers to the GUI thread as queued calls.
 """
 from __future__ import annotations
@@ -19,7 +22,7 @@ import threading
 import time
 from typing import Any, Callable, Iterator, Optional
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
 from bpe_core.types import Cancelled, Progress
 
@@ -58,6 +61,70 @@ class CallWorker(QThread):
                 self.cancelled.emit()
             else:
                 self.succeeded.emit(result)
+
+
+class CallSlot(QObject):
+    """One :class:`CallWorker` at a time: ``start`` supersedes (and cancels) the call before it.
+
+    Only the current call reports: ``on_success(result)`` runs on the GUI thread (what it raises
+    goes to ``failed``, so a bad result cannot lose the current state), else ``failed``/``cancelled``.
+    ``track`` is given every worker started (the owner waits for them when closing).
+    """
+
+    progressed = Signal(object)  # Progress
+    failed = Signal(object)  # the exception
+    cancelled = Signal()
+
+    def __init__(self, track: Callable[[QThread], None], parent: Optional[QObject] = None) -> None:
+        super().__init__(parent)
+        self._track = track
+        self._current: Optional[CallWorker] = None
+        self._on_success: Callable[[Any], None] = lambda result: None
+
+    @property
+    def busy(self) -> bool:
+        return self._current is not None
+
+    def start(self, fn: Callable[..., Any], on_success: Callable[[Any], None]) -> None:
+        self.cancel()
+        worker = self._current = CallWorker(fn)
+        self._on_success = on_success
+        worker.progressed.connect(self._on_worker_progressed)
+        worker.succeeded.connect(self._on_worker_succeeded)
+        worker.failed.connect(self._on_worker_failed)
+        worker.cancelled.connect(self._on_worker_cancelled)
+        self._track(worker)
+        worker.start()
+
+    def cancel(self) -> None:
+        if self._current is not None:
+            self._current.requestInterruption()
+
+    def _take(self) -> bool:
+        """True (and the slot free again) when the sender is the current call."""
+        if self.sender() is None or self.sender() is not self._current:
+            return False
+        self._current = None
+        return True
+
+    def _on_worker_progressed(self, progress: Progress) -> None:
+        if self.sender() is self._current:
+            self.progressed.emit(progress)
+
+    def _on_worker_succeeded(self, result: Any) -> None:
+        if self._take():
+            try:
+                self._on_success(result)
+            except Exception as exc:  # noqa: BLE001 - reported, the current state stays
+                self.failed.emit(exc)
+
+    def _on_worker_failed(self, exc: BaseException) -> None:
+        if self._take():
+            self.failed.emit(exc)
+
+    def _on_worker_cancelled(self) -> None:
+        if self._take():
+            self.cancelled.emit()
 
 
 class StepWorker(QThread):
