@@ -13,7 +13,6 @@ at any time without racing the worker.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Callable, Generic, List, Optional, Tuple, TypeVar
 
 from PySide6.QtCore import QObject, Signal
@@ -24,6 +23,7 @@ from bpe_core.training.timeline import DEFAULT_TARGET, TOP_K, Frame, Move, Timel
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError, MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
 
+from .payloads import CorpusInfo, RunEnd, RunProgress, user_message
 from .worker import CallSlot, StepWorker
 
 #: step/undo/seek up to this many merges on the GUI thread; more go to a worker
@@ -40,44 +40,6 @@ def default_config(preset: Optional[str] = None) -> TrainerConfig:
     if name not in PRESETS:
         raise BPELensError(f"Unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
     return make_config(name)
-
-
-def user_message(exc: BaseException) -> str:
-    """What the user reads for an exception: our own messages as they are, others named."""
-    if isinstance(exc, BPELensError):
-        return str(exc)
-    if isinstance(exc, UnicodeDecodeError):
-        return f"The file is not UTF-8 text ({exc.reason} at byte {exc.start})."
-    if isinstance(exc, OSError):
-        return f"Cannot open {exc.filename or 'the file'}: {exc.strerror or exc}"
-    return f"Unexpected error: {type(exc).__name__}: {exc}"
-
-
-@dataclass(frozen=True)
-class CorpusInfo:
-    path: str
-    name: str
-    unique_words: int
-    total_words: int
-    total_units: int
-    initial_vocab: int
-    config: TrainerConfig
-
-
-@dataclass(frozen=True)
-class RunProgress:
-    kind: str  # "run" | "play" | "seek" | "reset"
-    done: int
-    total: Optional[int]
-    merge_count: int
-
-
-@dataclass(frozen=True)
-class RunEnd:
-    kind: str
-    #: why it ended: the trainer's stop reason, "paused", "cancelled", "done" or an error message
-    reason: str
-    merge_count: int
 
 
 T = TypeVar("T")
@@ -225,7 +187,7 @@ class Session(QObject):
 
         path = os.fspath(path)
         self._calls.start(lambda *, progress, cancel: open_vocabulary(path, pattern=pattern),
-                         self.vocabulary_opened.emit)
+                          self.vocabulary_opened.emit)
         self.loading_started.emit(f"Opening {os.path.basename(path)}")
 
     def cancel(self) -> None:
