@@ -48,7 +48,7 @@ T = TypeVar("T")
 class _Fact(Generic[T]):
     """A read-only view of the timeline's attribute of the same name (``empty()`` before a corpus)."""
 
-    def __init__(self, empty: Callable[[], T] = lambda: None, *, name: str = "") -> None:  # type: ignore[assignment,return-value]
+    def __init__(self, empty: Optional[Callable[[], T]] = None, *, name: str = "") -> None:
         self._empty, self._name = empty, name
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -58,7 +58,9 @@ class _Fact(Generic[T]):
         if session is None:
             return self  # type: ignore[return-value]  # the class attribute itself
         timeline = session._tl
-        return getattr(timeline, self._name) if timeline is not None else self._empty()
+        if timeline is not None:
+            return getattr(timeline, self._name)
+        return self._empty() if self._empty is not None else None  # type: ignore[return-value]
 
 
 class Session(QObject):

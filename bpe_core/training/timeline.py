@@ -287,11 +287,13 @@ class Timeline:
 
     def back(self, n: int) -> Move:
         """Undo ``n`` merges (at most down to merge 0)."""
+        self._check_free()
         n = max(0, min(n, self.trainer.merge_count))
         return Move(self, _undos(self.trainer, n), undone=True, total=n)
 
     def toward(self, k: int, *, detail: bool = False) -> Move:
         """Merge or undo until the position is ``k`` (or a stop rule holds first)."""
+        self._check_free()  # before reading the trainer
         at = self.trainer.merge_count
         k = max(0, k)
         return self.forward(k - at, detail=detail) if k >= at else self.back(at - k)
@@ -301,9 +303,12 @@ class Timeline:
         steps = list(move)
         return move.frame(steps)
 
-    def _claim(self) -> None:
+    def _check_free(self) -> None:
         if self._busy:
             raise RuntimeError("another move owns the trainer; close it first")
+
+    def _claim(self) -> None:
+        self._check_free()
         self._busy = True
 
     def _release(self) -> None:

@@ -41,7 +41,7 @@ def fresh(config: TrainerConfig, k: int) -> Trainer:
 
 
 def small() -> Timeline:
-    return Timeline(Trainer({"low": 5, "lower": 2, "newest": 6, "widest": 3}, TrainerConfig(end_of_word_suffix="</w>")))
+    return Timeline(fresh_small(0))
 
 
 def pairs(steps) -> List[tuple]:
