@@ -189,8 +189,12 @@ class StepWorker(QThread):
                     self._pause(started + self._interval)
         except Exception as exc:  # noqa: BLE001
             error = exc
-        close = getattr(self._items, "close", None)
-        if close is not None:
-            close()  # a generator's cleanup (``finally``) runs here, on the thread that owns the trainer
-        self._flush(pending)
+        try:
+            self._flush(pending)  # the last batch, while the items (a timeline move) still own the trainer
+        except Exception as exc:  # noqa: BLE001
+            error = error or exc
+        finally:
+            close = getattr(self._items, "close", None)
+            if close is not None:
+                close()  # a generator's cleanup (``finally``) runs here, on the thread that owns the trainer
         self.ended.emit(error)

@@ -97,8 +97,9 @@ def target_merges(config: TrainerConfig, initial_vocab: Optional[int], known: in
 class Move:
     """A walk along the timeline: iterate it for each merge done (or undone), then :meth:`close` it.
 
-    It owns the trainer from creation until it is exhausted or closed, and it may be iterated on
-    any thread (one at a time). ``total`` is the number of merges asked for (None: until a stop rule).
+    It owns the trainer from creation until it is closed (``with move:`` closes it too), so its last
+    frame can still be taken after the last merge. It may be driven on any thread, one at a time.
+    ``total`` is the number of merges asked for (None: until a stop rule).
     """
 
     def __init__(self, timeline: "Timeline", items: Iterator[MergeStep], *, undone: bool,
@@ -114,11 +115,13 @@ class Move:
         return self
 
     def __next__(self) -> MergeStep:
-        try:
-            return next(self._items)
-        except BaseException:
-            self.close()  # exhausted or failed: the trainer is free again
-            raise
+        return next(self._items)
+
+    def __enter__(self) -> "Move":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         """Stop here (the merges so far stay) and hand the trainer back; safe to call twice."""
@@ -132,7 +135,7 @@ class Move:
                 self._timeline._release()
 
     def frame(self, steps: Sequence[MergeStep]) -> Frame:
-        """The frame after ``steps`` (the merges since the last frame); call it where the move runs."""
+        """The frame after ``steps`` (the merges since the last frame): where the move runs, before closing it."""
         return self._timeline._frame(steps, self.undone)
 
 
@@ -300,8 +303,8 @@ class Timeline:
 
     def walk(self, move: Move) -> Frame:
         """Run ``move`` to its end here and return one frame for all of it."""
-        steps = list(move)
-        return move.frame(steps)
+        with move:
+            return move.frame(list(move))
 
     def _check_free(self) -> None:
         if self._busy:

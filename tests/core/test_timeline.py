@@ -101,7 +101,9 @@ def test_a_move_publishes_nothing_until_its_frames_are_applied():
         assert tl.merge_count == 0 and tl.is_moving  # readers still see merge 0
         assert [tl.segmentation(i) for i in range(len(tl.words))] == before
         assert tl.model().merges == []
-    assert not tl.is_moving  # exhausted: the trainer is free again
+    assert tl.is_moving  # exhausted, but its owner may still take the last frame
+    move.close()
+    assert not tl.is_moving
     for frame in frames:
         tl.apply(frame)
     assert tl.merge_count == 4
@@ -228,9 +230,9 @@ class TimelineVsFreshRun(RuleBasedStateMachine):
                 pending = []
             if done == stop_after:
                 break
-        move.close()
         if pending:
             frames.append(move.frame(pending))
+        move.close()
         assert pairs(tl.history) == shown  # nothing published before apply
         for frame in frames:
             tl.apply(frame)
