@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from PySide6.QtCore import QObject, QThread, Signal
 
@@ -137,10 +137,11 @@ class StepWorker(QThread):
     batch_ready = Signal()
     ended = Signal(object)  # None, or the exception that stopped the generator
 
-    def __init__(self, items: Iterator[Any], snapshot: Callable[[list], Any], *, interval: float = 0.0,
+    def __init__(self, items: Iterable[Any], snapshot: Callable[[list], Any], *, interval: float = 0.0,
                  parent=None) -> None:
         super().__init__(parent)
-        self._items = items
+        self._items = iter(items)
+        self._close = getattr(items, "close", None)  # a generator's or a timeline move's
         self._snapshot = snapshot
         self._interval = interval
         self._lock = threading.Lock()
@@ -194,7 +195,6 @@ class StepWorker(QThread):
         except Exception as exc:  # noqa: BLE001
             error = error or exc
         finally:
-            close = getattr(self._items, "close", None)
-            if close is not None:
-                close()  # a generator's cleanup (``finally``) runs here, on the thread that owns the trainer
+            if self._close is not None:
+                self._close()  # a generator's cleanup (``finally``) runs here, on the thread that owns the trainer
         self.ended.emit(error)

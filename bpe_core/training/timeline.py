@@ -95,7 +95,7 @@ def target_merges(config: TrainerConfig, initial_vocab: Optional[int], known: in
 
 
 class Move:
-    """A walk along the timeline: iterate it for each merge done (or undone), then :meth:`close` it.
+    """A walk along the timeline: iterate over it for each merge done (or undone), then :meth:`close` it.
 
     It owns the trainer from creation until it is closed (``with move:`` closes it too), so its last
     frame can still be taken after the last merge. It may be driven on any thread, one at a time.
@@ -111,11 +111,8 @@ class Move:
         self.undone = undone
         self.total = total
 
-    def __iter__(self) -> "Move":
-        return self
-
-    def __next__(self) -> MergeStep:
-        return next(self._items)
+    def __iter__(self) -> Iterator[MergeStep]:
+        return self._items  # the generator itself: no extra call per merge
 
     def __enter__(self) -> "Move":
         return self

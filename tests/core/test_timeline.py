@@ -115,7 +115,7 @@ def test_a_move_publishes_nothing_until_its_frames_are_applied():
 def test_one_move_at_a_time():
     tl = small()
     move = tl.forward()
-    next(move)
+    next(iter(move))
     with pytest.raises(RuntimeError):
         tl.back(1)
     move.close()
@@ -131,7 +131,8 @@ def test_model_during_a_move_is_built_from_the_records():
     tl = Timeline(Trainer(_counts(make_config("gpt2")), make_config("gpt2")))
     tl.step(10)
     move = tl.forward(5)
-    steps = [next(move) for _ in range(5)]
+    merges = iter(move)
+    steps = [next(merges) for _ in range(5)]
     tl.apply(move.frame(steps))
     assert tl.is_moving  # not exhausted yet: the trainer is still the move's
     during = tl.model()
