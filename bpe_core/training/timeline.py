@@ -26,11 +26,12 @@ while it keeps drawing. Copying the trainer's state for the GUI after every merg
 cost of a step. Instead the timeline keeps two sides apart:
 
 * **the trainer side**: a :class:`Move` (from :meth:`Timeline.forward`, :meth:`Timeline.back` or
-  :meth:`Timeline.toward`) is a generator of merges done or undone. Whoever iterates it owns the
-  trainer until it ends or is closed (a second move while one is live raises). Every so often the
-  owner calls :meth:`Move.frame` with the merges since the last frame: an immutable :class:`Frame`
-  holding only what changed (the segmentations of the changed words, the top pairs, the stats).
-  Its cost is per batch, not per merge: a run at full speed makes ~20 frames a second.
+  :meth:`Timeline.toward`) iterates over the merges done or undone, lazily (napari's pattern: the
+  core yields, a worker drives it and may stop between merges). A move owns the trainer from its
+  creation until it is closed (a second move while one is live raises). Every so often its driver
+  calls :meth:`Move.frame` with the merges since the last frame: an immutable :class:`Frame` holding
+  only what changed (the segmentations of the changed words, the top pairs, the stats, the latest
+  step with examples). Its cost is per batch, not per merge: a run at full speed makes ~20 a second.
 * **the published side**: :meth:`Timeline.apply` folds a frame into the facts every reader sees
   (:meth:`segmentation`, :attr:`top_pairs`, :attr:`history`, :meth:`model`, ...). Only the thread that
   reads (the GUI thread) calls it, so reads never race a running move; the published segmentations
