@@ -56,3 +56,22 @@ def test_bad_file_reports_an_error_and_keeps_the_corpus(qtbot, loaded_session: S
         s.load_corpus(tmp_path / "missing.txt")
     assert "missing.txt" in err.args[0]
     assert s.merge_count == 3 and s.is_loaded and not s.is_loading
+
+
+def test_tokens_are_the_trainers_ids_under_the_seed000_preset(qtbot, session, small_corpus):
+    """Seed 000's model renumbers its tokens; chips show the trainer's ids, which segmentations use."""
+    from bpe_core.presets import make_config
+
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(small_corpus, make_config("nltk-wordpunct"))
+    for i, word in enumerate(session.words[:20]):
+        assert "".join(session.display(t) for t in session.segmentation(i)) == word + "</w>"
+
+
+def test_the_model_during_a_run_has_the_published_merges(qtbot, loaded_session: Session):
+    s = loaded_session
+    models = []
+    s.steps_applied.connect(lambda steps: models.append((s.merge_count, s.model())))
+    with qtbot.waitSignal(s.run_finished, timeout=20000):
+        s.seek(45)
+    assert models and all(len(m.merges) == k for k, m in models)
