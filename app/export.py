@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, MergeStep
 
-from .chips import chip_text
+from .widgets.chip_text import chip_text
 
 #: vocabulary formats we save (names of ``bpe_core.formats.detect.WRITE_FORMATS``) -> file-dialog filter
 VOCAB_FORMATS: Dict[str, str] = {

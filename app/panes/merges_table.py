@@ -16,13 +16,13 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QVBoxLayou
 
 from bpe_core.types import MergeStep
 
-from ..chips import chip_text
 from ..session import Session
-from ..theme import CHANGED_ROW, FUTURE_TEXT
-from ..widgets import QuietScrollBar, RowsView
-from .words_pane import ALIGNMENT, BACKGROUND, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, _R
+from ..theme import changed_row_color, future_text_color
+from ..widgets.chip_text import chip_text
+from ..widgets.quiet import QuietScrollBar, RowsView
+from ..widgets.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
 
-RANK_ROLE = int(_R.UserRole) + 1
+RANK_ROLE = USER + 1
 
 
 class MergesModel(QAbstractTableModel):
@@ -77,9 +77,9 @@ class MergesModel(QAbstractTableModel):
         if role == RANK_ROLE:
             return step.rank
         if role == FOREGROUND and step.rank > self._current:
-            return FUTURE_TEXT
+            return future_text_color()
         if role == BACKGROUND and step.rank == self._current:
-            return CHANGED_ROW
+            return changed_row_color()
         if role == FONT and step.rank == self._current:
             return self._bold
         if role == ALIGNMENT and col in (self.RANK, self.COUNT, self.WORDS):
@@ -114,7 +114,7 @@ class MergesModel(QAbstractTableModel):
 
 
 class MergesView(RowsView):
-    """A :class:`~bpe_lens_app.widgets.RowsView` that repaints only the new rows when rows are appended.
+    """A :class:`~bpe_lens_app.widgets.quiet.RowsView` that repaints only the new rows when rows are appended.
 
     QTableView answers any row insert with a delayed items layout that repaints the whole
     viewport (~2 ms for a dozen rows of six columns: every merge). Rows appended at the end move

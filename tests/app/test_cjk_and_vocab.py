@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from bpe_lens_app.chips import readable_text
-from bpe_lens_app.panes.words_pane import IDS_ROLE, WordsModel
+from bpe_lens_app.widgets.chip_text import readable_text
+from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
 from bpe_lens_app.session import make_config
 
 from tests.core.paths import DATA as SHARED

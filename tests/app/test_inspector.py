@@ -10,9 +10,11 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
 
-from bpe_lens_app.panes.encode_pane import demo_byte_model, make_encoder  # noqa: E402
-from bpe_lens_app.panes.inspector_pane import InspectorTab, TokenTableModel, load_vocabulary, render_inspector_demo  # noqa: E402
-from bpe_lens_app.panes.merge_tree_view import MergeTreeView  # noqa: E402
+from bpe_lens_app.demo import demo_byte_model, render_inspector_demo  # noqa: E402
+from bpe_lens_app.panes.encode_pane import make_encoder  # noqa: E402
+from bpe_lens_app.panes.inspector_pane import InspectorTab, load_vocabulary  # noqa: E402
+from bpe_lens_app.panes.token_table_model import TokenTableModel  # noqa: E402
+from bpe_lens_app.widgets.merge_tree import MergeTreeView  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 
 from tests.core.paths import DATA

@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from bpe_lens_app.chips import chip_text
+from bpe_lens_app.widgets.chip_text import chip_text
 from bpe_lens_app.theme import PRESENTER_POINT_SIZE
 
 

@@ -12,10 +12,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenuBar, QToolBar, QToolButton
 
 from bpe_lens_app import export
-from bpe_lens_app.chips import chip_text
+from bpe_lens_app.widgets.chip_text import chip_text
 from bpe_lens_app.main_window import MainWindow
 from bpe_lens_app.panes.encode_pane import make_encoder
-from bpe_lens_app.panes.inspector_pane import InspectorTab, TokenTableModel
+from bpe_lens_app.panes.inspector_pane import InspectorTab
+from bpe_lens_app.panes.token_table_model import TokenTableModel
 from bpe_lens_app.panes.merges_table import MergesModel
 from bpe_lens_app.session import make_config
 from bpe_lens_app.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE

@@ -7,9 +7,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from bpe_lens_app.chips import chip_text
+from bpe_lens_app.widgets.chip_text import chip_text
 from bpe_lens_app.panes.merges_table import MergesModel
-from bpe_lens_app.panes.words_pane import IDS_ROLE, WordsModel
+from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
 
 
 def shown_merge(window) -> str:
