@@ -24,6 +24,8 @@ CHANGED_TINT_AMOUNT = 0.25
 #: outline drawn around chips a merge just created (~300 ms)
 FLASH = QColor("#f03e3e")
 FLASH_MS = 300
+#: error messages (settings dialog)
+ERROR = QColor("#c92a2a")
 #: graphics (bars, curves) keep at least this contrast with the chart background (WCAG: 3:1)
 MIN_GRAPHIC_CONTRAST = 3.0
 
@@ -97,6 +99,12 @@ def changed_row_color(palette: Optional[QPalette] = None) -> QColor:
 def future_text_color(palette: Optional[QPalette] = None) -> QColor:
     """Text of rows that are known but not applied (the undone part of the timeline): greyed."""
     return _cached("future", palette, lambda p: mix(p.color(QPalette.Text), p.color(QPalette.Base), 0.45))
+
+
+def error_text_color(palette: Optional[QPalette] = None) -> QColor:
+    """Red for an error message, as readable as text on the palette's window."""
+    palette = palette or app_palette()
+    return readable_on(ERROR, palette.color(QPalette.Window), 4.5)
 
 
 def chart_colors(palette: Optional[QPalette] = None) -> Tuple[QColor, QColor]:

@@ -85,7 +85,6 @@ class ChipItem(QGraphicsItem):
         return self._rect.adjusted(-2, -2, 2, 2)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-
         painter.setRenderHint(QPainter.Antialiasing, True)
         paint_chip(painter, self._rect, self.chip, self.color, self._m, highlight=self._hover)
 
