@@ -9,6 +9,7 @@ from PySide6.QtTest import QTest
 
 from bpe_lens_app.widgets.chip_text import chip_text
 from bpe_lens_app.panes.merges_table import MergesModel
+from bpe_lens_app.theme import changed_row_color, future_text_color
 from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
 
 
@@ -60,7 +61,7 @@ def test_step_with_the_keyboard_updates_every_pane(qtbot, loaded_window):
     assert listed and all(step.new_id in after for _, _, _, after in listed)
     assert w.words.changed_title.text().startswith("Merge 1 (")
     row = w.words.model.row_of(step.changed_words[0])
-    assert w.words.model.index(row, 0).data(Qt.BackgroundRole) is not None
+    assert w.words.model.index(row, 0).data(Qt.BackgroundRole) == changed_row_color()
     assert w.words.flash_ids == {step.new_id}  # the new chips are outlined ...
     qtbot.waitUntil(lambda: not w.words.flash_ids, timeout=2000)  # ... for ~300 ms
     QTest.keyClick(w, Qt.Key_Right)
@@ -82,7 +83,7 @@ def test_undo_with_backspace_and_left(qtbot, loaded_window):
     assert w.pair_chart.labels() == before_top
     # undone merges stay in the table, greyed
     assert w.merges.model.rowCount() == 3
-    assert w.merges.model.index(0, 0).data(Qt.ForegroundRole) is not None
+    assert w.merges.model.index(0, 0).data(Qt.ForegroundRole) == future_text_color()
 
 
 def test_step_n_and_undo_n(qtbot, loaded_window):
