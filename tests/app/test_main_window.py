@@ -188,21 +188,13 @@ def test_changing_settings_asks_and_restarts_training(qtbot, loaded_window, monk
     assert w.session.display(w.session.segmentation(0)[-1]) == "</w>"
 
 
-def test_closing_during_a_run_stops_the_worker(qtbot, tmp_path):
-    session = Session()
+def test_closing_during_a_run_stops_the_worker(qtbot, tmp_path, slow_trainer_factory):
+    # the real merges, slowed so the run is still going when we close
+    session = Session(trainer_factory=slow_trainer_factory(0.005))
     window = MainWindow(session, QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
     window.show()
     with qtbot.waitSignal(session.corpus_loaded, timeout=20000):
         session.load_corpus(RESOURCES / "corpus" / "default.txt")
-    trainer = session._trainer
-    real_iter = trainer.iter_steps
-
-    def slow_steps(limit=None, **kw):  # the real merges, slowed so the run is still going when we close
-        for step in real_iter(limit, **kw):
-            time.sleep(0.005)
-            yield step
-
-    trainer.iter_steps = slow_steps
     with qtbot.waitSignal(session.run_progress, timeout=10000):
         window.train_actions["run"].trigger()
     worker = session._run

@@ -7,10 +7,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from bpe_lens_app.widgets.chip_text import chip_text
 from bpe_lens_app.panes.merges_table import MergesModel
-from bpe_lens_app.theme import changed_row_color, future_text_color
 from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
+from bpe_lens_app.theme import changed_row_color, future_text_color
+from bpe_lens_app.widgets.chip_text import chip_text
 
 
 def shown_merge(window) -> str:
@@ -151,17 +151,11 @@ def test_play_and_pause(qtbot, loaded_window):
     assert_views_match_session(w)
 
 
-def test_run_to_target_with_progress_and_cancel(qtbot, loaded_window):
-    w = loaded_window
-    s = w.session
-    real_iter = s._trainer.iter_steps
-
-    def slow(limit=None, **kw):
-        for step in real_iter(limit, **kw):
-            time.sleep(0.02)
-            yield step
-
-    s._trainer.iter_steps = slow
+def test_run_to_target_with_progress_and_cancel(qtbot, make_session, window_for, small_corpus, slow_trainer_factory):
+    s = make_session(trainer_factory=slow_trainer_factory(0.02))  # a run still going when we cancel it
+    w = window_for(s)
+    with qtbot.waitSignal(s.corpus_loaded, timeout=10000):
+        s.load_corpus(small_corpus)
     batches = []
     s.steps_applied.connect(batches.append)
     with qtbot.waitSignal(s.run_progress, timeout=10000):
