@@ -258,6 +258,14 @@ class PairChart(QWidget):
         if event.type() == QEvent.PaletteChange and self.follow_palette:
             self.apply_palette()
 
+    def chart_font(self) -> QFont:
+        """The font of the labels and counts."""
+        return QFont(self._font)
+
+    def x_max(self) -> float:
+        """The right end of the count axis (moves only when the top count leaves [50 %, 100 %] of it)."""
+        return self._xmax
+
     def set_chart_font(self, font: QFont) -> None:
         self._font = QFont(font)
         self._pair_texts.clear()

@@ -79,6 +79,14 @@ class TokenView(QAbstractScrollArea):
         """The token ids whose chips are outlined now (:meth:`set_flash_ids`)."""
         return self._flash
 
+    def placeholder(self) -> str:
+        """What the view says while it has no chips."""
+        return self._placeholder
+
+    def metrics(self) -> ChipMetrics:
+        """The chip sizes and fonts the view lays out and paints with."""
+        return self._metrics
+
     def set_placeholder(self, text: str) -> None:
         self._placeholder = text
         self.viewport().update()
@@ -214,13 +222,14 @@ class TokenView(QAbstractScrollArea):
             p.drawRoundedRect(self.chip_rect(self._hover).adjusted(-1.5, -1.5, 1.5, 1.5), 5, 5)
 
     def mouseMoveEvent(self, e) -> None:
-        self._set_hover(self.chip_at(e.position().toPoint()))
+        self.set_hover(self.chip_at(e.position().toPoint()))
 
     def leaveEvent(self, e) -> None:
-        self._set_hover(-1)
+        self.set_hover(-1)
         super().leaveEvent(e)
 
-    def _set_hover(self, i: int) -> None:
+    def set_hover(self, i: int) -> None:
+        """Hover chip ``i`` (-1: none), as the mouse does: repaint and emit ``hovered``."""
         if i != self._hover:
             self._hover = i
             self.viewport().update()

@@ -238,7 +238,7 @@ def test_the_pair_chart_count_axis_follows_its_range(qtbot, loaded_window):
     chart = w.pair_chart
     axis = chart.plot_item.getAxis("bottom")
     for _ in range(3):
-        xmax = chart._xmax
+        xmax = chart.x_max()
         chart.plot_widget.grab()  # paints
         counts = [int(t.replace(",", "")) for t in axis.drawn]
         assert counts and max(counts) <= xmax and max(counts) >= xmax / 2, (axis.drawn, xmax)
