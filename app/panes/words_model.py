@@ -95,7 +95,7 @@ class WordsModel(QAbstractTableModel):
         if role == WORD_INDEX_ROLE:
             return w
         if role == BACKGROUND:
-            return changed_row_color() if w in self.changed else None
+            return self._changed_bg if w in self.changed else None
         if role == ALIGNMENT:
             return RIGHT_ALIGNED if col in (self.FREQ, self.TOKENS) else None
         if w in self.changed and self.changed_by is not None:  # TOOLTIP
@@ -152,11 +152,13 @@ class WordsModel(QAbstractTableModel):
     def _on_session_reset(self, *_) -> None:
         self.beginResetModel()
         self.changed, self.changed_by = set(), None
+        self._changed_bg = changed_row_color()  # looked up once a step, not per cell
         self._lower = [w.lower() for w in self.session.words]
         self._build_order()
         self.endResetModel()
 
     def _on_session_steps(self, steps: List[MergeStep]) -> None:
+        self._changed_bg = changed_row_color()
         before = self.changed
         last = self.session.history[-1] if self.session.merge_count else None
         self.changed = set(last.changed_words) if last is not None else set()
