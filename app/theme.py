@@ -107,6 +107,12 @@ def error_text_color(palette: Optional[QPalette] = None) -> QColor:
     return readable_on(ERROR, palette.color(QPalette.Window), 4.5)
 
 
+def edge_color(palette: Optional[QPalette] = None) -> QColor:
+    """Lines that connect things (the merge tree's edges): halfway between text and base."""
+    palette = palette or app_palette()
+    return mix(palette.color(QPalette.Text), palette.color(QPalette.Base), 0.5)
+
+
 def chart_colors(palette: Optional[QPalette] = None) -> Tuple[QColor, QColor]:
     """(background, foreground) of a chart: the palette's base and text."""
     palette = palette or app_palette()

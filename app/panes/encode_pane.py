@@ -64,6 +64,8 @@ class EncodePane(QWidget):
 
     #: emitted after each (re-)encoding with the new :class:`Encoding` (or None)
     encoding_changed = Signal(object)
+    #: intent: the user clicked a token's chip (its id); whoever shows tokens may show it
+    token_activated = Signal(int)
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
@@ -100,6 +102,7 @@ class EncodePane(QWidget):
         self._flash_timer.timeout.connect(lambda: self.view.set_flash_ids(()))
         self.editor.textChanged.connect(self._on_editor_text_changed)
         self.view.hovered.connect(self._on_view_hovered)
+        self.view.clicked.connect(self._on_view_clicked)
         for b in (self.ids_toggle, self.whitespace_toggle):
             b.toggled.connect(self._render)
         self.glyphs_toggle.toggled.connect(lambda on: self._exclusive(self.hex_toggle, on))
@@ -360,6 +363,10 @@ class EncodePane(QWidget):
             es.format = fmt
             sel.append(es)
         self.editor.setExtraSelections(sel)
+
+    def _on_view_clicked(self, i: int) -> None:
+        if self._encoding is not None:
+            self.token_activated.emit(self._encoding.tokens[i].id)
 
     def _tooltip(self, i: int) -> str:
         if self._encoding is None or self._model is None:

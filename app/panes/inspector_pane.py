@@ -93,6 +93,7 @@ class InspectorTab(QWidget):
         self.table_model.modelAboutToBeReset.connect(self._remember_selection)
         self.table_model.modelReset.connect(self._restore_selection)
         self.tree.token_clicked.connect(self.select_token)
+        self.encode_pane.token_activated.connect(self.select_token)  # a chip clicked: its token
         self._update_count()
 
     def _make_table(self) -> QTableView:

@@ -17,11 +17,13 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QLabel, QWidget
 
+from bpe_core.encoding.symbols import decoded_text, to_hex
+from bpe_core.model import BPEModel
+
+from ..theme import edge_color
 from .chip_colors import token_color
 from .chip_text import chip_text, token_tooltip
 from .chips import Chip, ChipMetrics, paint_chip
-from bpe_core.model import BPEModel
-from bpe_core.encoding.symbols import decoded_text, to_hex
 
 __all__ = ["TreeNode", "build_tree", "MergeTreeView", "ChipItem"]
 
@@ -272,7 +274,7 @@ class MergeTreeView(QGraphicsView):
 
         place(root, 0.0, 0)
         path_item = QGraphicsPathItem(edges)
-        path_item.setPen(QPen(QColor("#777777"), 1.3))
+        path_item.setPen(QPen(edge_color(self.palette()), 1.3))
         path_item.setZValue(0)
         scene.addItem(path_item)
         bounds = scene.itemsBoundingRect().adjusted(-12, -12, 12, 12)

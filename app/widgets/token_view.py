@@ -30,6 +30,7 @@ class TokenView(QAbstractScrollArea):
     """
 
     hovered = Signal(int)  # chip index under the mouse, -1 for none
+    clicked = Signal(int)  # chip index clicked
 
     MARGIN = 6
     VGAP = 4
@@ -223,6 +224,12 @@ class TokenView(QAbstractScrollArea):
 
     def mouseMoveEvent(self, e) -> None:
         self.set_hover(self.chip_at(e.position().toPoint()))
+
+    def mousePressEvent(self, e) -> None:
+        i = self.chip_at(e.position().toPoint())
+        if i >= 0 and e.button() == Qt.LeftButton:
+            self.clicked.emit(i)
+        super().mousePressEvent(e)
 
     def leaveEvent(self, e) -> None:
         self.set_hover(-1)
