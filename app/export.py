@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, MergeStep
 
-from .chips import chip_text
+from .widgets.chip_text import chip_text
 
 #: vocabulary formats we save (names of ``bpe_core.formats.detect.WRITE_FORMATS``) -> file-dialog filter
 VOCAB_FORMATS: Dict[str, str] = {
@@ -52,7 +52,7 @@ def export_chart(item, path: str, *, width: int = 1600) -> str:
 
 def _export_svg(item, path: str) -> None:
     from PySide6.QtCore import QRect, QRectF, QSize
-    from PySide6.QtGui import QColor, QPainter
+    from PySide6.QtGui import QPainter
     from PySide6.QtSvg import QSvgGenerator
     from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
@@ -75,7 +75,7 @@ def _export_svg(item, path: str) -> None:
         it.setCacheMode(QGraphicsItem.NoCache)
     painter = QPainter(generator)
     target = QRectF(0, 0, size.width(), size.height())
-    painter.fillRect(target, QColor("white"))
+    painter.fillRect(target, view.backgroundBrush())  # the chart's own background (dark on a dark desktop)
     view.render(painter, target, source)
     painter.end()
     for it, mode in cached:

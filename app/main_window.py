@@ -17,7 +17,7 @@ from .panes.inspector_pane import InspectorTab
 from .panes.merges_table import MergesTable
 from .panes.pair_chart import PairChart
 from .panes.words_pane import WordsPane
-from .presenter import PresenterWindow, bind_encode_pane
+from .presenter import PresenterWindow
 from .session import PRESETS, Session, make_config, user_message
 from .settings_dialog import SettingsDialog
 from .theme import change_app_font_size
@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
         self.controls.seek_requested.connect(s.seek)
         self.controls.speed_changed.connect(s.set_speed)
         self.merges.seek_requested.connect(s.seek)
-        bind_encode_pane(self.encode, s)
+        self.encode.observe(s)
         s.corpus_loaded.connect(self._on_session_corpus_loaded)
         s.error_raised.connect(self._on_session_error_raised)
         s.vocabulary_opened.connect(self._on_session_vocabulary_opened)

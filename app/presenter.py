@@ -16,39 +16,18 @@ from PySide6.QtWidgets import (QHBoxLayout, QInputDialog, QPushButton, QSplitter
 
 from bpe_core.types import MergeStep
 
-from .chips import ChipMetrics, chip_text, paint_chips
 from .panes.controls import TrainActions, tool_button
 from .panes.encode_pane import EncodePane
 from .panes.pair_chart import PairChart
-from .panes.words_pane import TokenChips
 from .session import Session
-from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, font_with_size,
+from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, font_with_size,
                     presenter_stylesheet)
-from .widgets import live_label
+from .widgets.chip_text import chip_text
+from .widgets.chips import ChipMetrics, paint_chips
+from .widgets.chips_table import TokenChips
+from .widgets.quiet import live_label
 
 SHOWCASE_WORDS = 10
-
-
-def bind_encode_pane(pane: EncodePane, session: Session) -> None:
-    """Keep an encode pane on the session's current vocabulary (while it is visible)."""
-
-    def update(*_) -> None:  # a merge more or less: token ids keep their meaning
-        if pane.isVisible():
-            pane.follow(session.model, same_ids=True)
-
-    def loaded(*_) -> None:  # another corpus or settings: ids mean other tokens
-        if pane.isVisible():
-            pane.follow(session.model)
-
-    def applied(steps: List[MergeStep]) -> None:
-        update()
-        pane.flash_ids([steps[-1].new_id])
-
-    session.corpus_loaded.connect(loaded)
-    for signal in (session.steps_undone, session.reset_done):
-        signal.connect(update)
-    session.steps_applied.connect(applied)
-    loaded()
 
 
 def banner_text(session: Session, chips: TokenChips) -> str:
@@ -122,7 +101,7 @@ class Showcase(QWidget):
         row_h = min(row_h, 2 * m.height() + 10)
         label_w = max(m.fm.horizontalAdvance(chip_text(s.words[i])[0]) for i in self.word_indices) + 24
         label_w = min(label_w, self.width() // 3)
-        painter.setPen(Qt.white if self.palette().window().color().lightness() < 128 else Qt.black)
+        painter.setPen(self.palette().windowText().color())
         for r, i in enumerate(self.word_indices):
             y = r * row_h
             painter.setFont(font)
@@ -144,7 +123,8 @@ class PresenterWindow(QWidget):
         self.setWindowTitle("BPE Lens — presenter")
         self.setStyleSheet(presenter_stylesheet())
         self.session = session
-        self.token_chips = TokenChips(session)
+        self.token_chips = TokenChips(session.token)
+        session.corpus_loaded.connect(self.token_chips.clear)
         big = QFont(self.font())
         big.setPointSize(PRESENTER_POINT_SIZE)
         self.banner = live_label(self, object_name="banner")
@@ -169,12 +149,13 @@ class PresenterWindow(QWidget):
         leave.clicked.connect(self.leave)
         buttons.addWidget(leave)
         self.chart = PairChart(session, k=10, font=big, title="Next pairs (top 10)")
+        self.chart.follow_palette = False  # the presenter's own black, whatever the desktop
         self._darken_chart()
         self.showcase = Showcase(session, self.token_chips, self)
         self.showcase.setFont(font_with_size(big, PRESENTER_POINT_SIZE * 1.25))
         self.encode = EncodePane(self)
         self.encode.setFont(big)
-        bind_encode_pane(self.encode, session)
+        self.encode.observe(session)
         middle = QSplitter(Qt.Horizontal, self)
         middle.addWidget(self.chart)
         middle.addWidget(self.showcase)
@@ -205,7 +186,7 @@ class PresenterWindow(QWidget):
             axis.setTextPen(pg.mkPen(PRESENTER_FG))
         plot.titleLabel.setText(plot.titleLabel.text, color=PRESENTER_FG, size=f"{PRESENTER_POINT_SIZE}pt")
         plot.setLabel("bottom", "pair count — the yellow bar is the next merge")
-        self.chart.bars.setOpts(brushes=[pg.mkBrush(PRESENTER_ACCENT)] + [pg.mkBrush("#74c0fc")] * (self.chart.k - 1))
+        self.chart.set_bar_colors(PRESENTER_ACCENT, PRESENTER_BAR)
 
     def enter(self) -> None:
         if not self.showcase.word_indices:

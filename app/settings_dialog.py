@@ -16,6 +16,8 @@ from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
 from bpe_core.training.trainer import check_config
 from bpe_core.types import TIE_BREAKS, BPELensError, TrainerConfig
 
+from .theme import error_text_color
+
 
 def preset_description(name: str) -> str:
     preset = PRESETS[name]
@@ -56,7 +58,7 @@ class SettingsDialog(QDialog):
         self.tie_break.setToolTip("Which pair wins when counts are equal: first seen in the corpus (the seeds), "
                                   "Hugging Face's smallest ids, or alphabetical")
         self.error = QLabel(self, objectName="settings_error", wordWrap=True)
-        self.error.setStyleSheet("color: #c92a2a")
+        self.error.setStyleSheet(f"color: {error_text_color(self.palette()).name()}")
         target = QHBoxLayout()
         target.addWidget(self.target_kind)
         target.addWidget(self.target, 1)

@@ -1,10 +1,16 @@
 """Colors, fonts and the presenter's high-contrast look, in one place.
 
-Token chip colors live in :mod:`bpe_lens_app.chips`; this module holds everything else a pane paints with.
+Token chip colors live in :mod:`bpe_lens_app.widgets.chip_colors` (chips bring their own light
+background and dark text, so they read the same on any palette). Everything else a pane paints
+with comes from the system palette through the helpers here, so a dark desktop gives dark
+charts with light text, and highlights that keep the palette's text readable. The constants
+are the base hues; the helpers adjust them to the palette (:func:`readable_on`).
 """
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFont
+from typing import Optional, Tuple
+
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QHeaderView, QProxyStyle, QStyle, QStyleFactory, QStyleOptionHeader
 
 #: the next merge (pair chart) and the merge that just fired (banner, flashes)
@@ -12,27 +18,148 @@ ACCENT = QColor("#d9480f")
 #: ordinary bars and curves
 BAR = QColor("#4c6ef5")
 CURVES = (QColor("#1c7ed6"), QColor("#2b8a3e"), QColor("#ae3ec9"), QColor("#e67700"))
-#: rows the last merge changed (words pane, merges table current row)
-CHANGED_ROW = QColor("#fff3bf")
+#: the hue of rows the last merge changed (words pane, merges table current row), mixed into the base
+CHANGED_TINT = QColor("#fab005")
+CHANGED_TINT_AMOUNT = 0.25
 #: outline drawn around chips a merge just created (~300 ms)
 FLASH = QColor("#f03e3e")
 FLASH_MS = 300
-#: text of rows that are known but not applied (the undone part of the timeline)
-FUTURE_TEXT = QColor("#9aa0a6")
+#: error messages (settings dialog)
+ERROR = QColor("#c92a2a")
+#: graphics (bars, curves) keep at least this contrast with the chart background (WCAG: 3:1)
+MIN_GRAPHIC_CONTRAST = 3.0
+
+
+# --------------------------------------------------------------------------- palette helpers
+def luminance(color: QColor) -> float:
+    """WCAG relative luminance (0 black .. 1 white)."""
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) + 0.0722 * channel(color.blueF())
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two colors, 1..21 (body text wants >= 4.5).
+
+    >>> round(contrast_ratio(QColor("white"), QColor("black")))
+    21
+    """
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def mix(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` moved a fraction ``t`` toward ``b`` (in sRGB)."""
+    return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3])))
+
+
+def app_palette() -> QPalette:
+    return QGuiApplication.palette()
+
+
+def is_dark(palette: Optional[QPalette] = None) -> bool:
+    """True when the palette draws light text on a dark base (a dark desktop theme)."""
+    palette = palette or app_palette()
+    return luminance(palette.color(QPalette.Base)) < luminance(palette.color(QPalette.Text))
+
+
+def readable_on(color: QColor, background: QColor, minimum: float = MIN_GRAPHIC_CONTRAST) -> QColor:
+    """``color``, lightened on a dark background (darkened on a light one) until it stands out."""
+    out = QColor(color)
+    dark = luminance(background) < 0.18
+    for _ in range(12):
+        if contrast_ratio(out, background) >= minimum:
+            break
+        out = out.lighter(115) if dark else out.darker(115)
+    return out
+
+
+_CACHE: dict = {}
+
+
+def _cached(name: str, palette: Optional[QPalette], make) -> QColor:
+    """One color per palette (``cacheKey``): table models ask for them from ``data()``."""
+    palette = palette or app_palette()
+    key = (name, palette.cacheKey())
+    hit = _CACHE.get(key)
+    if hit is None:
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        hit = _CACHE[key] = make(palette)
+    return hit
+
+
+def changed_row_color(palette: Optional[QPalette] = None) -> QColor:
+    """Background of rows the last merge changed: the base tinted warm (pale yellow on a light
+    palette, dark amber on a dark one), so the palette's text stays readable on it."""
+    return _cached("changed", palette, lambda p: mix(p.color(QPalette.Base), CHANGED_TINT, CHANGED_TINT_AMOUNT))
+
+
+def future_text_color(palette: Optional[QPalette] = None) -> QColor:
+    """Text of rows that are known but not applied (the undone part of the timeline): greyed."""
+    return _cached("future", palette, lambda p: mix(p.color(QPalette.Text), p.color(QPalette.Base), 0.45))
+
+
+def error_text_color(palette: Optional[QPalette] = None) -> QColor:
+    """Red for an error message, as readable as text on the palette's window."""
+    palette = palette or app_palette()
+    return readable_on(ERROR, palette.color(QPalette.Window), 4.5)
+
+
+def edge_color(palette: Optional[QPalette] = None) -> QColor:
+    """Lines that connect things (the merge tree's edges): halfway between text and base."""
+    palette = palette or app_palette()
+    return mix(palette.color(QPalette.Text), palette.color(QPalette.Base), 0.5)
+
+
+def chart_colors(palette: Optional[QPalette] = None) -> Tuple[QColor, QColor]:
+    """(background, foreground) of a chart: the palette's base and text."""
+    palette = palette or app_palette()
+    return QColor(palette.color(QPalette.Base)), QColor(palette.color(QPalette.Text))
+
+
+def graphic_color(color: QColor, palette: Optional[QPalette] = None) -> QColor:
+    """A bar or curve color adjusted to stand out on the chart background of ``palette``."""
+    return readable_on(color, chart_colors(palette)[0])
+
+
+def style_plot(plot_widget, plot_item, palette: Optional[QPalette] = None) -> None:
+    """Give a pyqtgraph plot the palette's chart colors: background, axis lines and labels, title.
+
+    Called when a chart is made and when its palette changes (a live switch to a dark theme).
+    """
+    import pyqtgraph as pg
+
+    background, foreground = chart_colors(palette)
+    plot_widget.setBackground(background)
+    for name in ("left", "right", "bottom", "top"):
+        axis = plot_item.getAxis(name)
+        axis.setPen(pg.mkPen(foreground))
+        axis.setTextPen(pg.mkPen(foreground))
+    title = plot_item.titleLabel
+    if title.text:
+        title.setText(title.text, color=foreground)
+
 
 PRESENTER_POINT_SIZE = 22
 PRESENTER_BG = "#000000"
 PRESENTER_FG = "#ffffff"
 PRESENTER_ACCENT = "#ffd43b"
+PRESENTER_BAR = "#74c0fc"
 
 MIN_POINT_SIZE, MAX_POINT_SIZE = 7, 32
 
 
 def configure_pyqtgraph() -> None:
-    """Global pyqtgraph options; call once, before any plot is created (``main()``)."""
+    """Global pyqtgraph options; call once, before any plot is created (``main()``).
+
+    No global colors: each chart takes its background and foreground from its palette
+    (:func:`style_plot`), so a dark desktop gives dark charts.
+    """
     import pyqtgraph as pg
 
-    pg.setConfigOptions(antialias=True, background="w", foreground="#212529")
+    pg.setConfigOptions(antialias=True)
 
 
 class SortArrowStyle(QProxyStyle):

@@ -51,12 +51,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     app = QApplication.instance() or QApplication([])
-    from bpe_lens_app.panes.encode_pane import EncodePane, demo_byte_model
+    from bpe_core.formats.detect import open_vocabulary
+    from bpe_lens_app.demo import demo_byte_model
+    from bpe_lens_app.panes.encode_pane import EncodePane
 
     if args.vocab:
-        from bpe_lens_app.panes.inspector_pane import load_vocabulary
-
-        model, name = load_vocabulary(args.vocab), os.path.basename(args.vocab)
+        model, name = open_vocabulary(args.vocab), os.path.basename(args.vocab)
     else:
         model, name = demo_byte_model(SAMPLE * 4), "demo byte-level model"
     text = (SAMPLE * (int(args.kb * 1024) // len(SAMPLE) + 1))[: int(args.kb * 1024)]

@@ -126,8 +126,7 @@ def render_chinese(outdir: Path) -> list[Path]:
 
 def render_other_panes(outdir: Path) -> list[Path]:
     """The encode pane and the inspector come from their own modules' demo renderers."""
-    from bpe_lens_app.panes.encode_pane import render_encode_pane_demo
-    from bpe_lens_app.panes.inspector_pane import render_inspector_demo
+    from bpe_lens_app.demo import render_encode_pane_demo, render_inspector_demo
 
     out = [Path(render_encode_pane_demo(str(outdir / "encode_pane.png"), size=QSize(1280, 800)))]
     if GPT2_TOKENIZER.exists():

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBa
 
 from ..session import RunEnd, Session
 from ..theme import font_with_size
-from ..widgets import QuietSlider, live_label
+from ..widgets.quiet import QuietSlider, live_label
 
 #: merges a second offered for Play
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 500, 2000)

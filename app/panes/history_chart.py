@@ -18,15 +18,15 @@ from typing import List, Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QEvent, QPointF, QRectF
 from PySide6.QtGui import QPainter, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
 from ..session import Session
-from ..theme import CURVES
-from .pair_chart import nice_ceiling
+from ..theme import CURVES, chart_colors, graphic_color, style_plot
+from ..widgets.axes import nice_ceiling
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: points per curve before long runs are thinned (about twice a chart's width in pixels)
@@ -167,6 +167,7 @@ class HistoryChart(QWidget):
         self._tpw_range = self._upt_range = (0.0, 0.0)
         self._xmax: float = 0.0
         self._drawn = (math.inf, 0)  # (merges, thinning) the curves show; inf: lines to rebuild
+        self.apply_palette()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.layout_widget)
@@ -177,6 +178,20 @@ class HistoryChart(QWidget):
         self.rebuild()
 
     # -- data ------------------------------------------------------------------------------------------
+    def apply_palette(self) -> None:
+        """Colors from the widget's palette: background, axes, titles, and curves that stand out."""
+        palette = self.palette()
+        self.layout_widget.setBackground(chart_colors(palette)[0])
+        for plot, curve, color in zip(self.plots, self.curves, CURVES):
+            style_plot(self.layout_widget, plot, palette)
+            curve.pen = pg.mkPen(graphic_color(color, palette), width=2)
+            curve.update()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.PaletteChange:
+            self.apply_palette()
+
     def _ensure(self, n: int) -> None:
         if n < self._cap:
             return

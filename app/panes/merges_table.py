@@ -16,13 +16,13 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QVBoxLayou
 
 from bpe_core.types import MergeStep
 
-from ..chips import chip_text
 from ..session import Session
-from ..theme import CHANGED_ROW, FUTURE_TEXT
-from ..widgets import QuietScrollBar, RowsView
-from .words_pane import ALIGNMENT, BACKGROUND, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, _R
+from ..theme import changed_row_color, future_text_color
+from ..widgets.chip_text import chip_text
+from ..widgets.quiet import QuietScrollBar, RowsView
+from ..widgets.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
 
-RANK_ROLE = int(_R.UserRole) + 1
+RANK_ROLE = USER + 1
 
 
 class MergesModel(QAbstractTableModel):
@@ -36,6 +36,7 @@ class MergesModel(QAbstractTableModel):
         self._current = session.merge_count
         self._bold = QFont()
         self._bold.setBold(True)
+        self._restyle()
         session.corpus_loaded.connect(self._on_session_reset)
         session.steps_applied.connect(self._on_session_moved)
         session.steps_undone.connect(self._on_session_moved)
@@ -77,9 +78,9 @@ class MergesModel(QAbstractTableModel):
         if role == RANK_ROLE:
             return step.rank
         if role == FOREGROUND and step.rank > self._current:
-            return FUTURE_TEXT
+            return self._future_fg
         if role == BACKGROUND and step.rank == self._current:
-            return CHANGED_ROW
+            return self._changed_bg
         if role == FONT and step.rank == self._current:
             return self._bold
         if role == ALIGNMENT and col in (self.RANK, self.COUNT, self.WORDS):
@@ -89,13 +90,19 @@ class MergesModel(QAbstractTableModel):
             return f"merge {step.rank}, {state}: {step.count:,} occurrences, {len(step.changed_words):,} words"
         return None
 
+    def _restyle(self) -> None:
+        """The theme's row colors, looked up once a move rather than per cell painted."""
+        self._changed_bg, self._future_fg = changed_row_color(), future_text_color()
+
     def _on_session_reset(self, *_) -> None:
+        self._restyle()
         self.beginResetModel()
         self._rows = len(self.session.timeline)
         self._current = self.session.merge_count
         self.endResetModel()
 
     def _on_session_moved(self, *_) -> None:
+        self._restyle()
         n = len(self.session.timeline)
         if n < self._rows:  # a different future replaced the undone merges
             self.beginRemoveRows(QModelIndex(), n, self._rows - 1)
@@ -114,7 +121,7 @@ class MergesModel(QAbstractTableModel):
 
 
 class MergesView(RowsView):
-    """A :class:`~bpe_lens_app.widgets.RowsView` that repaints only the new rows when rows are appended.
+    """A :class:`~bpe_lens_app.widgets.quiet.RowsView` that repaints only the new rows when rows are appended.
 
     QTableView answers any row insert with a delayed items layout that repaints the whole
     viewport (~2 ms for a dozen rows of six columns: every merge). Rows appended at the end move

@@ -8,34 +8,23 @@ not jump with every merge (auto-range would also cost ~3x per update).
 """
 from __future__ import annotations
 
-import math
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QStaticText
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from bpe_core.types import PairCount
 
-from ..chips import chip_text, readable_text
 from ..session import TOP_K, Session
-from ..theme import ACCENT, BAR
+from ..theme import ACCENT, BAR, graphic_color, style_plot
+from ..widgets.axes import nice_ceiling
+from ..widgets.chip_text import chip_text, readable_text
 
 #: longest token text on a label before it is elided
 MAX_LABEL_CHARS = 12
-
-
-def nice_ceiling(x: float) -> float:
-    """A round number at or above ``x``: ``nice_ceiling(730) == 800``, ``nice_ceiling(2883) == 3000``."""
-    if x <= 0:
-        return 1.0
-    exp = 10 ** math.floor(math.log10(x))
-    for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
-        if m * exp >= x:
-            return float(m * exp)
-    return float(10 * exp)
 
 
 def token_label(text: str) -> str:
@@ -237,9 +226,11 @@ class PairChart(QWidget):
             axis.label.setFont(self._font)
         self.left_axis.setStyle(tickLength=0)
         self.right_axis.setStyle(tickLength=0)
-        brushes = [pg.mkBrush(ACCENT)] + [pg.mkBrush(BAR)] * (k - 1)
-        self.bars = Bars(k, 0.72, brushes)
+        self.bars = Bars(k, 0.72, [pg.mkBrush(BAR)] * k)
         plot.addItem(self.bars)
+        #: False when the owner colors the chart itself (the presenter's black)
+        self.follow_palette = True
+        self.apply_palette()
         self._labels: List[str] = [""] * k
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -251,6 +242,29 @@ class PairChart(QWidget):
             signal.connect(self.refresh)
         self._fit_axes()
         self.refresh()
+
+    def apply_palette(self) -> None:
+        """Colors from the widget's palette: background, axes, and bars that stand out on it."""
+        palette = self.palette()
+        style_plot(self.plot_widget, self.plot_item, palette)
+        self.set_bar_colors(graphic_color(ACCENT, palette), graphic_color(BAR, palette))
+
+    def set_bar_colors(self, next_merge, others) -> None:
+        """The next merge's bar in ``next_merge``, the other bars in ``others``."""
+        self.bars.setOpts(brushes=[pg.mkBrush(next_merge)] + [pg.mkBrush(others)] * (self.k - 1))
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.PaletteChange and self.follow_palette:
+            self.apply_palette()
+
+    def chart_font(self) -> QFont:
+        """The font of the labels and counts."""
+        return QFont(self._font)
+
+    def x_max(self) -> float:
+        """The right end of the count axis (moves only when the top count leaves [50 %, 100 %] of it)."""
+        return self._xmax
 
     def set_chart_font(self, font: QFont) -> None:
         self._font = QFont(font)

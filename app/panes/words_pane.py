@@ -1,374 +1,28 @@
-"""Every unique word with its frequency and current segmentation as colored chips.
+"""Words pane: every unique word with its frequency and current segmentation as chips.
 
-* :class:`WordsModel` — one row per word; it sorts and filters itself (no proxy). A step never
-  rebuilds it: it emits ``dataChanged`` over the rows the merges changed (and the rows the merge
-  before changed, to clear their highlight); only a "tokens per word" sort re-orders rows
-  (``layoutChanged``, keeping the selection).
-* :class:`ChipsView` — a table that paints token-id tuples (``IDS_ROLE``) as chips (:mod:`bpe_lens_app.chips`,
-  one cached pixmap per distinct chip) over Qt's cells; the chips the last merge created are
-  outlined for ~300 ms.
-* :class:`WordsPane` — filter (substring), sort (frequency / alphabet / tokens per word), the
-  table, the words the last merge changed (before → after) and the selected word's history:
-  which merge changed it, step by step.
+Filter (substring), sort (frequency / alphabet / tokens per word), the words table
+(:class:`~bpe_lens_app.panes.words_model.WordsModel` in a
+:class:`~bpe_lens_app.widgets.chips_table.ChipsView`), the words the last merge changed
+(before → after) and the selected word's history: which merge changed it, step by step. The
+chips the last merge created are outlined for ~300 ms.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import List, Optional, Set, Tuple
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSplitter, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
-from ..chips import Chip, ChipMetrics, chip_text, chips_size_hint, paint_chips
 from ..session import Session
-from ..theme import CHANGED_ROW, FLASH_MS, sort_arrows_follow_order
-from ..widgets import QuietScrollBar, RowsView, live_label
+from ..theme import FLASH_MS, sort_arrows_follow_order
+from ..widgets.chip_text import chip_text
+from ..widgets.chips_table import ChipRowsModel, TokenChips, chips_table
+from ..widgets.quiet import live_label
+from .words_model import WORD_INDEX_ROLE, WordsModel
 
-# Roles as plain ints: PySide6's old-style ``Qt.DisplayRole`` lookup costs ~14 µs each, and
-# data() is called thousands of times a step.
-_R = Qt.ItemDataRole
-DISPLAY, BACKGROUND, FOREGROUND, FONT, ALIGNMENT, TOOLTIP = (
-    int(_R.DisplayRole), int(_R.BackgroundRole), int(_R.ForegroundRole), int(_R.FontRole),
-    int(_R.TextAlignmentRole), int(_R.ToolTipRole))
-RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-HORIZONTAL = Qt.Orientation.Horizontal
-ACCESSIBLE = int(_R.AccessibleTextRole)
-IDS_ROLE = int(_R.UserRole) + 1  # tuple of token ids (chip columns)
-WORD_INDEX_ROLE = int(_R.UserRole) + 2
-
-
-class TokenChips:
-    """Chips of a session's tokens, cached by id (cleared when a corpus is loaded)."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self._cache: Dict[int, Chip] = {}
-        session.corpus_loaded.connect(lambda *_: self._cache.clear())
-
-    def chip(self, token_id: int) -> Chip:
-        chip = self._cache.get(token_id)
-        if chip is None:
-            text, partial = chip_text(self.session.token(token_id))
-            chip = self._cache[token_id] = Chip(text, token_id, partial=partial)
-        return chip
-
-    def chips(self, ids: Iterable[int]) -> List[Chip]:
-        return [self.chip(i) for i in ids]
-
-    def text(self, ids: Iterable[int]) -> str:
-        """Plain-text form of a segmentation: ``[lo][w]`` (DisplayRole, copy, tests)."""
-        return "".join(f"[{self.chip(i).text}]" for i in ids)
-
-
-class ChipsView(RowsView):
-    """A table whose chip columns show token-id tuples (``IDS_ROLE``) as rows of chips
-    (:func:`bpe_lens_app.chips.paint_chips`); the chips of ``flash_ids`` are outlined.
-
-    Qt paints every cell (background, selection, the other columns' text); the chips go on top in
-    one pass per paint event. An item delegate written in Python costs a call per cell from C++
-    (its option, index and painter wrapped each time: ~60 µs, more than the chips themselves), and
-    a step repaints a dozen chip cells. The chip columns' DisplayRole is empty (their text form,
-    ``[lo][w]``, is the AccessibleTextRole), so Qt draws no text under the chips.
-    """
-
-    def __init__(self, chips: TokenChips, chip_columns: Iterable[int], parent: Optional[QWidget] = None) -> None:
-        super().__init__(parent)
-        self.token_chips = chips
-        self.chip_columns = tuple(chip_columns)
-        self.flash_ids: Set[int] = set()
-        self._metrics: Optional[ChipMetrics] = None
-
-    def metrics(self) -> ChipMetrics:
-        font = self.font()
-        if self._metrics is None or self._metrics.font != font:
-            self._metrics = ChipMetrics(font)
-        return self._metrics
-
-    def paintEvent(self, event) -> None:
-        super().paintEvent(event)
-        model = self.model()
-        region = event.region()
-        box = region.boundingRect()
-        first = self.rowAt(box.top())
-        if model is None or first < 0:
-            return
-        last = self.rowAt(box.bottom())
-        last = model.rowCount() - 1 if last < 0 else last
-        m = self.metrics()
-        palette = self.palette()
-        selection = self.selectionModel()
-        columns = [c for c in self.chip_columns if not self.isColumnHidden(c)]
-        painter = QPainter(self.viewport())
-        for row in range(first, last + 1):
-            selected = selection is not None and selection.isRowSelected(row)
-            painter.setPen(palette.highlightedText().color() if selected else palette.text().color())  # "…"
-            for col in columns:
-                cell = self.visualRect(model.index(row, col))
-                if not region.intersects(cell):
-                    continue
-                ids = model.chip_ids(row, col)
-                if ids:
-                    rect = cell.adjusted(3, 1, -3, -1)
-                    painter.setClipRect(rect)
-                    paint_chips(painter, rect, self.token_chips.chips(ids), metrics=m, highlight_ids=self.flash_ids)
-        painter.end()
-
-    def sizeHintForColumn(self, column: int) -> int:
-        if column not in self.chip_columns or self.model() is None:
-            return super().sizeHintForColumn(column)
-        m = self.metrics()
-        widths = [chips_size_hint(self.token_chips.chips(self.model().chip_ids(r, column) or ()), m.font,
-                                  metrics=m).width() for r in range(min(self.model().rowCount(), 100))]
-        return max(widths, default=0) + 6
-
-
-class WordsModel(QAbstractTableModel):
-    """One row per shown word; it sorts and filters itself.
-
-    A ``QSortFilterProxyModel`` would call into Python once per row to filter and once per
-    comparison to sort (seconds for 25k words); here the row -> word list is built with plain
-    Python over the session's lists (milliseconds) and the view only asks for visible rows.
-    """
-
-    WORD, FREQ, TOKENS, SEGMENTATION = range(4)
-    HEADERS = ("word", "frequency", "tokens", "segmentation")
-    SORTS = {"frequency": (FREQ, Qt.DescendingOrder), "alphabet": (WORD, Qt.AscendingOrder),
-             "tokens per word": (TOKENS, Qt.DescendingOrder)}
-
-    def __init__(self, session: Session, chips: TokenChips, parent=None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.token_chips = chips
-        self.changed: Set[int] = set()  # words the last merge changed
-        self.changed_by: Optional[MergeStep] = None
-        self._filter = ""
-        self._sort = self.SORTS["frequency"]
-        self._order: List[int] = []  # row -> word index
-        self._row_of: List[int] = []  # word index -> row, -1 when filtered out
-        self._lower: List[str] = []
-        self._visible_rows: Optional[Callable[[], Tuple[int, int]]] = None
-        session.corpus_loaded.connect(self._on_session_reset)
-        session.reset_done.connect(self._on_session_reset)
-        session.steps_applied.connect(self._on_session_steps)
-        session.steps_undone.connect(self._on_session_steps)
-        self._on_session_reset()
-
-    # -- Qt model API --------------------------------------------------------------------------------
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._order)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section, orientation, role=DISPLAY):
-        if orientation == HORIZONTAL and role == DISPLAY:
-            return self.HEADERS[section]
-        return None
-
-    #: roles data() answers; others (font, decoration, check state, ...) return at once
-    ROLES = frozenset((DISPLAY, IDS_ROLE, WORD_INDEX_ROLE, BACKGROUND, ALIGNMENT, TOOLTIP, ACCESSIBLE))
-
-    def chip_ids(self, row: int, column: int) -> Optional[Tuple[int, ...]]:
-        """The token ids a chip cell shows (ChipsView asks directly: no index, no role)."""
-        return self.session.segmentation(self._order[row]) if column == self.SEGMENTATION else None
-
-    def data(self, index, role=DISPLAY):
-        if role not in self.ROLES or not index.isValid():
-            return None
-        col, s = index.column(), self.session
-        w = self._order[index.row()]
-        if role == DISPLAY:
-            if col == self.WORD:
-                return chip_text(s.words[w])[0]
-            if col == self.FREQ:
-                return f"{s.freqs[w]:,}"
-            if col == self.TOKENS:
-                return str(len(s.segmentation(w)))
-            return None  # chips are painted by ChipsView
-        if role == ACCESSIBLE:
-            return self.token_chips.text(s.segmentation(w)) if col == self.SEGMENTATION else None
-        if role == IDS_ROLE:
-            return s.segmentation(w) if col == self.SEGMENTATION else None
-        if role == WORD_INDEX_ROLE:
-            return w
-        if role == BACKGROUND:
-            return CHANGED_ROW if w in self.changed else None
-        if role == ALIGNMENT:
-            return RIGHT_ALIGNED if col in (self.FREQ, self.TOKENS) else None
-        if w in self.changed and self.changed_by is not None:  # TOOLTIP
-            return f"changed by merge {self.changed_by.rank}"
-        return None
-
-    def sort(self, column: int, order=Qt.AscendingOrder) -> None:
-        self._sort = (self.TOKENS if column == self.SEGMENTATION else column, order)
-        self._relayout()
-
-    # -- rows ----------------------------------------------------------------------------------------
-    def word_index(self, row: int) -> int:
-        return self._order[row]
-
-    def row_of(self, word_index: int) -> int:
-        """The row showing a word, or -1 when the filter hides it."""
-        return self._row_of[word_index]
-
-    def set_filter(self, text: str) -> None:
-        self.beginResetModel()
-        self._filter = text.lower()
-        self._build_order()
-        self.endResetModel()
-
-    def _build_order(self) -> None:
-        s, (column, order) = self.session, self._sort
-        rows = range(len(s.words))
-        if self._filter:
-            needle = self._filter
-            rows = [i for i, w in enumerate(self._lower) if needle in w]
-        if column == self.WORD:
-            key = s.words.__getitem__
-        elif column == self.FREQ:
-            key = s.freqs.__getitem__
-        else:
-            key = lambda i: len(s.segmentation(i))  # noqa: E731
-        # sorted() is stable and keeps ties in corpus order for both directions
-        self._order = sorted(rows, key=key, reverse=order == Qt.DescendingOrder)
-        self._row_of = [-1] * len(s.words)
-        for r, w in enumerate(self._order):
-            self._row_of[w] = r
-
-    def _relayout(self) -> None:
-        """Re-sort keeping the view's selection and current row on the same words."""
-        self.layoutAboutToBeChanged.emit()
-        old = self.persistentIndexList()
-        words = [self._order[i.row()] for i in old]
-        self._build_order()
-        self.changePersistentIndexList(old, [self.index(self._row_of[w], i.column()) if self._row_of[w] >= 0
-                                             else QModelIndex() for i, w in zip(old, words)])
-        self.layoutChanged.emit()
-
-    # -- session facts -------------------------------------------------------------------------------
-    def _on_session_reset(self, *_) -> None:
-        self.beginResetModel()
-        self.changed, self.changed_by = set(), None
-        self._lower = [w.lower() for w in self.session.words]
-        self._build_order()
-        self.endResetModel()
-
-    def _on_session_steps(self, steps: List[MergeStep]) -> None:
-        before = self.changed
-        last = self.session.history[-1] if self.session.merge_count else None
-        self.changed = set(last.changed_words) if last is not None else set()
-        self.changed_by = last
-        if self._sort[0] == self.TOKENS:
-            self._relayout()  # segment counts changed: the order may have too
-            return
-        # rows to signal: the words this step changed and those the one before changed (their
-        # highlight goes). One step (applied or undone) changed exactly one of the two sets.
-        changed = (before, self.changed) if len(steps) == 1 else \
-            (set().union(*(st.changed_words for st in steps), before, self.changed),)
-        # the rows a view shows get one signal per run of adjacent changed rows (the view repaints
-        # just those); the rows above and below them one span each, which that view does not
-        # repaint (one span over all changed rows would repaint every row on screen). Only the
-        # rows on screen are looked at: a merge can change thousands of words.
-        n = len(self._order)
-        first, last_shown = self.visible_rows()
-        first, last_shown = max(first, 0), min(last_shown, n - 1)
-        order = self._order
-        shown = [r for r in range(first, last_shown + 1) if any(order[r] in c for c in changed)]
-        runs: List[Tuple[int, int]] = []
-        for r in shown:
-            if runs and runs[-1][1] == r - 1:
-                runs[-1] = (runs[-1][0], r)
-            else:
-                runs.append((r, r))
-        if sum(len(c) for c in changed) > len(shown):  # changed words off screen (or filtered out)
-            runs += [span for span in ((0, first - 1), (last_shown + 1, n - 1)) if span[0] <= span[1]]
-        col = self.SEGMENTATION
-        for top, bottom in runs:
-            self.dataChanged.emit(self.index(top, 0), self.index(bottom, col))
-
-    def visible_rows(self) -> Tuple[int, int]:
-        """The rows a view shows, first and last (``set_visible_rows``); all rows by default."""
-        return self._visible_rows() if self._visible_rows is not None else (0, len(self._order) - 1)
-
-    def set_visible_rows(self, source: Optional[Callable[[], Tuple[int, int]]]) -> None:
-        """Where a step's fine-grained signals go: ``source()`` gives the rows a view shows."""
-        self._visible_rows = source
-
-
-class ChipRowsModel(QAbstractTableModel):
-    """A short list of labelled segmentations (changed words, a word's history); reset as a whole."""
-
-    def __init__(self, headers: Sequence[str], chip_columns: Sequence[int], chips: TokenChips, parent=None):
-        super().__init__(parent)
-        self.headers = tuple(headers)
-        self.chip_columns = set(chip_columns)
-        self.token_chips = chips
-        self.rows: List[tuple] = []
-
-    def set_rows(self, rows: List[tuple]) -> None:
-        # rows added or removed at the end, the rest changed in place: no reset (a reset also
-        # lays out and repaints the header)
-        old, new = len(self.rows), len(rows)
-        if new < old:
-            self.beginRemoveRows(QModelIndex(), new, old - 1)
-            self.rows = self.rows[:new]
-            self.endRemoveRows()
-        elif new > old:
-            self.beginInsertRows(QModelIndex(), old, new - 1)
-            self.rows = self.rows + rows[old:]
-            self.endInsertRows()
-        self.rows = rows
-        if min(old, new):
-            self.dataChanged.emit(self.index(0, 0), self.index(min(old, new) - 1, len(self.headers) - 1))
-
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.headers)
-
-    def headerData(self, section, orientation, role=DISPLAY):
-        if orientation == HORIZONTAL and role == DISPLAY:
-            return self.headers[section]
-        return None
-
-    ROLES = frozenset((DISPLAY, IDS_ROLE, ACCESSIBLE))
-
-    def data(self, index, role=DISPLAY):
-        if role not in self.ROLES or not index.isValid():  # (the view asks for eight roles a cell)
-            return None
-        value = self.rows[index.row()][index.column()]
-        if index.column() in self.chip_columns:
-            if role == IDS_ROLE:
-                return value
-            if role == ACCESSIBLE:
-                return self.token_chips.text(value)
-            return None  # chips are painted by ChipsView
-        return value if role == DISPLAY else None
-
-    def chip_ids(self, row: int, column: int) -> Optional[Tuple[int, ...]]:
-        return self.rows[row][column] if column in self.chip_columns else None
-
-
-def _table(model, chips: TokenChips, chip_columns: Iterable[int], stretch: int) -> ChipsView:
-    view = ChipsView(chips, chip_columns)
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.NoEditTriggers)
-    view.setWordWrap(False)
-    view.verticalHeader().hide()
-    view.setVerticalScrollBar(QuietScrollBar(Qt.Vertical, view))
-    header = view.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.Interactive)
-    header.setSectionResizeMode(stretch, QHeaderView.Stretch)
-    header.setHighlightSections(False)
-    view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
-    view.verticalHeader().setDefaultSectionSize(ChipMetrics(view.font()).height() + 6)
-    return view
+__all__ = ["WordsPane"]
 
 
 class WordsPane(QWidget):
@@ -379,7 +33,8 @@ class WordsPane(QWidget):
     def __init__(self, session: Session, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.token_chips = TokenChips(session)
+        self.token_chips = TokenChips(session.token)
+        session.corpus_loaded.connect(self.token_chips.clear)
         self.model = WordsModel(session, self.token_chips, self)
         self.filter_edit = QLineEdit(self, placeholderText="filter words (Ctrl+F)", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)
@@ -387,7 +42,7 @@ class WordsPane(QWidget):
         self.sort_box.addItems(list(WordsModel.SORTS))
         self.sort_box.currentTextChanged.connect(self.sort_by)
         self.count_label = live_label(self, min_text="888,888 of 888,888 words")
-        self.table = _table(self.model, self.token_chips, [WordsModel.SEGMENTATION], WordsModel.SEGMENTATION)
+        self.table = chips_table(self.model, self.token_chips, [WordsModel.SEGMENTATION], WordsModel.SEGMENTATION)
         self.table.setSortingEnabled(True)
         sort_arrows_follow_order(self.table.horizontalHeader())
         self.table.setColumnWidth(WordsModel.WORD, 130)
@@ -395,10 +50,10 @@ class WordsPane(QWidget):
         self.model.set_visible_rows(self._table_rows_shown)
         self.changed_title = live_label(self)
         self.changed_model = ChipRowsModel(("word", "frequency", "before", "after"), (2, 3), self.token_chips, self)
-        self.changed_table = _table(self.changed_model, self.token_chips, (2, 3), 3)
+        self.changed_table = chips_table(self.changed_model, self.token_chips, (2, 3), 3)
         self.history_title = live_label(self, "Select a word to see which merges built it.")
         self.history_model = ChipRowsModel(("merge", "pair", "segmentation"), (2,), self.token_chips, self)
-        self.history_table = _table(self.history_model, self.token_chips, (2,), 2)
+        self.history_table = chips_table(self.history_model, self.token_chips, (2,), 2)
         self._flash_timer = QTimer(self, singleShot=True, interval=FLASH_MS)
         self._flash_timer.timeout.connect(self._on_flash_timer_timeout)
         self._selected: Optional[int] = None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -54,6 +55,22 @@ def session(qtbot):
 
 
 @pytest.fixture
+def make_session(qtbot):
+    """``make_session(**kw)`` -> a Session (e.g. with a ``trainer_factory``), shut down after the test."""
+    from bpe_lens_app.session import Session
+
+    made = []
+
+    def make(**kw):
+        made.append(Session(**kw))
+        return made[-1]
+
+    yield make
+    for s in made:
+        s.shutdown()
+
+
+@pytest.fixture
 def loaded_session(qtbot, session, small_corpus):
     with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
         session.load_corpus(small_corpus)
@@ -61,16 +78,42 @@ def loaded_session(qtbot, session, small_corpus):
 
 
 @pytest.fixture
-def window(qtbot, session, tmp_path):
-    """The real main window on an isolated QSettings file."""
+def slow_trainer_factory():
+    """``slow_trainer_factory(delay)`` -> a ``Session(trainer_factory=...)`` whose trainer is real but
+    takes ``delay`` seconds longer per merge, so a run is still going when the test acts on it."""
+    from bpe_core.training.trainer import Trainer
+
+    def make(delay: float):
+        class SlowTrainer(Trainer):
+            def step(self, **kw):
+                time.sleep(delay)
+                return super().step(**kw)
+
+        return SlowTrainer.from_corpus
+
+    return make
+
+
+@pytest.fixture
+def window_for(qtbot, tmp_path):
+    """``window_for(session)`` -> the real main window on that session and an isolated QSettings file."""
     from bpe_lens_app.main_window import MainWindow
 
-    settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(session, settings)
-    qtbot.addWidget(w)
-    w.resize(1440, 900)
-    w.show()
-    return w
+    def make(session):
+        settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+        w = MainWindow(session, settings)
+        qtbot.addWidget(w)
+        w.resize(1440, 900)
+        w.show()
+        return w
+
+    return make
+
+
+@pytest.fixture
+def window(session, window_for):
+    """The real main window on an isolated QSettings file."""
+    return window_for(session)
 
 
 @pytest.fixture

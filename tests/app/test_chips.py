@@ -9,9 +9,12 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 from PySide6.QtCore import QRect  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QImage, QPainter  # noqa: E402
 
-from bpe_lens_app import chips  # noqa: E402
-from bpe_lens_app.chips import (Chip, ChipMetrics, chip_colors, chip_indices, chip_text, chips_size_hint, layout_chips,  # noqa: E402
-                       paint_chips, token_color)
+from bpe_lens_app.widgets import chip_colors as palette  # noqa: E402
+from bpe_lens_app.widgets import chip_text as texts  # noqa: E402
+from bpe_lens_app.widgets import chips  # noqa: E402
+from bpe_lens_app.widgets.chip_colors import chip_colors, chip_indices, token_color  # noqa: E402
+from bpe_lens_app.widgets.chip_text import chip_text  # noqa: E402
+from bpe_lens_app.widgets.chips import Chip, ChipMetrics, chips_size_hint, layout_chips, paint_chips  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 
 
@@ -23,21 +26,21 @@ def _luminance(c: QColor) -> float:
 
 
 def test_palette_is_light_with_dark_text_readable():
-    assert 12 <= len(chips.PALETTE) <= 16
-    assert len({c.name() for c in chips.PALETTE}) == len(chips.PALETTE)
-    text = _luminance(chips.TEXT_COLOR)
-    for c in chips.PALETTE:
+    assert 12 <= len(palette.PALETTE) <= 16
+    assert len({c.name() for c in palette.PALETTE}) == len(palette.PALETTE)
+    text = _luminance(palette.TEXT_COLOR)
+    for c in palette.PALETTE:
         assert (_luminance(c) + 0.05) / (text + 0.05) >= 7.0, c.name()  # WCAG AAA
 
 
 def test_every_color_has_enough_distinguishable_partners():
-    for i in range(len(chips.PALETTE)):
-        assert sum(chips.distinguishable(i, j) for j in range(len(chips.PALETTE))) >= 6
+    for i in range(len(palette.PALETTE)):
+        assert sum(palette.distinguishable(i, j) for j in range(len(palette.PALETTE))) >= 6
 
 
 def test_token_color_is_stable_and_spread():
     assert token_color(1234) == token_color(1234)
-    assert len({token_color(i).name() for i in range(100)}) == len(chips.PALETTE)
+    assert len({token_color(i).name() for i in range(100)}) == len(palette.PALETTE)
     # consecutive ids (merges learned one after another) rarely share a color
     same = sum(token_color(i) == token_color(i + 1) for i in range(1000))
     assert same < 50
@@ -51,7 +54,7 @@ def test_neighbours_always_differ(ids):
     idx = chip_indices(ids)
     for a, b, ka, kb in zip(colors, colors[1:], idx, idx[1:]):
         assert a != b
-        assert chips.distinguishable(ka, kb)  # also under simulated protan/deutan/tritan vision
+        assert palette.distinguishable(ka, kb)  # also under simulated protan/deutan/tritan vision
 
 
 @given(st.lists(st.sampled_from([3, 3, 17, 99]), min_size=1, max_size=30))
@@ -80,7 +83,7 @@ def test_chip_text_modes():
 
 def test_tooltip_names_id_rank_bytes():
     m = BPEModel(unit="bytes", tokens=[b"a", b"b", b"ab"], merges=[(0, 1)])
-    tip = chips.token_tooltip(m, 2)
+    tip = texts.token_tooltip(m, 2)
     assert "id 2" in tip and "rank 1" in tip and "61 62" in tip
     chip = chips.model_chip(m, 2, show_id=True, tooltip=True)
     assert chip.sub == "2" and "rank 1" in chip.tooltip
@@ -88,10 +91,10 @@ def test_tooltip_names_id_rank_bytes():
 
 def test_readable_text_has_no_tofu(qapp):
     font = QFont()
-    shown = chips.readable_text("ok 👍 中文", font)
+    shown = texts.readable_text("ok 👍 中文", font)
     assert "中文" in shown
     for ch in shown:
-        assert not chips._font_lacks(ch, font), repr(ch)
+        assert not texts.font_lacks(ch, font), repr(ch)
 
 
 def test_paint_chips_width_matches_size_hint(qapp):

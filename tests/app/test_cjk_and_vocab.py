@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from bpe_lens_app.chips import readable_text
-from bpe_lens_app.panes.words_pane import IDS_ROLE, WordsModel
+from bpe_lens_app.widgets.chip_text import readable_text
+from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
 from bpe_lens_app.session import make_config
 
 from tests.core.paths import DATA as SHARED
@@ -38,7 +38,7 @@ def test_chinese_corpus_trains_and_renders_without_tofu(qtbot, window, tmp_path)
     font = window.words.table.font()
     for word in shown:
         assert readable_text(word, font) == word
-    assert readable_text(window.pair_chart.labels()[0], window.pair_chart._font) == window.pair_chart.labels()[0]
+    assert readable_text(window.pair_chart.labels()[0], window.pair_chart.chart_font()) == window.pair_chart.labels()[0]
     word = step.changed_words[0]
     assert model.index(model.row_of(word), WordsModel.SEGMENTATION).data(IDS_ROLE) == s.segmentation(word)
 

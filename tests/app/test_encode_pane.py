@@ -11,9 +11,9 @@ from PySide6.QtCore import QEvent, QPoint  # noqa: E402
 from PySide6.QtGui import QHelpEvent, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QToolTip  # noqa: E402
 
-from bpe_lens_app import chips  # noqa: E402
-from bpe_lens_app.chips import chip_text  # noqa: E402
-from bpe_lens_app.panes.encode_pane import EncodePane, demo_byte_model, make_encoder, render_encode_pane_demo  # noqa: E402
+from bpe_lens_app.demo import demo_byte_model, render_encode_pane_demo  # noqa: E402
+from bpe_lens_app.panes.encode_pane import EncodePane, make_encoder  # noqa: E402
+from bpe_lens_app.widgets.chip_text import chip_text, font_lacks  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 
 CORPUS = (
@@ -173,11 +173,11 @@ def test_newline_tokens_break_lines(qtbot, pane):
 
 def test_hover_highlights_span_in_editor(qtbot, pane):
     enc = _type(qtbot, pane, "the cat")
-    pane.view._set_hover(1)
+    pane.view.set_hover(1)
     sel = pane.editor.extraSelections()
     assert len(sel) == 1
     assert (sel[0].cursor.selectionStart(), sel[0].cursor.selectionEnd()) == (enc.tokens[1].start, enc.tokens[1].end)
-    pane.view._set_hover(-1)
+    pane.view.set_hover(-1)
     assert pane.editor.extraSelections() == []
 
 
@@ -201,22 +201,22 @@ def test_no_model_shows_placeholder(qtbot, pane):
         pane.set_model(None)
     assert pane.view.chips() == []
     assert pane.stats_label.text() == ""
-    assert "No vocabulary" in pane.view._placeholder
+    assert "No vocabulary" in pane.view.placeholder()
 
 
 def test_flash_marks_then_clears(qtbot, pane):
     enc = _type(qtbot, pane, "the cat")
     pane.flash_ids([enc.ids[0]], ms=50)
-    assert pane.view._flash == {enc.ids[0]}
-    qtbot.waitUntil(lambda: not pane.view._flash, timeout=2000)
+    assert pane.view.flash_ids() == {enc.ids[0]}
+    qtbot.waitUntil(lambda: not pane.view.flash_ids(), timeout=2000)
 
 
 def test_cjk_and_emoji_have_no_tofu(qtbot, pane):
     _type(qtbot, pane, "中文 日本語 한국어 😀 👍 🎉")
-    m = pane.view._metrics
+    m = pane.view.metrics()
     for chip in pane.view.chips():
         for ch in m.shown(chip.text):
-            assert not chips._font_lacks(ch, m.font), (chip, ch)
+            assert not font_lacks(ch, m.font), (chip, ch)
 
 
 def test_ten_kb_re_encode_and_render_is_fast(qtbot, pane):

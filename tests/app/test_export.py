@@ -72,5 +72,6 @@ def test_a_format_that_cannot_hold_the_model_is_an_error_not_a_crash(qtbot, wind
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         lambda *a, **k: (str(path), export.VOCAB_FORMATS["tokenizer.json"]))
     w.save_vocabulary()
-    assert w.error_box is not None and "end-of-word" in w.error_box.text()
+    assert w.error_box.isVisible() and "end-of-word" in w.error_box.text()
+    assert w.statusBar().currentMessage() == w.error_box.text()
     assert not path.exists()

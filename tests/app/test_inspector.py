@@ -9,10 +9,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
 
-from bpe_lens_app.panes.encode_pane import demo_byte_model, make_encoder  # noqa: E402
-from bpe_lens_app.panes.inspector_pane import InspectorTab, TokenTableModel, load_vocabulary, render_inspector_demo  # noqa: E402
-from bpe_lens_app.panes.merge_tree_view import MergeTreeView  # noqa: E402
+from bpe_lens_app.demo import demo_byte_model, render_inspector_demo  # noqa: E402
+from bpe_lens_app.panes.encode_pane import make_encoder  # noqa: E402
+from bpe_lens_app.panes.inspector_pane import InspectorTab, load_vocabulary  # noqa: E402
+from bpe_lens_app.panes.token_table_model import TokenTableModel  # noqa: E402
+from bpe_lens_app.widgets.merge_tree import MergeTreeView  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 
 from tests.core.paths import DATA
@@ -164,6 +167,18 @@ def test_inspector_encode_pane_uses_this_vocabulary(qtbot, tab, model):
         tab.encode_pane.set_text("the theory of tokens")
     assert tab.encode_pane.encoding().ids == make_encoder(model).encode("the theory of tokens").ids
 
+
+
+def test_clicking_a_chip_in_the_encode_pane_selects_its_token(qtbot, tab, model):
+    pane = tab.encode_pane
+    with qtbot.waitSignal(pane.encoding_changed, timeout=3000):
+        pane.set_text("the theory of tokens")
+    enc = pane.encoding()
+    i = max(range(len(enc)), key=lambda k: len(enc.tokens[k].raw))  # a merged token, not a byte
+    with qtbot.waitSignal(pane.token_activated, timeout=1000) as activated:
+        QTest.mouseClick(pane.view.viewport(), Qt.LeftButton, pos=pane.view.chip_rect(i).center().toPoint())
+    assert activated.args == [enc.tokens[i].id]
+    assert tab.selected_token() == enc.tokens[i].id  # the inspector routed the intent to its list and tree
 
 def _big_model(n: int = 200_000) -> BPEModel:
     """A byte-level vocabulary of ``n`` tokens: bytes, then pairs, then triples (unique)."""

@@ -128,9 +128,9 @@ def test_a_bad_file_shows_a_dialog_and_keeps_the_corpus(qtbot, loaded_window, tm
     w.session.step(2)
     bad = tmp_path / "binary.txt"
     bad.write_bytes(b"\xff\xfe\x00\x81 not utf-8 \xc3\x28")
-    with qtbot.waitSignal(w.session.error_raised, timeout=10000):
+    with qtbot.waitSignal(w.session.error_raised, timeout=10000) as raised:
         w.session.load_corpus(bad)
-    assert w.error_box is not None and w.error_box.isVisible()
+    assert w.error_box.isVisible() and w.error_box.text() == raised.args[0]
     assert "binary.txt" in w.error_box.text() or "UTF-8" in w.error_box.text()
     assert w.statusBar().currentMessage() == w.error_box.text()
     w.error_box.close()
@@ -188,25 +188,17 @@ def test_changing_settings_asks_and_restarts_training(qtbot, loaded_window, monk
     assert w.session.display(w.session.segmentation(0)[-1]) == "</w>"
 
 
-def test_closing_during_a_run_stops_the_worker(qtbot, tmp_path):
-    session = Session()
+def test_closing_during_a_run_stops_the_worker(qtbot, tmp_path, slow_trainer_factory):
+    # the real merges, slowed so the run is still going when we close
+    session = Session(trainer_factory=slow_trainer_factory(0.005))
     window = MainWindow(session, QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
     window.show()
     with qtbot.waitSignal(session.corpus_loaded, timeout=20000):
         session.load_corpus(RESOURCES / "corpus" / "default.txt")
-    trainer = session._trainer
-    real_iter = trainer.iter_steps
-
-    def slow_steps(limit=None, **kw):  # the real merges, slowed so the run is still going when we close
-        for step in real_iter(limit, **kw):
-            time.sleep(0.005)
-            yield step
-
-    trainer.iter_steps = slow_steps
     with qtbot.waitSignal(session.run_progress, timeout=10000):
         window.train_actions["run"].trigger()
     worker = session._run
-    assert worker is not None and worker.isRunning()
+    assert session.is_running and worker.isRunning()
     window.close()
     assert not worker.isRunning() and not session.is_running
     assert session.merge_count > 0 and not session._threads

@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from bpe_lens_app.chips import chip_text
+from bpe_lens_app.widgets.chip_text import chip_text
 from bpe_lens_app.theme import PRESENTER_POINT_SIZE
 
 
@@ -17,7 +17,7 @@ def test_presenter_mode(qtbot, loaded_window):
     assert p.isVisible() and p.isFullScreen()
     assert p.banner.text().startswith("merge 0:")
     assert p.chart.k == 10 and len(p.chart.labels()) == 10
-    assert p.showcase.font().pointSizeF() >= 20 and p.chart._font.pointSizeF() >= 20
+    assert p.showcase.font().pointSizeF() >= 20 and p.chart.chart_font().pointSizeF() >= 20
     assert PRESENTER_POINT_SIZE >= 20
     # default words: the most frequent with 3+ letters, 8-12 of them
     shown = p.showcase.word_indices

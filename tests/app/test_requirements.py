@@ -12,10 +12,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenuBar, QToolBar, QToolButton
 
 from bpe_lens_app import export
-from bpe_lens_app.chips import chip_text
+from bpe_lens_app.widgets.chip_text import chip_text
 from bpe_lens_app.main_window import MainWindow
 from bpe_lens_app.panes.encode_pane import make_encoder
-from bpe_lens_app.panes.inspector_pane import InspectorTab, TokenTableModel
+from bpe_lens_app.panes.inspector_pane import InspectorTab
+from bpe_lens_app.panes.token_table_model import TokenTableModel
 from bpe_lens_app.panes.merges_table import MergesModel
 from bpe_lens_app.session import make_config
 from bpe_lens_app.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE
@@ -237,7 +238,7 @@ def test_the_pair_chart_count_axis_follows_its_range(qtbot, loaded_window):
     chart = w.pair_chart
     axis = chart.plot_item.getAxis("bottom")
     for _ in range(3):
-        xmax = chart._xmax
+        xmax = chart.x_max()
         chart.plot_widget.grab()  # paints
         counts = [int(t.replace(",", "")) for t in axis.drawn]
         assert counts and max(counts) <= xmax and max(counts) >= xmax / 2, (axis.drawn, xmax)

@@ -46,7 +46,8 @@ def test_word_history_ends_at_the_current_segmentation(qtbot, loaded_session: Se
     i = next(i for i, w in enumerate(s.words) if w.endswith("newest"))
     hist = s.word_history(i)
     assert hist[-1][1] == s.segmentation(i)
-    assert hist[0][0] is None and all(step is not None for step, _ in hist[1:])
+    # the start, then exactly the merges that changed this word, in order
+    assert [step for step, _ in hist] == [None] + [st for st in s.history if i in st.changed_words]
 
 
 def test_bad_file_reports_an_error_and_keeps_the_corpus(qtbot, loaded_session: Session, tmp_path):

@@ -7,9 +7,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from bpe_lens_app.chips import chip_text
 from bpe_lens_app.panes.merges_table import MergesModel
-from bpe_lens_app.panes.words_pane import IDS_ROLE, WordsModel
+from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
+from bpe_lens_app.theme import changed_row_color, future_text_color
+from bpe_lens_app.widgets.chip_text import chip_text
 
 
 def shown_merge(window) -> str:
@@ -60,7 +61,7 @@ def test_step_with_the_keyboard_updates_every_pane(qtbot, loaded_window):
     assert listed and all(step.new_id in after for _, _, _, after in listed)
     assert w.words.changed_title.text().startswith("Merge 1 (")
     row = w.words.model.row_of(step.changed_words[0])
-    assert w.words.model.index(row, 0).data(Qt.BackgroundRole) is not None
+    assert w.words.model.index(row, 0).data(Qt.BackgroundRole) == changed_row_color()
     assert w.words.flash_ids == {step.new_id}  # the new chips are outlined ...
     qtbot.waitUntil(lambda: not w.words.flash_ids, timeout=2000)  # ... for ~300 ms
     QTest.keyClick(w, Qt.Key_Right)
@@ -82,7 +83,7 @@ def test_undo_with_backspace_and_left(qtbot, loaded_window):
     assert w.pair_chart.labels() == before_top
     # undone merges stay in the table, greyed
     assert w.merges.model.rowCount() == 3
-    assert w.merges.model.index(0, 0).data(Qt.ForegroundRole) is not None
+    assert w.merges.model.index(0, 0).data(Qt.ForegroundRole) == future_text_color()
 
 
 def test_step_n_and_undo_n(qtbot, loaded_window):
@@ -150,17 +151,11 @@ def test_play_and_pause(qtbot, loaded_window):
     assert_views_match_session(w)
 
 
-def test_run_to_target_with_progress_and_cancel(qtbot, loaded_window):
-    w = loaded_window
-    s = w.session
-    real_iter = s._trainer.iter_steps
-
-    def slow(limit=None, **kw):
-        for step in real_iter(limit, **kw):
-            time.sleep(0.02)
-            yield step
-
-    s._trainer.iter_steps = slow
+def test_run_to_target_with_progress_and_cancel(qtbot, make_session, window_for, small_corpus, slow_trainer_factory):
+    s = make_session(trainer_factory=slow_trainer_factory(0.02))  # a run still going when we cancel it
+    w = window_for(s)
+    with qtbot.waitSignal(s.corpus_loaded, timeout=10000):
+        s.load_corpus(small_corpus)
     batches = []
     s.steps_applied.connect(batches.append)
     with qtbot.waitSignal(s.run_progress, timeout=10000):

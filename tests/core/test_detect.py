@@ -16,8 +16,16 @@ from bpe_core.formats.detect import detect_format, open_vocabulary, write_vocabu
 from bpe_core.formats.sentencepiece_model import read_sentencepiece
 from bpe_core.types import BPELensError
 
+from bpe_core.encoding import seed000_greedy
+from tests.reference import seed000
+
 from .paths import DATA  # ../shared/data beside the checkout
-spm = pytest.importorskip("sentencepiece")
+
+
+@pytest.fixture(scope="module")
+def spm():
+    """sentencepiece, the judge of .model files (only the tests that ask skip without it)."""
+    return pytest.importorskip("sentencepiece")
 
 
 def _need(path: Path) -> Path:
@@ -27,7 +35,7 @@ def _need(path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def sp_models(tmp_path_factory) -> dict:
+def sp_models(spm, tmp_path_factory) -> dict:
     """Tiny real BPE models trained by sentencepiece itself on real text."""
     d = tmp_path_factory.mktemp("sp")
     corpus = d / "corpus.txt"
@@ -49,7 +57,7 @@ def _real_lines() -> list:
 
 
 @pytest.mark.parametrize("kind", ["plain", "bytes"])
-def test_sentencepiece_encodings_equal_sp_encode(sp_models, kind):
+def test_sentencepiece_encodings_equal_sp_encode(spm, sp_models, kind):
     sp = spm.SentencePieceProcessor(model_file=str(sp_models[kind]))
     model = read_sentencepiece(sp_models[kind])
     assert model.vocab_size == sp.get_piece_size() and model.unit == "chars"
@@ -63,7 +71,7 @@ def test_sentencepiece_encodings_equal_sp_encode(sp_models, kind):
             assert [t.display for t in got.tokens] == sp.encode(line, out_type=str), line
 
 
-def test_sentencepiece_structure(sp_models):
+def test_sentencepiece_structure(spm, sp_models):
     sp = spm.SentencePieceProcessor(model_file=str(sp_models["bytes"]))
     m = read_sentencepiece(sp_models["bytes"])
     assert m.byte_fallback and m.fuse_unk and m.unk_id == sp.unk_id()
@@ -97,7 +105,7 @@ def test_sentencepiece_errors(sp_models, tmp_path, monkeypatch):
 # -- seed 000 -----------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def seed_trio(tmp_path_factory):
-    ref = pytest.importorskip("tests.reference.seed000")
+    ref = seed000
     if getattr(ref, "punkt_missing", lambda: None)():
         pytest.skip("Punkt tables missing")
     text = _need(DATA / "tinyshakespeare.txt").read_text(encoding="utf-8")[:40_000]
@@ -126,10 +134,9 @@ def test_seed000_reads_and_writes_back_byte_identical(seed_trio, tmp_path):
 
 def test_seed000_model_encodes_like_the_seed(seed_trio):
     ref, trained, folder = seed_trio
-    seed000 = pytest.importorskip("bpe_core.encoding.seed000_greedy")
     model = open_vocabulary(folder)
     sample = _need(DATA / "tinyshakespeare.txt").read_text(encoding="utf-8")[50_000:53_000]
-    assert seed000.encode_seed000(model, sample).ids == ref.encode_text(sample, trained["tokenizer"])
+    assert seed000_greedy.encode_seed000(model, sample).ids == ref.encode_text(sample, trained["tokenizer"])
 
 
 def test_seed000_errors_name_the_file(seed_trio, tmp_path):

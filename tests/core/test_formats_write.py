@@ -19,7 +19,13 @@ from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 
 from .paths import need  # ../shared/data beside the checkout
-tokenizers = pytest.importorskip("tokenizers")
+from tests.reference import seed000
+
+
+@pytest.fixture(scope="module")
+def tokenizers():
+    """Hugging Face tokenizers, the judge of tokenizer.json files (only the tests that ask skip without it)."""
+    return pytest.importorskip("tokenizers")
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +91,7 @@ def _models():
 
 
 @pytest.mark.parametrize("name, make", list(_models()), ids=[n for n, _ in _models()])
-def test_tokenizer_json_loads_in_tokenizers_and_encodes_like_us(tmp_path, lines, name, make):
+def test_tokenizer_json_loads_in_tokenizers_and_encodes_like_us(tokenizers, tmp_path, lines, name, make):
     model = make()
     path = tmp_path / "tokenizer.json"
     write_vocabulary(model, path, "tokenizer.json")
@@ -97,7 +103,7 @@ def test_tokenizer_json_loads_in_tokenizers_and_encodes_like_us(tmp_path, lines,
     assert back.tokens == model.tokens and back.merges == model.merges and back.specials == model.specials
 
 
-def test_tokenizer_json_of_real_files_encodes_like_the_original(tmp_path, lines):
+def test_tokenizer_json_of_real_files_encodes_like_the_original(tokenizers, tmp_path, lines):
     for rel in ("gpt2/tokenizer.json", "gpt-neox-20b/20B_tokenizer.json"):
         orig = tokenizers.Tokenizer.from_file(str(need(rel)))
         orig.no_truncation()  # the GPT-2 copy carries a leftover max_length=50 (SOURCES.md)
@@ -108,7 +114,7 @@ def test_tokenizer_json_of_real_files_encodes_like_the_original(tmp_path, lines)
             assert _hf_ids(new, line) == _hf_ids(orig, line), (rel, line[:60])
 
 
-def test_sentencepiece_model_as_tokenizer_json_encodes_like_sentencepiece(tmp_path, lines):
+def test_sentencepiece_model_as_tokenizer_json_encodes_like_sentencepiece(tokenizers, tmp_path, lines):
     spm = pytest.importorskip("sentencepiece")
     corpus = tmp_path / "c.txt"
     corpus.write_bytes(need("tinyshakespeare.txt").read_bytes()[:200_000])
@@ -192,10 +198,9 @@ def test_tiktoken_refuses_chars_and_out_of_order_ids():
 
 # -- seed 000 for other character models ----------------------------------------------------------
 def test_seed000_files_for_a_trained_suffix_model_encode_like_us(tmp_path):
-    ref = pytest.importorskip("tests.reference.seed000")
     model = _trained("char-whitespace", 600)
     write_vocabulary(model, tmp_path / "seed", "seed000")
-    tok = ref.BytePairTokenizer.load(str(tmp_path / "seed"))  # the seed's own loader and encoder
+    tok = seed000.BytePairTokenizer.load(str(tmp_path / "seed"))  # the seed's own loader and encoder
     enc = Encoder(model)
     words = sorted(set(need("tinyshakespeare.txt").read_text(encoding="utf-8")[300_000:700_000].split()))
     words = [w for w in words if all(c in model.vocab for c in w)]
@@ -214,7 +219,7 @@ def test_seed000_refuses_bytes_and_suffixless(tmp_path):
     assert not (tmp_path / "s").exists()
 
 
-def test_hf_suffix_and_prefix_models_round_trip(tmp_path, lines, monkeypatch):
+def test_hf_suffix_and_prefix_models_round_trip(tokenizers, tmp_path, lines, monkeypatch):
     """Vocabularies trained by tokenizers itself with end_of_word_suffix / continuing_subword_prefix."""
     monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
     from tokenizers import models, pre_tokenizers, trainers

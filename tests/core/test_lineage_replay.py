@@ -19,6 +19,8 @@ from bpe_core.model import BPEModel
 from bpe_core.analysis.replay import Segmenter, replay, segment_words
 from bpe_core.types import BPELensError, Cancelled
 
+from tests.reference import seed000
+
 from .paths import need  # ../shared/data beside the checkout
 
 
@@ -128,8 +130,7 @@ def test_replay_cancel_words_and_errors(gpt2, tmp_path):
     with pytest.raises(BPELensError, match="no words"):
         replay(gpt2, [])
     trio = tmp_path / "trio"
-    ref = pytest.importorskip("tests.reference.seed000")
-    ref.train_texts(["low lower lowest newer wider"], merges=5)["tokenizer"].save(str(trio.mkdir() or trio))
+    seed000.train_texts(["low lower lowest newer wider"], merges=5)["tokenizer"].save(str(trio.mkdir() or trio))
     with pytest.raises(BPELensError, match="no merge list"):
         replay(open_vocabulary(trio), ["low lower"])
 

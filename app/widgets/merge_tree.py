@@ -1,7 +1,7 @@
 """A token's merge tree: the token at the top, the merges that built it below, its bytes (or
 characters) as the leaves along the bottom row, so the bottom row spells the token.
 
-Each node is a chip (``bpe_lens_app.chips``) with the merge rank under it (``#rank``); byte leaves carry
+Each node is a chip (:mod:`.chips`) with the merge rank under it (``#rank``); byte leaves carry
 their hex value. Clicking a node emits ``token_clicked(id)`` so an inspector can jump to it.
 
 The tree comes from ``bpe_core.analysis.lineage.merge_tree(model, token_id)`` (``Node(id, display, rank,
@@ -17,9 +17,13 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QLabel, QWidget
 
-from bpe_lens_app.chips import Chip, ChipMetrics, chip_text, token_color, token_tooltip
-from bpe_core.model import BPEModel
 from bpe_core.encoding.symbols import decoded_text, to_hex
+from bpe_core.model import BPEModel
+
+from ..theme import edge_color
+from .chip_colors import token_color
+from .chip_text import chip_text, token_tooltip
+from .chips import Chip, ChipMetrics, paint_chip
 
 __all__ = ["TreeNode", "build_tree", "MergeTreeView", "ChipItem"]
 
@@ -83,8 +87,6 @@ class ChipItem(QGraphicsItem):
         return self._rect.adjusted(-2, -2, 2, 2)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        from bpe_lens_app.chips import paint_chip
-
         painter.setRenderHint(QPainter.Antialiasing, True)
         paint_chip(painter, self._rect, self.chip, self.color, self._m, highlight=self._hover)
 
@@ -272,7 +274,7 @@ class MergeTreeView(QGraphicsView):
 
         place(root, 0.0, 0)
         path_item = QGraphicsPathItem(edges)
-        path_item.setPen(QPen(QColor("#777777"), 1.3))
+        path_item.setPen(QPen(edge_color(self.palette()), 1.3))
         path_item.setZValue(0)
         scene.addItem(path_item)
         bounds = scene.itemsBoundingRect().adjusted(-12, -12, 12, 12)

@@ -4,6 +4,7 @@ Every step changes a few numbers on screen; a stock Qt widget answers a new valu
 all of itself (sliders, scroll bars) or by invalidating every layout up to the window (labels).
 
 * :class:`LiveLabel` — a one-line label whose text changes without a layout pass;
+* :class:`FitLabel` — a LiveLabel that falls back to a short text when the long one does not fit;
 * :class:`QuietSlider`, :class:`QuietScrollBar` — repaint only when the handle moves a pixel;
 * :class:`RowsView` — a QTableView that repaints only the changed cells it shows.
 """
@@ -97,6 +98,37 @@ def live_label(parent: QWidget, text: str = "", *, object_name: str = "", min_te
     if font is not None:
         label.setFont(font)
     return label
+
+
+class FitLabel(LiveLabel):
+    """A label that shows its short text when the long one does not fit (narrow docks).
+
+    A :class:`LiveLabel`: a new text every encoding re-lays out nothing.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._long = self._short = ""
+        self.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+
+    def set_texts(self, long: str, short: str) -> None:
+        self._long, self._short = long, short
+        self.setToolTip(long)
+        self._fit_text()
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance(self._short) + 4, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance(self._long) + 8, super().sizeHint().height())
+
+    def resizeEvent(self, e) -> None:
+        super().resizeEvent(e)
+        self._fit_text()
+
+    def _fit_text(self) -> None:
+        fits = self.fontMetrics().horizontalAdvance(self._long) <= self.width()
+        self.setText(self._long if fits or not self._short else self._short)
 
 
 class _RepaintsWhenMoved:

@@ -1,0 +1,168 @@
+"""What a chip reads: a token's bytes or characters as text a person can read.
+
+:func:`chip_text` says what a chip reads: byte tokens as GPT-2 glyphs (``Ġthe``) by default,
+hex (``20 74 68 65``) on demand, or the decoded text (``" the"``) where the bytes are valid
+UTF-8; bytes that are part of a character (a partial UTF-8 token) read ``‹E4 B8›`` and the
+chip gets a dashed outline. Whitespace can be made visible (space ``·``, newline ``↵``, tab
+``→``). Characters no installed font can draw (most emoji on a machine without a color emoji
+font) become ``‹thumbs up sign›`` instead of a tofu box (:func:`readable_text`).
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Dict, Iterable, List, Literal, Tuple
+
+from PySide6.QtGui import QFont, QTextLayout
+
+from bpe_core.encoding.symbols import to_glyphs, to_hex, visible_whitespace
+from bpe_core.types import Raw
+
+__all__ = ["TextMode", "chip_text", "chip_texts", "decode_marked", "readable_text", "font_lacks",
+           "token_tooltip", "escape_html"]
+
+# --------------------------------------------------------------------------- text
+TextMode = Literal["glyphs", "hex", "text"]
+_CONTROL_PICTURES = {c: chr(0x2400 + c) for c in range(32)}
+_CONTROL_PICTURES[0x7F] = "\u2421"
+
+
+def decode_marked(data: bytes, whitespace: bool = False) -> Tuple[str, bool]:
+    """Decode UTF-8, writing undecodable bytes (parts of a character) as ``‹E4 B8›``."""
+    parts: List[str] = []
+    partial = False
+    rest = data
+    show = visible_whitespace if whitespace else (lambda s: s)
+    while rest:
+        try:
+            parts.append(show(rest.decode("utf-8")))
+            break
+        except UnicodeDecodeError as e:
+            parts.append(show(rest[: e.start].decode("utf-8")))
+            parts.append("‹" + to_hex(rest[e.start: e.end]) + "›")
+            partial = True
+            rest = rest[e.end:]
+    return "".join(parts), partial
+
+
+def chip_text(raw: Raw, *, mode: TextMode = "glyphs", whitespace: bool = True) -> Tuple[str, bool]:
+    """What a chip reads, and whether the token is a partial UTF-8 character.
+
+    ``mode`` applies to byte tokens: ``glyphs`` (GPT-2, ``Ġthe``), ``hex`` or ``text`` (decoded).
+    Character tokens read as themselves. ``whitespace`` shows space/newline/tab as ``·↵→``;
+    a newline always shows as ``↵`` (an invisible chip would be unreadable).
+
+    >>> chip_text(b" the", mode="text")
+    ('·the', False)
+    >>> chip_text(b"\\xe4\\xb8", mode="text")
+    ('‹E4 B8›', True)
+    >>> chip_text(b" the")
+    ('Ġthe', False)
+    """
+    partial = False
+    if isinstance(raw, bytes):
+        if mode == "hex":
+            return to_hex(raw), _is_partial(raw)
+        if mode == "glyphs":
+            return to_glyphs(raw), _is_partial(raw)
+        text, partial = decode_marked(raw, whitespace)
+    else:
+        text = visible_whitespace(raw) if whitespace else raw
+    if not whitespace:
+        text = text.replace("\n", "↵")
+    if any(ord(c) < 32 or ord(c) == 0x7F for c in text):
+        text = "".join(_CONTROL_PICTURES.get(ord(c), c) if c not in " \t" else c for c in text)
+    return text, partial
+
+
+def _is_partial(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
+
+
+def chip_texts(raws: Iterable[Raw], *, mode: TextMode = "glyphs", whitespace: bool = True) -> List[str]:
+    """:func:`chip_text` for many tokens (texts only)."""
+    return [chip_text(r, mode=mode, whitespace=whitespace)[0] for r in raws]
+
+
+_missing_cache: Dict[Tuple[str, str], bool] = {}
+
+
+def font_lacks(ch: str, font: QFont) -> bool:
+    """True when no installed font draws ``ch`` (Qt's fallback lands on glyph 0, a tofu box).
+
+    Measured through a real text layout: ``QFontMetrics.inFontUcs4`` ignores font fallback.
+    """
+    key = (font.family(), ch)
+    hit = _missing_cache.get(key)
+    if hit is None:
+        layout = QTextLayout(ch, font)
+        layout.beginLayout()
+        layout.createLine()
+        layout.endLayout()
+        hit = any(0 in run.glyphIndexes() for run in layout.glyphRuns())
+        _missing_cache[key] = hit
+    return hit
+
+
+def readable_text(text: str, font: QFont) -> str:
+    """``text`` with characters no font can draw replaced by ``‹their name›`` (no tofu).
+
+    Zero-width joiners and variation selectors next to a replaced emoji are dropped.
+    """
+    if text.isascii():
+        return text
+    out: List[str] = []
+    replaced = False
+    for ch in text:
+        if ord(ch) < 0x80:
+            out.append(ch)
+            replaced = False
+        elif ch in "\u200d\ufe0f\ufe0e" or 0x1F3FB <= ord(ch) <= 0x1F3FF:
+            if not replaced:
+                out.append(ch)
+        elif font_lacks(ch, font):
+            name = unicodedata.name(ch, f"U+{ord(ch):04X}").lower()
+            out.append(f"‹{name}›")
+            replaced = True
+        else:
+            out.append(ch)
+            replaced = False
+    return "".join(out)
+
+
+def token_tooltip(model, token_id: int, *, extra: str = "") -> str:
+    """Rich tooltip of a token: id, merge rank and parts, bytes (hex), glyphs and decoded text.
+
+    ``model`` is a :class:`bpe_core.model.BPEModel`.
+    """
+    raw = model.tokens[token_id]
+    if raw is None:
+        return f"id {token_id} (unused)"
+    rank = model.created_by.get(token_id)
+    lines = [f"<b>id {token_id}</b>"]
+    if token_id in model.special_ids:
+        lines.append("special token")
+    elif rank:
+        left, right = model.merges[rank - 1]
+        lines.append(f"rank {rank}: {escape_html(model.display(left))} + {escape_html(model.display(right))}")
+    else:
+        lines.append("rank — (base symbol)")
+    data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
+    lines.append(f"bytes ({len(data)}): {to_hex(data)}")
+    if isinstance(raw, bytes):
+        lines.append(f"glyphs: {escape_html(to_glyphs(raw))}")
+        text, partial = decode_marked(raw)
+        lines.append(f"text: {escape_html(repr(text))}" + (" <i>(partial UTF-8 character)</i>" if partial else ""))
+    else:
+        lines.append(f"text: {escape_html(repr(raw))}")
+    if extra:
+        lines.append(extra)
+    return "<br>".join(lines)
+
+
+def escape_html(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+

@@ -1,0 +1,187 @@
+"""Tables whose cells show token-id tuples as rows of chips.
+
+* :class:`TokenChips` — a chip per token id, cached (cleared when the ids change meaning);
+* :class:`ChipsView` — a :class:`~.quiet.RowsView` that paints chip columns (``IDS_ROLE``);
+* :class:`ChipRowsModel` — a short list of labelled segmentations, from plain rows;
+* :func:`chips_table` — a ChipsView set up the way the panes show them.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QWidget
+
+from bpe_core.types import Raw
+
+from .chip_text import chip_text
+from .chips import Chip, ChipMetrics, chips_size_hint, paint_chips
+from .quiet import QuietScrollBar, RowsView
+from .roles import ACCESSIBLE, DISPLAY, HORIZONTAL, IDS_ROLE
+
+__all__ = ["TokenChips", "ChipsView", "ChipRowsModel", "chips_table"]
+
+
+class TokenChips:
+    """Chips of a vocabulary's tokens, cached by id; ``token(id)`` gives a token's bytes or text.
+
+    Call :meth:`clear` when ids change meaning (another corpus or settings).
+    """
+
+    def __init__(self, token: Callable[[int], Raw]) -> None:
+        self.token = token
+        self._cache: Dict[int, Chip] = {}
+
+    def clear(self, *_) -> None:
+        self._cache.clear()
+
+    def chip(self, token_id: int) -> Chip:
+        chip = self._cache.get(token_id)
+        if chip is None:
+            text, partial = chip_text(self.token(token_id))
+            chip = self._cache[token_id] = Chip(text, token_id, partial=partial)
+        return chip
+
+    def chips(self, ids: Iterable[int]) -> List[Chip]:
+        return [self.chip(i) for i in ids]
+
+    def text(self, ids: Iterable[int]) -> str:
+        """Plain-text form of a segmentation: ``[lo][w]`` (DisplayRole, copy, tests)."""
+        return "".join(f"[{self.chip(i).text}]" for i in ids)
+
+
+class ChipsView(RowsView):
+    """A table whose chip columns show token-id tuples (``IDS_ROLE``) as rows of chips
+    (:func:`.chips.paint_chips`); the chips of ``flash_ids`` are outlined.
+
+    Qt paints every cell (background, selection, the other columns' text); the chips go on top in
+    one pass per paint event. An item delegate written in Python costs a call per cell from C++
+    (its option, index and painter wrapped each time: ~60 µs, more than the chips themselves), and
+    a step repaints a dozen chip cells. The chip columns' DisplayRole is empty (their text form,
+    ``[lo][w]``, is the AccessibleTextRole), so Qt draws no text under the chips.
+    """
+
+    def __init__(self, chips: TokenChips, chip_columns: Iterable[int], parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.token_chips = chips
+        self.chip_columns = tuple(chip_columns)
+        self.flash_ids: Set[int] = set()
+        self._metrics: Optional[ChipMetrics] = None
+
+    def metrics(self) -> ChipMetrics:
+        font = self.font()
+        if self._metrics is None or self._metrics.font != font:
+            self._metrics = ChipMetrics(font)
+        return self._metrics
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        region = event.region()
+        box = region.boundingRect()
+        first = self.rowAt(box.top())
+        if model is None or first < 0:
+            return
+        last = self.rowAt(box.bottom())
+        last = model.rowCount() - 1 if last < 0 else last
+        m = self.metrics()
+        palette = self.palette()
+        selection = self.selectionModel()
+        columns = [c for c in self.chip_columns if not self.isColumnHidden(c)]
+        painter = QPainter(self.viewport())
+        for row in range(first, last + 1):
+            selected = selection is not None and selection.isRowSelected(row)
+            painter.setPen(palette.highlightedText().color() if selected else palette.text().color())  # "…"
+            for col in columns:
+                cell = self.visualRect(model.index(row, col))
+                if not region.intersects(cell):
+                    continue
+                ids = model.chip_ids(row, col)
+                if ids:
+                    rect = cell.adjusted(3, 1, -3, -1)
+                    painter.setClipRect(rect)
+                    paint_chips(painter, rect, self.token_chips.chips(ids), metrics=m, highlight_ids=self.flash_ids)
+        painter.end()
+
+    def sizeHintForColumn(self, column: int) -> int:
+        if column not in self.chip_columns or self.model() is None:
+            return super().sizeHintForColumn(column)
+        m = self.metrics()
+        widths = [chips_size_hint(self.token_chips.chips(self.model().chip_ids(r, column) or ()), m.font,
+                                  metrics=m).width() for r in range(min(self.model().rowCount(), 100))]
+        return max(widths, default=0) + 6
+
+
+class ChipRowsModel(QAbstractTableModel):
+    """A short list of labelled segmentations (changed words, a word's history); reset as a whole."""
+
+    def __init__(self, headers: Sequence[str], chip_columns: Sequence[int], chips: TokenChips, parent=None):
+        super().__init__(parent)
+        self.headers = tuple(headers)
+        self.chip_columns = set(chip_columns)
+        self.token_chips = chips
+        self.rows: List[tuple] = []
+
+    def set_rows(self, rows: List[tuple]) -> None:
+        # rows added or removed at the end, the rest changed in place: no reset (a reset also
+        # lays out and repaints the header)
+        old, new = len(self.rows), len(rows)
+        if new < old:
+            self.beginRemoveRows(QModelIndex(), new, old - 1)
+            self.rows = self.rows[:new]
+            self.endRemoveRows()
+        elif new > old:
+            self.beginInsertRows(QModelIndex(), old, new - 1)
+            self.rows = self.rows + rows[old:]
+            self.endInsertRows()
+        self.rows = rows
+        if min(old, new):
+            self.dataChanged.emit(self.index(0, 0), self.index(min(old, new) - 1, len(self.headers) - 1))
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
+            return self.headers[section]
+        return None
+
+    ROLES = frozenset((DISPLAY, IDS_ROLE, ACCESSIBLE))
+
+    def data(self, index, role=DISPLAY):
+        if role not in self.ROLES or not index.isValid():  # (the view asks for eight roles a cell)
+            return None
+        value = self.rows[index.row()][index.column()]
+        if index.column() in self.chip_columns:
+            if role == IDS_ROLE:
+                return value
+            if role == ACCESSIBLE:
+                return self.token_chips.text(value)
+            return None  # chips are painted by ChipsView
+        return value if role == DISPLAY else None
+
+    def chip_ids(self, row: int, column: int) -> Optional[Tuple[int, ...]]:
+        return self.rows[row][column] if column in self.chip_columns else None
+
+
+def chips_table(model, chips: TokenChips, chip_columns: Iterable[int], stretch: int) -> ChipsView:
+    """A read-only, single-row-selection ChipsView of ``model``; column ``stretch`` takes the room left."""
+    view = ChipsView(chips, chip_columns)
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+    view.setWordWrap(False)
+    view.verticalHeader().hide()
+    view.setVerticalScrollBar(QuietScrollBar(Qt.Vertical, view))
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.Interactive)
+    header.setSectionResizeMode(stretch, QHeaderView.Stretch)
+    header.setHighlightSections(False)
+    view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+    view.verticalHeader().setDefaultSectionSize(ChipMetrics(view.font()).height() + 6)
+    return view

@@ -1,0 +1,263 @@
+"""A wrapping row of token chips that paints only what is visible (the encode pane's view).
+
+Why a custom painted view rather than a ``QTextDocument`` with char formats: a text document
+can color spans, but not draw a gap and an outline between two tokens, so two neighbours
+whose colors are close would read as one; it also costs one ``QTextCursor.mergeCharFormat``
+per token (tens of microseconds each, so 10 KB of text ≈ 2,500 tokens would alone eat the
+50 ms budget) and lays out the whole document on every change. :class:`TokenView` lays chips
+out in Python with cached text widths (a few ms for 2,500 chips) and paints only the rows in
+the viewport, so the cost of a re-render does not depend on how much text is scrolled away.
+"""
+from __future__ import annotations
+
+import bisect
+from typing import Callable, List, Optional, Sequence
+
+from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
+
+from .chip_colors import ACCENT, PALETTE, chip_indices
+from .chips import Chip, ChipMetrics, paint_chip_batch
+
+__all__ = ["TokenView"]
+
+
+class TokenView(QAbstractScrollArea):
+    """A wrapping row of chips; paints only what is visible. Read-only.
+
+    ``breaks[i]`` is the number of line breaks after chip ``i`` (tokens ending in newlines).
+    """
+
+    hovered = Signal(int)  # chip index under the mouse, -1 for none
+    clicked = Signal(int)  # chip index clicked
+
+    MARGIN = 6
+    VGAP = 4
+
+    def __init__(self, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.viewport().setMouseTracking(True)
+        self.viewport().setBackgroundRole(self.viewport().backgroundRole())
+        self._chips: List[Chip] = []
+        self._breaks: List[int] = []
+        self._colors: List[int] = []
+        self._xs: List[float] = []
+        self._ws: List[int] = []
+        self._rows: List[int] = []
+        self._row_count = 0
+        self._laid_width = -1
+        self._hover = -1
+        self._highlight: frozenset = frozenset()
+        self._flash: frozenset = frozenset()
+        self._placeholder = ""
+        self.tooltip_provider: Optional[Callable[[int], str]] = None
+        self._metrics = ChipMetrics(self.font())
+        self._rh = self._metrics.height() + self.VGAP
+
+    # -- content
+    def set_chips(self, chips: Sequence[Chip], breaks: Optional[Sequence[int]] = None) -> None:
+        self._chips = list(chips)
+        self._breaks = list(breaks) if breaks is not None else [0] * len(self._chips)
+        self._colors = chip_indices(c.token_id for c in self._chips)
+        self._hover = -1
+        self._highlight = frozenset()
+        self._relayout()
+
+    def chips(self) -> List[Chip]:
+        return list(self._chips)
+
+    def chip_colors(self) -> List[QColor]:
+        """The background color each chip is painted with."""
+        return [QColor(PALETTE[k]) for k in self._colors]
+
+    def chip_color(self, i: int) -> QColor:
+        """The background color chip ``i`` is painted with (neighbours differ: not only by id)."""
+        return QColor(PALETTE[self._colors[i]])
+
+    def flash_ids(self) -> frozenset:
+        """The token ids whose chips are outlined now (:meth:`set_flash_ids`)."""
+        return self._flash
+
+    def placeholder(self) -> str:
+        """What the view says while it has no chips."""
+        return self._placeholder
+
+    def metrics(self) -> ChipMetrics:
+        """The chip sizes and fonts the view lays out and paints with."""
+        return self._metrics
+
+    def set_placeholder(self, text: str) -> None:
+        self._placeholder = text
+        self.viewport().update()
+
+    def set_flash_ids(self, ids) -> None:
+        """Outline the chips of these ids; repaints only if a chip shown has one (a merge's
+        new token is rarely in the text until the pane has re-encoded)."""
+        ids = frozenset(ids)
+        changed, self._flash = ids ^ self._flash, ids
+        if changed and any(c.token_id in changed for c in self._chips):
+            self.viewport().update()
+
+    def set_highlight_ids(self, ids) -> None:
+        self._highlight = frozenset(ids)
+        self.viewport().update()
+
+    # -- geometry
+    def _row_h(self) -> int:
+        return self._rh
+
+    def _update_row_h(self) -> None:
+        self._rh = self._metrics.height(any(c.sub for c in self._chips[:1])) + self.VGAP
+
+    def _relayout(self) -> None:
+        m = self._metrics
+        self._update_row_h()
+        width = max(50, self.viewport().width())
+        left, right = self.MARGIN, width - self.MARGIN
+        xs: List[float] = []
+        ws: List[int] = []
+        rows: List[int] = []
+        add_x, add_w, add_row = xs.append, ws.append, rows.append
+        x, row = left, 0
+        gap = m.GAP
+        widths: dict = {}
+        chip_w = m.width
+        span = right - left
+        for chip, nl in zip(self._chips, self._breaks):
+            w = widths.get(id(chip))  # chips repeat (the pane shares one Chip per token id)
+            if w is None:
+                w = widths[id(chip)] = min(chip_w(chip), span)
+            if x + w > right and x > left:
+                row += 1
+                x = left
+            add_x(x)
+            add_w(w)
+            add_row(row)
+            x += w + gap
+            if nl:
+                row += nl
+                x = left
+        self._xs, self._ws, self._rows = xs, ws, rows
+        self._row_count = (rows[-1] + 1 + (self._breaks[-1] if self._breaks else 0)) if rows else 0
+        self._laid_width = width
+        self._update_scrollbar()
+        self.viewport().update()
+
+    def _update_scrollbar(self) -> None:
+        total = self._row_count * self._row_h() + 2 * self.MARGIN
+        sb = self.verticalScrollBar()
+        sb.setPageStep(self.viewport().height())
+        sb.setSingleStep(self._row_h())
+        sb.setRange(0, max(0, total - self.viewport().height()))
+
+    def chip_rect(self, i: int) -> QRectF:
+        """Chip ``i``'s rectangle in viewport coordinates."""
+        rh = self._row_h()
+        y = self.MARGIN + self._rows[i] * rh - self.verticalScrollBar().value()
+        return QRectF(self._xs[i], y, self._ws[i], rh - self.VGAP)
+
+    def chip_at(self, pos: QPoint) -> int:
+        """Index of the chip at a viewport position, or -1."""
+        if not self._chips:
+            return -1
+        rh = self._row_h()
+        y = pos.y() + self.verticalScrollBar().value() - self.MARGIN
+        if y < 0 or y % rh >= rh - self.VGAP:
+            return -1
+        row = int(y // rh)
+        lo, hi = bisect.bisect_left(self._rows, row), bisect.bisect_right(self._rows, row)
+        i = bisect.bisect_right(self._xs, pos.x(), lo, hi) - 1
+        if lo <= i < hi and pos.x() < self._xs[i] + self._ws[i]:
+            return i
+        return -1
+
+    def sizeHint(self) -> QSize:
+        return QSize(600, 200)
+
+    # -- events
+    def resizeEvent(self, e) -> None:
+        super().resizeEvent(e)
+        if self.viewport().width() != self._laid_width:
+            self._relayout()
+        else:
+            self._update_scrollbar()
+
+    def changeEvent(self, e) -> None:
+        super().changeEvent(e)
+        if e.type() == QEvent.FontChange:
+            self._metrics = ChipMetrics(self.font())
+            self._relayout()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        self.viewport().update()
+
+    def paintEvent(self, e) -> None:
+        p = QPainter(self.viewport())
+        p.fillRect(self.viewport().rect(), self.palette().base())
+        if not self._chips:
+            if self._placeholder:
+                p.setPen(self.palette().placeholderText().color())
+                p.drawText(self.viewport().rect().adjusted(8, 8, -8, -8), Qt.AlignLeft | Qt.TextWordWrap,
+                           self._placeholder)
+            return
+        p.setRenderHint(QPainter.Antialiasing, True)
+        rh = self._row_h()
+        top = self.verticalScrollBar().value() - self.MARGIN
+        exposed = e.rect()
+        r0 = max(0, (top + exposed.top()) // rh)
+        r1 = (top + exposed.bottom()) // rh
+        lo, hi = bisect.bisect_left(self._rows, r0), bisect.bisect_right(self._rows, r1)
+        hover_id = self._chips[self._hover].token_id if self._hover >= 0 else None
+        marked = self._highlight | self._flash | ({hover_id} if hover_id is not None else set())
+        chips = self._chips[lo:hi]
+        y0, h = self.MARGIN - self.verticalScrollBar().value(), rh - self.VGAP
+        xs, ws, rows = self._xs, self._ws, self._rows
+        rects = [QRectF(xs[i], y0 + rows[i] * rh, ws[i], h) for i in range(lo, hi)]
+        hl = [c.token_id in marked for c in chips] if marked else None
+        paint_chip_batch(p, rects, chips, self._colors[lo:hi], self._metrics, hl)
+        if self._hover >= 0:  # the hovered chip itself: a thicker outline
+            p.setPen(ACCENT)
+            p.setBrush(Qt.NoBrush)
+            p.drawRoundedRect(self.chip_rect(self._hover).adjusted(-1.5, -1.5, 1.5, 1.5), 5, 5)
+
+    def mouseMoveEvent(self, e) -> None:
+        self.set_hover(self.chip_at(e.position().toPoint()))
+
+    def mousePressEvent(self, e) -> None:
+        i = self.chip_at(e.position().toPoint())
+        if i >= 0 and e.button() == Qt.LeftButton:
+            self.clicked.emit(i)
+        super().mousePressEvent(e)
+
+    def leaveEvent(self, e) -> None:
+        self.set_hover(-1)
+        super().leaveEvent(e)
+
+    def set_hover(self, i: int) -> None:
+        """Hover chip ``i`` (-1: none), as the mouse does: repaint and emit ``hovered``."""
+        if i != self._hover:
+            self._hover = i
+            self.viewport().update()
+            self.hovered.emit(i)
+
+    def tooltip_at(self, pos: QPoint) -> str:
+        i = self.chip_at(pos)
+        if i < 0:
+            return ""
+        chip = self._chips[i]
+        if chip.tooltip:
+            return chip.tooltip
+        return self.tooltip_provider(i) if self.tooltip_provider else ""
+
+    def viewportEvent(self, e) -> bool:
+        if e.type() == QEvent.ToolTip:
+            tip = self.tooltip_at(e.pos())
+            if tip:
+                QToolTip.showText(e.globalPos(), tip, self.viewport())
+            else:
+                QToolTip.hideText()
+                e.ignore()
+            return True
+        return super().viewportEvent(e)

@@ -1,0 +1,110 @@
+"""A dark system palette gives dark charts with light text and highlights that keep text readable.
+
+Contrast is the WCAG ratio (:func:`bpe_lens_app.theme.contrast_ratio`): text >= 4.5, graphics
+(bars, curves) >= 3 against what they are drawn on.
+"""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
+
+from bpe_lens_app.theme import changed_row_color, contrast_ratio, future_text_color, is_dark, luminance
+from bpe_lens_app.widgets.chip_colors import PALETTE, TEXT_COLOR
+
+TEXT, GRAPHIC = 4.5, 3.0
+
+
+def dark_palette() -> QPalette:
+    """A typical dark desktop palette (Fusion's dark colors)."""
+    p = QPalette()
+    roles = {QPalette.Window: "#353535", QPalette.WindowText: "#f0f0f0", QPalette.Base: "#232323",
+             QPalette.AlternateBase: "#2e2e2e", QPalette.Text: "#f0f0f0", QPalette.Button: "#353535",
+             QPalette.ButtonText: "#f0f0f0", QPalette.Highlight: "#2a82da", QPalette.HighlightedText: "#ffffff",
+             QPalette.ToolTipBase: "#353535", QPalette.ToolTipText: "#f0f0f0", QPalette.PlaceholderText: "#9a9a9a",
+             QPalette.Light: "#505050", QPalette.Midlight: "#404040", QPalette.Mid: "#303030",
+             QPalette.Dark: "#202020", QPalette.Shadow: "#141414"}
+    for role, color in roles.items():
+        p.setColor(role, QColor(color))
+    return p
+
+
+@pytest.fixture
+def dark(qapp):
+    old = QApplication.palette()
+    QApplication.setPalette(dark_palette())
+    yield QApplication.palette()
+    QApplication.setPalette(old)
+
+
+def _chart_checks(background: QColor, text_pens, graphic_colors, palette: QPalette) -> None:
+    assert background.name() == palette.color(QPalette.Base).name()
+    assert luminance(background) < 0.05  # a dark chart, not white
+    for pen in text_pens:
+        assert contrast_ratio(pen.color(), background) >= TEXT
+    for color in graphic_colors:
+        assert contrast_ratio(color, background) >= GRAPHIC
+
+
+def test_the_fixture_palette_is_dark(qapp, dark):
+    assert is_dark(dark)
+
+
+def test_charts_are_dark_with_readable_axes_bars_and_curves(qtbot, dark, loaded_window):
+    w = loaded_window
+    w.session.step(3)
+    chart = w.pair_chart
+    plot = chart.plot_item
+    _chart_checks(chart.plot_widget.backgroundBrush().color(),
+                  [plot.getAxis(n).textPen() for n in ("left", "right", "bottom")],
+                  [b.color() for b in chart.bars.opts["brushes"]], dark)
+    image = chart.plot_widget.grab().toImage()
+    assert luminance(image.pixelColor(2, 2)) < 0.05  # what is on screen, too
+    hist = w.history_chart
+    _chart_checks(hist.layout_widget.backgroundBrush().color(),
+                  [p.getAxis(n).textPen() for p in hist.plots for n in ("left", "bottom")],
+                  [c.pen.color() for c in hist.curves], dark)
+
+
+def test_a_palette_switch_restyles_the_charts(qtbot, loaded_window):
+    chart = loaded_window.pair_chart
+    assert luminance(chart.plot_widget.backgroundBrush().color()) > 0.9  # the light default
+    old = QApplication.palette()
+    try:
+        QApplication.setPalette(dark_palette())
+        qtbot.waitUntil(lambda: luminance(chart.plot_widget.backgroundBrush().color()) < 0.05, timeout=2000)
+        assert contrast_ratio(chart.plot_item.getAxis("bottom").textPen().color(),
+                              chart.plot_widget.backgroundBrush().color()) >= TEXT
+    finally:
+        QApplication.setPalette(old)
+
+
+def test_highlighted_rows_keep_the_palette_text_readable(qtbot, dark, loaded_window):
+    w = loaded_window
+    s = w.session
+    s.step(3)
+    s.undo(1)  # merge 3 is known but undone: a greyed row
+    text, base = dark.color(QPalette.Text), dark.color(QPalette.Base)
+    changed = changed_row_color(dark)
+    assert contrast_ratio(text, changed) >= TEXT
+    word = next(iter(s.history[-1].changed_words))
+    row = w.words.model.row_of(word)
+    assert w.words.model.index(row, 0).data(Qt.BackgroundRole) == changed
+    merges = w.merges.model
+    assert merges.index(1, 0).data(Qt.BackgroundRole) == changed  # the current merge (2)
+    future = merges.index(2, 0).data(Qt.ForegroundRole)
+    assert future == future_text_color(dark)
+    assert GRAPHIC <= contrast_ratio(future, base) < contrast_ratio(text, base)  # greyed, still legible
+
+
+def test_chips_and_the_hovered_span_read_on_any_palette(qtbot, dark, loaded_window):
+    for color in PALETTE:
+        assert contrast_ratio(TEXT_COLOR, color) >= 7.0
+    pane = loaded_window.encode
+    pane.set_text("the lower newest")
+    pane.encode_now()
+    pane.view.hovered.emit(0)  # the mouse over the first chip
+    (selection,) = pane.editor.extraSelections()
+    fmt = selection.format
+    assert contrast_ratio(fmt.foreground().color(), fmt.background().color()) >= TEXT
