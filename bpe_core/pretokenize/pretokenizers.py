@@ -213,56 +213,78 @@ class _PunktWordpunct(PreTokenizer):
 
 
 class CJKPreTokenizer(PreTokenizer):
-    r"""Seed 004's Chinese/English pre-processing, with its bugs fixed (one word per piece).
+    r"""Seed 004's Chinese/English pre-processing as its text intends (``docs/seeds.md``).
 
-    The text is cut like the seed's ``re.split(r'([^\u4e00-\u9fff\w\s])|(\s+)', text)`` (empty and
-    whitespace parts dropped); every remaining ``\w`` run is cut again into single Han characters
-    (``[\u4e00-\u9fff]``) and non-Han runs. Then:
+    The text is cut like the seed's ``re.split(r'([^\u4e00-\u9fff\w\s])|(\s+)', text)`` (Python
+    ``re``, empty and whitespace parts dropped); every remaining ``\w`` run is cut again into runs of
+    Unicode script Han (``regex``'s ``\p{Han}``) and the runs between them. Then:
 
     =========================================  =========================  ======================
     piece                                      initial symbols            example
     =========================================  =========================  ======================
-    one Han character [\u4e00-\u9fff]          itself, no suffix          编 -> 编
-    non-Han \w run starting with [a-zA-Z0-9]   its characters + suffix    BPE -> B P E </w>
-    other \w run (starts with é, _, ...)       ONE symbol, no suffix      école -> école
-    one punctuation / symbol character         ONE symbol, no suffix      ！ -> ！
+    a run of Han characters                    its characters, no suffix  自然 -> 自 然
+    any other run of word characters           its characters + suffix    BPE -> B P E </w>
+    (Latin, digits, accents, kana, Hangul...)                             カナ -> カ ナ </w>
+    one punctuation / symbol character         itself, no suffix          ！ -> ！
     =========================================  =========================  ======================
 
-    Differences from the seed: the seed counts whole *documents* (``Counter`` of the joined
-    string) instead of words; it gives a mixed run such as ``Python编程`` one ``</w>`` after the
-    Han characters (``P y t h o n 编 程 </w>``) where we cut it into ``Python``, ``编``, ``程``; its
-    punctuation joined with spaces could be split again by ``str.split``. The suffix is
-    ``config.end_of_word_suffix`` (the seed-004 preset sets ``</w>``).
+    The seed's code joins a whole sentence into one symbol sequence, so its merges cross words; here
+    each piece is a word and merges stay inside it. The suffix is ``config.end_of_word_suffix`` (the
+    ``cjk-mixed`` preset sets ``</w>``).
     """
+
+    def words(self, text: str) -> List[str]:
+        out: List[str] = []
+        add, cut = out.append, _HAN_CUT.findall
+        for run in _CJK_SPLIT.findall(text):
+            if run.isascii() or len(run) == 1:  # no Han in it, or nothing to cut
+                add(run)
+            else:
+                out.extend(cut(run))
+        return out
 
     def pieces(self, text: str) -> List[Piece]:
         out: List[Piece] = []
-        for m in self.pattern.finditer(text):
-            # Only a non-Han \w run can start with an ASCII letter or digit.
-            out.append(Piece(m.group(), m.start(), m.end(), suffix=m.group()[0] in _ASCII_ALNUM))
+        for m in _CJK_SPLIT.finditer(text):
+            start, run = m.start(), m.group()
+            for h in _HAN_CUT.finditer(run):
+                word = h.group()
+                out.append(Piece(word, start + h.start(), start + h.end(), suffix=_takes_suffix(word)))
         return out
 
     def word_symbols(self, word: str, config: TrainerConfig) -> List[Raw]:
-        """Han character or other piece: itself; ASCII-led run: its characters + the suffix.
+        """A word's characters, plus the suffix for a run of non-Han word characters.
 
         >>> cfg = TrainerConfig(end_of_word_suffix="</w>")
-        >>> [PRETOKENIZERS["cjk"].word_symbols(w, cfg) for w in ["ab", "编", "école", "！"]]
-        [['a', 'b', '</w>'], ['编'], ['école'], ['！']]
+        >>> [PRETOKENIZERS["cjk"].word_symbols(w, cfg) for w in ["ab", "编程", "école", "！", "カナ"]]
+        [['a', 'b', '</w>'], ['编', '程'], ['é', 'c', 'o', 'l', 'e', '</w>'], ['！'], ['カ', 'ナ', '</w>']]
         """
         if config.unit == "bytes":
             raise BPELensError("the 'cjk' pre-tokenizer works on characters; set the unit to 'chars'")
-        symbols: List[Raw] = [word]
-        if word and word[0] in _ASCII_ALNUM:
-            symbols = list(word)
-            if config.end_of_word_suffix:
-                symbols.append(config.end_of_word_suffix)
+        symbols: List[Raw] = list(word)
+        if config.end_of_word_suffix and _takes_suffix(word):
+            symbols.append(config.end_of_word_suffix)
         return symbols
 
 
-_ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-# A Han character | a run of other \w characters | one character that is neither \w,
-# whitespace nor Han (the seed's first split group). Whitespace matches nothing: dropped.
-CJK_RE = re.compile(r"[\u4e00-\u9fff]|[^\W\u4e00-\u9fff]+|[^\w\s\u4e00-\u9fff]")
+def _takes_suffix(word: str) -> bool:
+    """True for a run of non-Han word characters; a Han run and a punctuation character get no suffix.
+
+    The word alone says which kind it is: a Han run starts with Han, the other runs hold none, and a
+    punctuation character is not a word character.
+    """
+    return _HAN_START.match(word) is None and _WORD_CHAR.match(word) is not None
+
+
+# The seed's split, as matches: one character that is neither a word character, whitespace nor in
+# [\u4e00-\u9fff] (its first group), or a run of what lies between (whitespace is dropped). Python
+# ``re`` as in the seed: its \w differs from ``regex``'s (combining marks are not \w here).
+_CJK_SPLIT = re.compile(r"[\w\u4e00-\u9fff]+|[^\u4e00-\u9fff\w\s]")
+_WORD_CHAR = re.compile(r"[\w\u4e00-\u9fff]")
+#: a \w run is cut into runs of Unicode script Han and the runs between them
+_HAN_CUT = regex.compile(r"\p{Han}+|\P{Han}+")
+_HAN_START = regex.compile(r"\p{Han}")
+CJK_RE = _CJK_SPLIT
 
 
 # Letters of every ASCII kind, digits, punctuation, spaces, a newline, accents and Han: a user
@@ -311,8 +333,8 @@ def _registry() -> dict[str, PreTokenizer]:
                      ascii_twin=ASCII_TWINS["o200k"]),
         PreTokenizer("seed001", "seed 001's ASCII regex (Python re)", re.compile(SEED001_PATTERN)),
         PreTokenizer("regex", "your own regex: every match is a word (regex module)", None),  # type: ignore[arg-type]
-        CJKPreTokenizer("cjk", "Han characters one by one, Latin/digit runs with </w>, punctuation alone "
-                        "(seed 004, fixed)", CJK_RE, line_local=True),
+        CJKPreTokenizer("cjk", "Han runs as words of characters, other word runs with </w>, punctuation "
+                        "alone (seed 004 as its text intends)", CJK_RE, line_local=True),
     ]
     return {p.name: p for p in items}
 

@@ -249,17 +249,31 @@ class TestCJK:
         assert checked > 500
 
     def test_rules(self) -> None:
+        """Issue 10: a Han run is one word of characters; every other word-character run (accents, kana,
+        Hangul, underscore...) gets </w>; a punctuation character is one symbol."""
         p = PRETOKENIZERS["cjk"]
-        text = "我爱Python编程！école _x 3.14…"
-        assert p.words(text) == ["我", "爱", "Python", "编", "程", "！", "école", "_x", "3", ".", "14", "…"]
-        assert [p.word_symbols(w, self.cfg) for w in ["Python", "编", "！", "école", "_x"]] == [
-            ["P", "y", "t", "h", "o", "n", "</w>"], ["编"], ["！"], ["école"], ["_x"]]
+        text = "我爱Python编程！école _x 3.14…カタカナ 한국어㐀㐁"
+        assert p.words(text) == ["我爱", "Python", "编程", "！", "école", "_x", "3", ".", "14", "…", "カタカナ",
+                                 "한국어", "㐀㐁"]
+        assert [p.word_symbols(w, self.cfg) for w in ["Python", "编程", "！", "école", "_x", "カタカナ", "㐀㐁"]] == [
+            ["P", "y", "t", "h", "o", "n", "</w>"], ["编", "程"], ["！"], ["é", "c", "o", "l", "e", "</w>"],
+            ["_", "x", "</w>"], ["カ", "タ", "カ", "ナ", "</w>"], ["㐀", "㐁"]]
         pieces = p.pieces(text)
-        assert [x.suffix for x in pieces] == [False, False, True, False, False, False, False, False, True, False,
-                                              True, False]
+        assert [x.text for x in pieces] == p.words(text)
+        assert [x.suffix for x in pieces] == [False, True, False, False, True, True, True, False, True, False,
+                                              True, True, False]
         assert all(text[x.start:x.end] == x.text for x in pieces)
         with pytest.raises(BPELensError, match="'cjk' pre-tokenizer works on characters"):
             p.word_symbols("a", TrainerConfig(unit="bytes"))
+
+    def test_same_words_as_the_reference(self, real) -> None:
+        from tests.reference.seed004 import BPE
+
+        ref = BPE()
+        lines = real.text("chinese/sanguo_yanyi.txt").splitlines()[:300] + SEED004_CORPUS + [
+            "中文abc_x 3.14 élan naïve café，……「你好」日本語のテキスト、한국어 e\u0301 ⺀ 𠀀x"]
+        for line in lines:
+            assert [" ".join(self.symbols(w)) for w in PRETOKENIZERS["cjk"].words(line)] == ref.words(line), line
 
 
 def test_word_symbols_default_and_bytes() -> None:
