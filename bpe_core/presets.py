@@ -47,7 +47,7 @@ PRESETS: Dict[str, Preset] = {p.name: p for p in [
        special_tokens=("<|endoftext|>",), specials_position="after-alphabet", vocab_size=50,
        vocab_size_counts="merges", keep_unknown=True),
     _p("cjk-mixed", "seed 004",
-       "each Han character a word, Latin/digit runs with '</w>', punctuation alone",
+       "Han runs are words of characters, other word runs get '</w>', punctuation alone",
        pretokenizer="cjk", end_of_word_suffix="</w>", num_merges=100, alphabet_order="first-seen",
        keep_unknown=True),
     _p("gpt2", "HF ByteLevel BpeTrainer",

@@ -241,6 +241,13 @@ def g_seed004_sanguo() -> dict:
     return _seed004(spec, text_lines(corpus_bytes(spec)), num_merges=50, encode_texts=samples)
 
 
+def g_seed004_zh_en_de() -> dict:
+    spec = corpus_spec("project", "resources/examples/seed004_zh_en_de.txt")
+    samples = ["玄德与曹操论英雄。Alice sah Gregor Samsa.", "Gregor Samsa erwachte; Alice was very tired.",
+               "日本語のテキスト、한국어 텍스트, Übergröße 㐀㐁 中文abc_x 3.14"]
+    return _seed004(spec, text_lines(corpus_bytes(spec)), num_merges=200, encode_texts=samples)
+
+
 def g_seed004_wiki() -> dict:
     spec = corpus_spec("shared", "wikitext-2-raw/wiki.valid.raw", [0, 400])
     samples = sample_lines("shared", "wikitext-2-raw/wiki.valid.raw", 400, 412)

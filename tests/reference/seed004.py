@@ -260,7 +260,7 @@ class BPE:
                 processed.append(token)
                 continue
             # LENS: the seed looks only at the token's first character ('中文abc' -> '中 文 a b c', no
-            # </w>; 'のテキスト' or 'café' -> one symbol); the text splits every word into its symbols
+            # </w>; 'のテキスト' or 'élan' -> one symbol); the text splits every word into its symbols
             for piece in HAN_RUNS.findall(token):
                 if HAN.match(piece):  # 中文: its characters, no </w>
                     processed.append(' '.join(list(piece)))
