@@ -53,10 +53,10 @@ PRESETS: Dict[str, Preset] = {p.name: p for p in [
     _p("gpt2", "HF ByteLevel BpeTrainer",
        "GPT-2 regex + byte-level, 256-glyph initial alphabet, min frequency 2, HF tie rule",
        pretokenizer="gpt2", unit="bytes", full_byte_alphabet=True, tie_break="hf", min_frequency=2,
-       vocab_size=30000, special_tokens=("<|endoftext|>",)),
+       vocab_size=30000, special_tokens=("<|endoftext|>",), file_decoding="tokenizers"),
     _p("char-hf", "HF BPE + WhitespaceSplit",
        "whitespace-split words, characters, no suffix, HF tie rule",
-       pretokenizer="whitespace-split", tie_break="hf", vocab_size=1000),
+       pretokenizer="whitespace-split", tie_break="hf", vocab_size=1000, file_decoding="tokenizers"),
 ]}
 
 _FIELDS = {f.name for f in fields(TrainerConfig)}
