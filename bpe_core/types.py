@@ -37,7 +37,9 @@ class TrainerConfig:
     pattern: Optional[str] = None
     #: lowercase the text before pre-tokenizing (training)
     lowercase: bool = False
-    #: lowercase when encoding; ``None`` means "same as ``lowercase``"
+    #: lowercase each word after pre-tokenizing (seed 003's literal order: GPT-2's ``Ġ`` becomes ``ġ``)
+    lowercase_words: bool = False
+    #: lowercase when encoding; ``None`` means "same as training" (``lowercase``, ``lowercase_words``)
     lowercase_encode: Optional[bool] = None
     unit: Unit = "chars"
     #: appended to every word as a separate initial symbol (the seeds' ``</w>``); "" for none

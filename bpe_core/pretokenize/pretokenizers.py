@@ -14,6 +14,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 import regex
 
+from bpe_core.encoding.symbols import to_glyphs
 from bpe_core.types import BPELensError, Piece, Raw, TrainerConfig
 
 _BYTES: Tuple[bytes, ...] = tuple(bytes([i]) for i in range(256))
@@ -287,6 +288,71 @@ _HAN_START = regex.compile(r"\p{Han}")
 CJK_RE = _CJK_SPLIT
 
 
+class GlyphPreTokenizer(PreTokenizer):
+    """GPT-2's words as the HF course sees them: each word's UTF-8 bytes as GPT-2 glyph characters.
+
+    ``ByteLevel.pre_tokenize_str`` returns such strings (``" the"`` -> ``"Ġthe"``), and the course's code
+    works on their *characters*. With ``lowercase_words`` (the course's literal order) ``str.lower`` then
+    turns ``Ġ`` into ``ġ``; a model over these words has unit ``chars`` and glyph-string tokens. Each
+    piece's ``meta["align"]`` maps its glyphs back to the characters they came from.
+    """
+
+    def __init__(self, name: str, description: str, inner: PreTokenizer) -> None:
+        super().__init__(name, description, inner.pattern)
+        self.inner = inner
+
+    def words(self, text: str) -> List[str]:
+        return [to_glyphs(w.encode("utf-8")) for w in self.inner.words(text)]
+
+    def words_in_lines(self, text: str) -> List[str]:
+        return [to_glyphs(w.encode("utf-8")) for w in self.inner.words_in_lines(text)]
+
+    def pieces(self, text: str) -> List[Piece]:
+        out: List[Piece] = []
+        for p in self.inner.pieces(text):
+            align = [(p.start + i, p.start + i + 1) for i, ch in enumerate(p.text) for _ in ch.encode("utf-8")]
+            out.append(Piece(to_glyphs(p.text.encode("utf-8")), p.start, p.end, meta={"align": align}))
+        return out
+
+
+class LowercasedWords(PreTokenizer):
+    """Another pre-tokenizer's words, each lowercased after pre-tokenizing (``lowercase_words``).
+
+    Seed 003's code does this (``word_freqs[word.lower()]``) on GPT-2 glyph words, where ``Ġ`` becomes
+    ``ġ``; the ``lowercase`` setting lowercases the text before pre-tokenizing instead. ``pieces``
+    lowercases only when encoding should (``lower_pieces``): the course's ``tokenize`` does not.
+    """
+
+    def __init__(self, inner: PreTokenizer, lower_pieces: bool) -> None:
+        super().__init__(inner.name, inner.description, inner.pattern)
+        self.inner, self.lower_pieces = inner, lower_pieces
+        self.per_line, self.line_local = inner.per_line, inner.line_local
+
+    def words(self, text: str) -> List[str]:
+        return [w.lower() for w in self.inner.words(text)]
+
+    def words_in_lines(self, text: str) -> List[str]:
+        return [w.lower() for w in self.inner.words_in_lines(text)]
+
+    def iter_words(self, text: str) -> Iterator[Tuple[int, List[str]]]:
+        for end, words in self.inner.iter_words(text):
+            yield end, [w.lower() for w in words]
+
+    def pieces(self, text: str) -> List[Piece]:
+        pieces = self.inner.pieces(text)
+        if not self.lower_pieces:
+            return pieces
+        out = []
+        for p in pieces:
+            low = p.text.lower()
+            meta = p.meta if len(low) == len(p.text) else {k: v for k, v in p.meta.items() if k != "align"}
+            out.append(Piece(low, p.start, p.end, p.special, p.suffix, meta))
+        return out
+
+    def word_symbols(self, word: str, config: TrainerConfig) -> List[Raw]:
+        return self.inner.word_symbols(word, config)
+
+
 # Letters of every ASCII kind, digits, punctuation, spaces, a newline, accents and Han: a user
 # pattern that matches something here but only ever the empty string cannot make words.
 _PROBE = "The quick brown fox jumps over the lazy dog. 0123456789 _-+=!?,;:'\"()[]{}<>/\\|@#$%^&*~`\n\t  éÉßøü 世界 x_y"
@@ -335,6 +401,9 @@ def _registry() -> dict[str, PreTokenizer]:
         PreTokenizer("regex", "your own regex: every match is a word (regex module)", None),  # type: ignore[arg-type]
         CJKPreTokenizer("cjk", "Han runs as words of characters, other word runs with </w>, punctuation "
                         "alone (seed 004 as its text intends)", CJK_RE, line_local=True),
+        GlyphPreTokenizer("gpt2-glyphs", "GPT-2 words as byte glyph strings (Ġthe), for character models "
+                          "(the HF course's view)", PreTokenizer("gpt2", "", regex.compile(TIKTOKEN_PATTERNS["gpt2"]),
+                                                                 ascii_twin=ASCII_TWINS["gpt2"])),
     ]
     return {p.name: p for p in items}
 
@@ -350,12 +419,17 @@ def get_pretokenizer(config: TrainerConfig) -> PreTokenizer:
     """
     name = config.pretokenizer
     if name == "regex":
-        return PreTokenizer("regex", PRETOKENIZERS["regex"].description, compile_user_pattern(config.pattern),
-                            nonempty=False)
-    try:
-        return PRETOKENIZERS[name]
-    except KeyError:
-        raise BPELensError(f"unknown pre-tokenizer {name!r}; known: {', '.join(PRETOKENIZERS)}") from None
+        pre = PreTokenizer("regex", PRETOKENIZERS["regex"].description, compile_user_pattern(config.pattern),
+                           nonempty=False)
+    else:
+        try:
+            pre = PRETOKENIZERS[name]
+        except KeyError:
+            raise BPELensError(f"unknown pre-tokenizer {name!r}; known: {', '.join(PRETOKENIZERS)}") from None
+    if config.lowercase_words:
+        lower = config.lowercase_words if config.lowercase_encode is None else config.lowercase_encode
+        pre = LowercasedWords(pre, lower)
+    return pre
 
 
 def lowercase_with_offsets(text: str) -> Tuple[str, Sequence[int]]:

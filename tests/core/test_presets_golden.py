@@ -49,7 +49,7 @@ def config_for(g: Dict[str, Any]):
         return make_config(preset, vocab_size=p["vocab_size"], min_frequency=p["min_frequency"])
     if preset == "char-whitespace":  # max_iter None: no limit besides vocab_size
         return make_config(preset, vocab_size=p["vocab_size"], num_merges=p["max_iter"])
-    if preset == "hf-course":
+    if preset in ("hf-course", "hf-course-literal"):
         return make_config(preset, vocab_size=p["vocab_size"])
     if preset == "cjk-mixed":
         return make_config(preset, num_merges=p["num_merges"])
@@ -140,7 +140,7 @@ def alphabet_then_merges(tr: Trainer) -> List[str]:
     return [tr.display(i) for i in range(tr.initial_vocab_size)] + [tr.display(s.new_id) for s in tr.history]
 
 
-@pytest.mark.parametrize("name", names_of("char-whitespace") + names_of("hf-course"))
+@pytest.mark.parametrize("name", names_of("char-whitespace") + names_of("hf-course") + names_of("hf-course-literal"))
 def test_vocab_list_is_alphabet_then_one_entry_per_merge(trained, name):
     """Seeds 002/003 append every merge's string to their vocab list; vocab_size counts that list."""
     t = trained(name)
@@ -198,7 +198,8 @@ def test_byte_ascii_encodings(trained, name):
         assert_same([shown(x.raw) for x in e.tokens], sample["tokens"], f"{name} tokens of {sample['text'][:40]!r}")
 
 
-@pytest.mark.parametrize("name", names_of("char-whitespace") + names_of("hf-course") + names_of("cjk-mixed"))
+@pytest.mark.parametrize("name", names_of("char-whitespace") + names_of("hf-course") + names_of("hf-course-literal")
+                         + names_of("cjk-mixed"))
 def test_tokenize_encodings(trained, name):
     """Seeds 002-004 return token strings; ours are the encoding's raw tokens (bytes as glyphs)."""
     t = trained(name)

@@ -13,7 +13,7 @@ from bpe_core.pretokenize.pretokenizers import (PRETOKENIZERS, SEED001_PATTERN, 
 from bpe_core.types import BPELensError, TrainerConfig
 
 NAMES = ["whitespace", "whitespace-split", "wordpunct", "punkt-wordpunct", "gpt2", "cl100k", "o200k",
-         "seed001", "regex", "cjk"]
+         "seed001", "regex", "cjk", "gpt2-glyphs"]
 REAL = ["wikitext-2-raw/wiki.valid.raw", "chinese/sanguo_yanyi.txt", "bench/multilingual/ru_anna_karenina.txt",
         "bench/gutenberg/moby_dick.txt", "bench/multilingual/de_faust.txt"]
 ALL_CHARS = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
@@ -285,7 +285,21 @@ def test_word_symbols_default_and_bytes() -> None:
         p.word_symbols("a", TrainerConfig(unit="bytes", end_of_word_suffix="</w>"))
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("regex", "punkt-wordpunct")])
+def test_glyph_pieces_are_gpt2_words_as_glyphs(real) -> None:
+    """gpt2-glyphs rewrites each GPT-2 word into byte glyphs; the span is the word's, align maps glyphs."""
+    from bpe_core.encoding.symbols import to_glyphs
+
+    text = sample(real, "wikitext-2-raw/wiki.valid.raw", 5_000) + sample(real, "chinese/sanguo_yanyi.txt", 2_000)
+    glyph, gpt2 = PRETOKENIZERS["gpt2-glyphs"], PRETOKENIZERS["gpt2"]
+    pieces = glyph.pieces(text)
+    assert [x.text for x in pieces] == glyph.words(text) == [to_glyphs(w.encode()) for w in gpt2.words(text)]
+    assert glyph.words_in_lines(text) == [to_glyphs(w.encode()) for w in gpt2.words_in_lines(text)]
+    for x in pieces:
+        assert to_glyphs(text[x.start:x.end].encode()) == x.text and len(x.meta["align"]) == len(x.text)
+    assert glyph.words(" the é") == ["Ġthe", "ĠÃ©"]
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("regex", "punkt-wordpunct", "gpt2-glyphs")])
 def test_pieces_are_the_words_with_spans(real, name: str) -> None:
     p = PRETOKENIZERS[name]
     text = sample(real, "wikitext-2-raw/wiki.valid.raw", 30_000) + sample(real, "chinese/sanguo_yanyi.txt", 5_000)
