@@ -71,7 +71,12 @@ def make_config(name: str, **overrides: Any) -> TrainerConfig:
     """The preset's config with ``overrides`` applied (None values are ignored).
 
     Giving ``num_merges`` without ``vocab_size`` drops the preset's vocab size (and the
-    other way round), so "--merges 500" means 500 merges.
+    other way round), so "--merges 500" means 500 merges. Giving both keeps both: training stops
+    at whichever comes first, as seed 002's ``vocab_size`` and ``max_iter`` do.
+
+    >>> c = make_config("char-whitespace", vocab_size=17, num_merges=3)
+    >>> c.vocab_size, c.num_merges
+    (17, 3)
     """
     if name not in PRESETS:
         raise BPELensError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
