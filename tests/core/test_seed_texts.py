@@ -130,3 +130,19 @@ def test_course_literal_order_matches_the_seed_on_accents():
     steps = t.run()
     assert [(t.display(s.left), t.display(s.right), s.count) for s in steps] == ref["merges"]
     assert [t.display(i) for i in range(t.initial_vocab_size)] + [t.display(s.new_id) for s in steps] == ref["vocab"]
+
+
+def test_lowercase_words_wraps_any_pretokenizer():
+    """``lowercase_words`` lowercases each word after splitting; encoding follows unless told otherwise."""
+    from bpe_core.pretokenize.pretokenizers import get_pretokenizer
+
+    pre = get_pretokenizer(TrainerConfig(pretokenizer="gpt2-glyphs", lowercase_words=True))
+    assert pre.words("The End") == ["the", "ġend"]
+    assert [(p.text, p.start, p.end) for p in pre.pieces("The End")] == [("the", 0, 3), ("ġend", 3, 7)]
+    # 'Ď' is C4 8E: glyphs 'Ä' 'İ', and 'İ'.lower() is two characters: the glyph alignment is dropped
+    (piece,) = pre.pieces("Ď")
+    assert piece.text == "äi̇" and "align" not in piece.meta
+    assert get_pretokenizer(TrainerConfig(pretokenizer="gpt2-glyphs", lowercase_words=True,
+                                          lowercase_encode=False)).pieces("The")[0].text == "The"
+    t = Trainer.from_texts(["Low LOW low"], TrainerConfig(pretokenizer="whitespace", lowercase_words=True))
+    assert t.words == ["low"] and t.freqs == [3]
