@@ -27,6 +27,9 @@ What the seed's code does, against what its text says (line evidence in ``docs/s
    (``我 爱 P y t h o n </w> 编 程 ！``).
 6. ``_merge_pair`` passes the merged text to ``re.sub`` as a template, so a backslash in it is read as an
    escape.
+7. ``preprocess`` classifies a ``\w`` run by its first character only (``re.match``): ``中文abc`` becomes
+   ``中 文 a b c`` (no ``</w>``), ``Python编程`` ``P y t h o n 编 程 </w>``, and a run that starts with neither
+   ``[\u4e00-\u9fff]`` nor ``[a-zA-Z0-9]`` (``élan``, ``のテキスト``, ``한국어``, ``㐀㐁``) stays one symbol.
 
 The reference ``BPE`` (issue 10, reading the text: "中文按字符分割" beside "英文按字母分割" both split a
 word into *symbols*): the seed's split; each ``\w`` run is cut into runs of Unicode script Han and the runs
