@@ -46,17 +46,22 @@ PRESETS: Dict[str, Preset] = {p.name: p for p in [
        pretokenizer="gpt2", unit="bytes", lowercase=True, lowercase_encode=False,
        special_tokens=("<|endoftext|>",), specials_position="after-alphabet", vocab_size=50,
        vocab_size_counts="merges", keep_unknown=True),
+    _p("hf-course-literal", "seed 003, as printed",
+       "the course's literal order: GPT-2 glyph words lowercased after pre-tokenizing (Ġ becomes ġ)",
+       pretokenizer="gpt2-glyphs", lowercase_words=True, lowercase_encode=False,
+       special_tokens=("<|endoftext|>",), specials_position="after-alphabet", vocab_size=50,
+       vocab_size_counts="merges", keep_unknown=True),
     _p("cjk-mixed", "seed 004",
-       "each Han character a word, Latin/digit runs with '</w>', punctuation alone",
+       "Han runs are words of characters, other word runs get '</w>', punctuation alone",
        pretokenizer="cjk", end_of_word_suffix="</w>", num_merges=100, alphabet_order="first-seen",
        keep_unknown=True),
     _p("gpt2", "HF ByteLevel BpeTrainer",
        "GPT-2 regex + byte-level, 256-glyph initial alphabet, min frequency 2, HF tie rule",
        pretokenizer="gpt2", unit="bytes", full_byte_alphabet=True, tie_break="hf", min_frequency=2,
-       vocab_size=30000, special_tokens=("<|endoftext|>",)),
+       vocab_size=30000, special_tokens=("<|endoftext|>",), file_decoding="tokenizers"),
     _p("char-hf", "HF BPE + WhitespaceSplit",
        "whitespace-split words, characters, no suffix, HF tie rule",
-       pretokenizer="whitespace-split", tie_break="hf", vocab_size=1000),
+       pretokenizer="whitespace-split", tie_break="hf", vocab_size=1000, file_decoding="tokenizers"),
 ]}
 
 _FIELDS = {f.name for f in fields(TrainerConfig)}
@@ -66,7 +71,12 @@ def make_config(name: str, **overrides: Any) -> TrainerConfig:
     """The preset's config with ``overrides`` applied (None values are ignored).
 
     Giving ``num_merges`` without ``vocab_size`` drops the preset's vocab size (and the
-    other way round), so "--merges 500" means 500 merges.
+    other way round), so "--merges 500" means 500 merges. Giving both keeps both: training stops
+    at whichever comes first, as seed 002's ``vocab_size`` and ``max_iter`` do.
+
+    >>> c = make_config("char-whitespace", vocab_size=17, num_merges=3)
+    >>> c.vocab_size, c.num_merges
+    (17, 3)
     """
     if name not in PRESETS:
         raise BPELensError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")

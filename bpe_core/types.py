@@ -17,6 +17,7 @@ Unit = Literal["chars", "bytes"]
 TieBreak = Literal["first-seen", "hf", "lexicographic"]
 TIE_BREAKS: Tuple[str, ...] = ("first-seen", "hf", "lexicographic")
 EncodeMode = Literal["merges", "seed000-greedy"]
+FileDecoding = Literal["text", "tokenizers"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,7 +37,9 @@ class TrainerConfig:
     pattern: Optional[str] = None
     #: lowercase the text before pre-tokenizing (training)
     lowercase: bool = False
-    #: lowercase when encoding; ``None`` means "same as ``lowercase``"
+    #: lowercase each word after pre-tokenizing (seed 003's literal order: GPT-2's ``Ġ`` becomes ``ġ``)
+    lowercase_words: bool = False
+    #: lowercase when encoding; ``None`` means "same as training" (``lowercase``, ``lowercase_words``)
     lowercase_encode: Optional[bool] = None
     unit: Unit = "chars"
     #: appended to every word as a separate initial symbol (the seeds' ``</w>``); "" for none
@@ -62,6 +65,10 @@ class TrainerConfig:
     #: encoding: keep a character the vocabulary lacks as a token (id -1) like the seeds' tokenize,
     #: rather than dropping it like tokenizers
     keep_unknown: bool = False
+    #: how corpus files are read: "text" = Python's text mode, as the seeds' ``open()`` (``\r\n`` and
+    #: ``\r`` become ``\n``, a BOM is dropped); "tokenizers" = as HF ``tokenizers`` reads training
+    #: files (the bytes as they are: ``\r`` and a BOM stay in the text, lines end at ``\n``)
+    file_decoding: FileDecoding = "text"
 
     @property
     def encode_lowercase(self) -> bool:

@@ -180,10 +180,10 @@ def g_seed002_shakespeare() -> dict:
 
 
 def _seed003(spec: dict, texts: List[str], *, vocab_size: int, encode_texts: List[str], note: str,
-             trained_on: str = "file") -> dict:
-    r = seed003.train(texts, vocab_size=vocab_size)
+             trained_on: str = "file", literal: bool = False) -> dict:
+    r = seed003.train(texts, vocab_size=vocab_size, literal=literal)
     return {
-        "preset": "hf-course", "seed": "003", "corpus": spec, "trained_on": trained_on, "note": note,
+        "preset": "hf-course-literal" if literal else "hf-course", "seed": "003", "corpus": spec, "trained_on": trained_on, "note": note,
         **({"texts": list(texts)} if trained_on == "seed-list" else {}),
         "params": {"vocab_size": vocab_size},
         "merges": [list(m) for m in r["merges"]],
@@ -198,6 +198,21 @@ def g_seed003_course() -> dict:
                     encode_texts=["This is not a token.", "this is not a token.", "Let's tokenize it!"],
                     note="trained on the seed's list (the file's lines without their newlines)",
                     trained_on="seed-list")
+
+
+def g_seed003_course_literal() -> dict:
+    spec = corpus_spec("project", "resources/examples/seed003_sentences.txt")
+    return _seed003(spec, list(seed003.CORPUS), vocab_size=50, literal=True,
+                    encode_texts=["This is not a token.", "this is not a token.", "Let's tokenize it!"],
+                    note="the seed's literal order (Ġ-words lowercased: ġ), trained on the seed's list",
+                    trained_on="seed-list")
+
+
+def g_seed003_shakespeare_literal() -> dict:
+    spec = corpus_spec("shared", "tinyshakespeare.txt", [0, 1000])
+    samples = sample_lines("shared", "tinyshakespeare.txt", 1000, 1010) + ["Ünïcödé naïve İstanbul ÀÉÎ — 中文"]
+    return _seed003(spec, text_lines(corpus_bytes(spec)), vocab_size=300, encode_texts=samples, literal=True,
+                    note="the seed's literal order on the file's lines, each keeping its newline (Ċ -> ċ)")
 
 
 def g_seed003_course_file() -> dict:
@@ -239,6 +254,13 @@ def g_seed004_sanguo() -> dict:
     spec = corpus_spec("shared", "chinese/sanguo_yanyi.txt", [0, 300])
     samples = sample_lines("shared", "chinese/sanguo_yanyi.txt", 300, 310)
     return _seed004(spec, text_lines(corpus_bytes(spec)), num_merges=50, encode_texts=samples)
+
+
+def g_seed004_zh_en_de() -> dict:
+    spec = corpus_spec("project", "resources/examples/seed004_zh_en_de.txt")
+    samples = ["玄德与曹操论英雄。Alice sah Gregor Samsa.", "Gregor Samsa erwachte; Alice was very tired.",
+               "日本語のテキスト、한국어 텍스트, Übergröße 㐀㐁 中文abc_x 3.14"]
+    return _seed004(spec, text_lines(corpus_bytes(spec)), num_merges=200, encode_texts=samples)
 
 
 def g_seed004_wiki() -> dict:

@@ -4,7 +4,8 @@
 * ``presenter.png`` — presenter mode at the same point, a merge having just fired;
 * ``encode_pane.png`` — the encode pane on mixed English / Chinese / emoji text;
 * ``inspector.png`` — the vocabulary inspector on GPT-2's tokenizer.json with a token's merge tree;
-* ``main_window_chinese.png`` — the main window training on Chinese (Romance of the Three Kingdoms).
+* ``main_window_chinese.png`` — the main window training on Chinese (Romance of the Three Kingdoms) with the
+  ``cjk-mixed`` preset after 100 merges: multi-character chips such as 玄德 and 曹操.
 
 Runs offscreen unless a display is set (``xvfb-run -a -s "-screen 0 1600x1000x24" python ...`` for a
 real X server); every image is at least 1280x800.
@@ -93,7 +94,7 @@ def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -
 
 
 def render_chinese(outdir: Path) -> list[Path]:
-    """The first 400 lines of 三国演义, whitespace-split characters, 40 merges."""
+    """The first 400 lines of 三国演义 with the ``cjk-mixed`` preset (seed 004), 100 merges: names as chips."""
     from bpe_lens_app.main_window import MainWindow
     from bpe_lens_app.session import Session, make_config
 
@@ -103,17 +104,19 @@ def render_chinese(outdir: Path) -> list[Path]:
     corpus = Path(tempfile.mkdtemp()) / "sanguo_400.txt"
     corpus.write_text("".join(SANGUO.read_text(encoding="utf-8").splitlines(keepends=True)[:400]), encoding="utf-8")
     settings = scratch_settings()
-    session = Session(config=make_config("char-hf", vocab_size=6000))
+    session = Session(config=make_config("cjk-mixed", num_merges=300))
     window = MainWindow(session, settings)
     window.resize(SIZE)
     window.show()
     session.load_corpus(str(corpus))
     wait_for(session.corpus_loaded, session.error_raised)
-    session.seek(39)
+    session.seek(99)
     if session.is_running:
         wait_for(session.run_finished)
-    window.words.select_word(window.words.model.word_index(3))
-    window.encode.set_text("却说曹操引兵追赶刘备，关羽、张飞与赵云护着。")
+    # the most frequent word with a name in it (cjk-mixed: a Han run between punctuation is one word)
+    names = [i for i, w in enumerate(session.words) if "玄德" in w]
+    window.words.select_word(names[0] if names else window.words.model.word_index(3))
+    window.encode.set_text("却说曹操引兵追赶刘备，关羽、张飞与赵云护着。玄德曰：“吕布、董卓，皆天下之贼也。”")
     session.step()
     window.encode.encode_now()
     settle(80)

@@ -49,7 +49,7 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument("corpus", help="text file (UTF-8; .gz/.bz2/.xz are read transparently)")
     p.add_argument("--preset", required=True, choices=list(PRESETS), metavar="NAME",
                    help="one of: " + ", ".join(f"{n} ({pr.reproduces})" for n, pr in PRESETS.items()))
-    size = p.add_mutually_exclusive_group()
+    size = p.add_argument_group("stop rules", "give one or both: training stops at whichever comes first")
     size.add_argument("--vocab-size", type=int, help="stop when the vocabulary has this many tokens")
     size.add_argument("--merges", type=int, help="stop after this many merges")
     p.add_argument("--min-frequency", type=int, help="stop when the best pair occurs fewer times than this")

@@ -2,7 +2,9 @@
 
 A corpus is UTF-8 text, plain or compressed (.gz/.bz2/.xz, recognised by magic bytes), read like
 Python's ``open(encoding="utf-8-sig")``: a leading BOM is dropped and ``\\r\\n``/``\\r`` become
-``\\n``. Lines keep their trailing ``"\\n"``. Every problem with the file raises a
+``\\n``. A config with ``file_decoding="tokenizers"`` (the HF-identical presets) reads it as Hugging Face
+``tokenizers`` does instead: the bytes as they are, ``\\r`` and a BOM kept, lines cut at ``\\n`` only.
+Lines keep their trailing ``"\\n"``. Every problem with the file raises a
 :class:`~bpe_core.types.BPELensError` with a one-line message that starts with the file name.
 Progress is in bytes of the file on disk (compressed bytes for a compressed file).
 
@@ -106,9 +108,9 @@ class _Source:
                 raise BPELensError(f"{self.name}: cannot read the file ({e})") from None
             raise BPELensError(f"{self.name}: corrupt {self.kind} data ({e})") from None
 
-    def blocks(self, block: int, cancel: CancelFn) -> Iterator[Tuple[bytes, int, int]]:
+    def blocks(self, block: int, cancel: CancelFn, keep_bom: bool = False) -> Iterator[Tuple[bytes, int, int]]:
         """Yield ``(data, offset, raw_position)``: ``data`` starts at byte ``offset`` of the
-        decompressed file and ends after a ``\\n`` (or at the end); the BOM is already cut off."""
+        decompressed file and ends after a ``\\n`` (or at the end); the BOM is cut off unless kept."""
         carry, offset, sniffed = bytearray(), 0, 0  # bytearray: a very long line grows in O(n)
         while True:
             if cancel is not None and cancel():
@@ -119,7 +121,8 @@ class _Source:
                 if b"\0" in head:
                     at = sniffed + head.index(b"\0")
                     raise BPELensError(f"{self.name}: looks like a binary file (NUL byte at byte {at}), not text")
-                if sniffed == 0 and data.startswith(_BOM):  # buffered reads fill the block: no short read
+                # buffered reads fill the block: no short read
+                if sniffed == 0 and not keep_bom and data.startswith(_BOM):
                     data, offset = data[3:], 3
                 sniffed += len(head)
             if not data:
@@ -136,15 +139,15 @@ class _Source:
             offset += len(out)
 
 
-def _decode(name: str, data: bytes, offset: int, errors: str) -> str:
+def _decode(name: str, data: bytes, offset: int, errors: str, universal: bool = True) -> str:
     try:
         text = data.decode("utf-8", errors)
     except UnicodeDecodeError as e:
         raise BPELensError(
             f"{name}: not valid UTF-8 at byte {offset + e.start} (0x{data[e.start]:02X}); "
             "decode with replacement to continue") from None
-    # Universal newlines as Python's open() does them.
-    if "\r" in text:
+    # Universal newlines as Python's open() does them (tokenizers keeps the "\r").
+    if universal and "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
 
@@ -154,15 +157,16 @@ def _check_errors(errors: str) -> None:
         raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
 
 
-def _iter_texts(path: PathLike, errors: str, progress: ProgressFn, cancel: CancelFn) -> Iterator[str]:
+def _iter_texts(path: PathLike, errors: str, progress: ProgressFn, cancel: CancelFn,
+                as_tokenizers: bool = False) -> Iterator[str]:
     """Decoded text blocks of the corpus, each ending at a line end; checks empty/blank files."""
     _check_errors(errors)
     src = _Source(path)
     try:
         tick = _Throttle(progress, src.total)
         seen_any = seen_text = False
-        for data, offset, pos in src.blocks(BLOCK_BYTES, cancel):
-            text = _decode(src.name, data, offset, errors)
+        for data, offset, pos in src.blocks(BLOCK_BYTES, cancel, keep_bom=as_tokenizers):
+            text = _decode(src.name, data, offset, errors, not as_tokenizers)
             seen_any = seen_any or bool(text)
             # isspace() stops at the first non-space character: cheap once text was seen.
             seen_text = seen_text or (bool(text) and not text.isspace())
@@ -198,7 +202,7 @@ def iter_lines(path: PathLike, *, errors: str = "strict", progress: ProgressFn =
 
 
 def read_text(path: PathLike, *, errors: str = "strict", progress: ProgressFn = None,
-              cancel: CancelFn = None) -> str:
+              cancel: CancelFn = None, as_tokenizers: bool = False) -> str:
     """The whole decoded text of a corpus file (for pre-tokenizers that need all of it).
 
     >>> import tempfile, os, gzip; d = tempfile.mkdtemp(); f = os.path.join(d, "c.txt.gz")
@@ -206,7 +210,7 @@ def read_text(path: PathLike, *, errors: str = "strict", progress: ProgressFn = 
     >>> read_text(f)
     'a\\nb\\nc'
     """
-    return "".join(_iter_texts(path, errors, progress, cancel))
+    return "".join(_iter_texts(path, errors, progress, cancel, as_tokenizers))
 
 
 @functools.lru_cache(maxsize=8)
@@ -219,13 +223,18 @@ def _pretokenizer(config: TrainerConfig) -> "PreTokenizer":
 def _count_block(name: str, data: bytes, offset: int, config: TrainerConfig,
                  errors: str) -> Tuple[Dict[str, int], bool]:
     """Decode one block and count its words (runs in a worker process, or inline)."""
-    text = _decode(name, data, offset, errors)
+    text = _decode(name, data, offset, errors, not _as_tokenizers(config))
     if config.lowercase:
         # Lowercasing never makes or removes a "\n", and final-sigma context stops at one.
         text = text.lower()
     counts: Counter[str] = Counter()
     counts.update(_pretokenizer(config).words_in_lines(text))
     return dict(counts), bool(text) and not text.isspace()
+
+
+def _as_tokenizers(config: TrainerConfig) -> bool:
+    """Read bytes as they are ("\\r" and a BOM kept), as tokenizers' ``train(files)`` does."""
+    return config.file_decoding == "tokenizers"
 
 
 def _merge(total: Dict[str, int], part: Dict[str, int]) -> None:
@@ -272,7 +281,7 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
         tick(pos)
 
     try:
-        for data, offset, pos in src.blocks(chunk, cancel):
+        for data, offset, pos in src.blocks(chunk, cancel, keep_bom=_as_tokenizers(config)):
             seen_any = True
             if pool is None:
                 fut: "Future[Tuple[Dict[str, int], bool]]" = Future()
@@ -316,7 +325,7 @@ def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn =
     if not pre.per_line:
         # Whole-text pre-tokenizers (Punkt) cannot be cut into chunks without changing results;
         # reading is quick, so progress and cancel follow the (lazy) sentence splitting instead.
-        text = read_text(path, errors=errors, cancel=cancel)
+        text = read_text(path, errors=errors, cancel=cancel, as_tokenizers=_as_tokenizers(config))
         text = text.lower() if config.lowercase else text
         counts: Counter[str] = Counter()
         tick = _Throttle(progress, Path(path).stat().st_size)

@@ -49,7 +49,7 @@ def config_for(g: Dict[str, Any]):
         return make_config(preset, vocab_size=p["vocab_size"], min_frequency=p["min_frequency"])
     if preset == "char-whitespace":  # max_iter None: no limit besides vocab_size
         return make_config(preset, vocab_size=p["vocab_size"], num_merges=p["max_iter"])
-    if preset == "hf-course":
+    if preset in ("hf-course", "hf-course-literal"):
         return make_config(preset, vocab_size=p["vocab_size"])
     if preset == "cjk-mixed":
         return make_config(preset, num_merges=p["num_merges"])
@@ -140,7 +140,7 @@ def alphabet_then_merges(tr: Trainer) -> List[str]:
     return [tr.display(i) for i in range(tr.initial_vocab_size)] + [tr.display(s.new_id) for s in tr.history]
 
 
-@pytest.mark.parametrize("name", names_of("char-whitespace") + names_of("hf-course"))
+@pytest.mark.parametrize("name", names_of("char-whitespace") + names_of("hf-course") + names_of("hf-course-literal"))
 def test_vocab_list_is_alphabet_then_one_entry_per_merge(trained, name):
     """Seeds 002/003 append every merge's string to their vocab list; vocab_size counts that list."""
     t = trained(name)
@@ -198,7 +198,8 @@ def test_byte_ascii_encodings(trained, name):
         assert_same([shown(x.raw) for x in e.tokens], sample["tokens"], f"{name} tokens of {sample['text'][:40]!r}")
 
 
-@pytest.mark.parametrize("name", names_of("char-whitespace") + names_of("hf-course") + names_of("cjk-mixed"))
+@pytest.mark.parametrize("name", names_of("char-whitespace") + names_of("hf-course") + names_of("hf-course-literal")
+                         + names_of("cjk-mixed"))
 def test_tokenize_encodings(trained, name):
     """Seeds 002-004 return token strings; ours are the encoding's raw tokens (bytes as glyphs)."""
     t = trained(name)
@@ -282,17 +283,25 @@ def test_seed001_published_first_merges_on_wikitext(trained, name):
             assert s.new_id == x.id and t.trainer.token(s.left) + t.trainer.token(s.right) == x.raw
 
 
-#: seed 004's printed tokenize output for "自然语言处理很有趣！" (the one its text can produce)
+#: seed 004's printed tokenize output for "自然语言处理很有趣！": what its own tokenize gives (it never merges)
 SEED004_PRINTED_FIRST = ['自', '然', '语', '言', '处', '理', '很', '有', '趣', '！']
 
 
 def test_seed004_published_example():
+    """The printed first result is the seed code's (its tokenize merges nothing); the text's rules learn
+    语言, 编程 and 自然语言处理 on the seed's corpus (issue 10), so ours keeps 自然语言处理 whole."""
+    from tests.reference.seed004 import SeedCodeBPE
+
     g = load("seed004_mixed")
+    seed = SeedCodeBPE(num_merges=50)
+    seed.merges = {("自", "然"): 0}  # any trained merge table: its tokenize never merges
+    assert seed.tokenize("自然语言处理很有趣！") == SEED004_PRINTED_FIRST
     t = Trainer.from_texts(g["texts"], make_config("cjk-mixed", num_merges=50))
     t.run()
     enc = Encoder(t.model())
-    assert [x.raw for x in enc.encode("自然语言处理很有趣！").tokens] == SEED004_PRINTED_FIRST
-    # the pre-processing example, per word: 我 爱 P y t h o n </w> 编 程 ！ (no merge has fired on these)
+    assert [x.raw for x in enc.encode("自然语言处理很有趣！").tokens] == ["自然语言处理", "很", "有", "趣", "！"]
+    assert [x.raw for x in enc.encode("Python 编程").tokens] == ["Python</w>", "编程"]
+    # the pre-processing example, per word: 我 爱 P y t h o n </w> 编 程 ！ (before any merge)
     assert [x.raw for x in Encoder(Trainer.from_texts(g["texts"], make_config("cjk-mixed", num_merges=0))
                                    .model()).encode("我爱 Python 编程！").tokens] == \
         ["我", "爱", "P", "y", "t", "h", "o", "n", "</w>", "编", "程", "！"]

@@ -13,7 +13,7 @@ from bpe_core.pretokenize.pretokenizers import (PRETOKENIZERS, SEED001_PATTERN, 
 from bpe_core.types import BPELensError, TrainerConfig
 
 NAMES = ["whitespace", "whitespace-split", "wordpunct", "punkt-wordpunct", "gpt2", "cl100k", "o200k",
-         "seed001", "regex", "cjk"]
+         "seed001", "regex", "cjk", "gpt2-glyphs"]
 REAL = ["wikitext-2-raw/wiki.valid.raw", "chinese/sanguo_yanyi.txt", "bench/multilingual/ru_anna_karenina.txt",
         "bench/gutenberg/moby_dick.txt", "bench/multilingual/de_faust.txt"]
 ALL_CHARS = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
@@ -249,17 +249,31 @@ class TestCJK:
         assert checked > 500
 
     def test_rules(self) -> None:
+        """Issue 10: a Han run is one word of characters; every other word-character run (accents, kana,
+        Hangul, underscore...) gets </w>; a punctuation character is one symbol."""
         p = PRETOKENIZERS["cjk"]
-        text = "我爱Python编程！école _x 3.14…"
-        assert p.words(text) == ["我", "爱", "Python", "编", "程", "！", "école", "_x", "3", ".", "14", "…"]
-        assert [p.word_symbols(w, self.cfg) for w in ["Python", "编", "！", "école", "_x"]] == [
-            ["P", "y", "t", "h", "o", "n", "</w>"], ["编"], ["！"], ["école"], ["_x"]]
+        text = "我爱Python编程！école _x 3.14…カタカナ 한국어㐀㐁"
+        assert p.words(text) == ["我爱", "Python", "编程", "！", "école", "_x", "3", ".", "14", "…", "カタカナ",
+                                 "한국어", "㐀㐁"]
+        assert [p.word_symbols(w, self.cfg) for w in ["Python", "编程", "！", "école", "_x", "カタカナ", "㐀㐁"]] == [
+            ["P", "y", "t", "h", "o", "n", "</w>"], ["编", "程"], ["！"], ["é", "c", "o", "l", "e", "</w>"],
+            ["_", "x", "</w>"], ["カ", "タ", "カ", "ナ", "</w>"], ["㐀", "㐁"]]
         pieces = p.pieces(text)
-        assert [x.suffix for x in pieces] == [False, False, True, False, False, False, False, False, True, False,
-                                              True, False]
+        assert [x.text for x in pieces] == p.words(text)
+        assert [x.suffix for x in pieces] == [False, True, False, False, True, True, True, False, True, False,
+                                              True, True, False]
         assert all(text[x.start:x.end] == x.text for x in pieces)
         with pytest.raises(BPELensError, match="'cjk' pre-tokenizer works on characters"):
             p.word_symbols("a", TrainerConfig(unit="bytes"))
+
+    def test_same_words_as_the_reference(self, real) -> None:
+        from tests.reference.seed004 import BPE
+
+        ref = BPE()
+        lines = real.text("chinese/sanguo_yanyi.txt").splitlines()[:300] + SEED004_CORPUS + [
+            "中文abc_x 3.14 élan naïve café，……「你好」日本語のテキスト、한국어 e\u0301 ⺀ 𠀀x"]
+        for line in lines:
+            assert [" ".join(self.symbols(w)) for w in PRETOKENIZERS["cjk"].words(line)] == ref.words(line), line
 
 
 def test_word_symbols_default_and_bytes() -> None:
@@ -271,7 +285,21 @@ def test_word_symbols_default_and_bytes() -> None:
         p.word_symbols("a", TrainerConfig(unit="bytes", end_of_word_suffix="</w>"))
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("regex", "punkt-wordpunct")])
+def test_glyph_pieces_are_gpt2_words_as_glyphs(real) -> None:
+    """gpt2-glyphs rewrites each GPT-2 word into byte glyphs; the span is the word's, align maps glyphs."""
+    from bpe_core.encoding.symbols import to_glyphs
+
+    text = sample(real, "wikitext-2-raw/wiki.valid.raw", 5_000) + sample(real, "chinese/sanguo_yanyi.txt", 2_000)
+    glyph, gpt2 = PRETOKENIZERS["gpt2-glyphs"], PRETOKENIZERS["gpt2"]
+    pieces = glyph.pieces(text)
+    assert [x.text for x in pieces] == glyph.words(text) == [to_glyphs(w.encode()) for w in gpt2.words(text)]
+    assert glyph.words_in_lines(text) == [to_glyphs(w.encode()) for w in gpt2.words_in_lines(text)]
+    for x in pieces:
+        assert to_glyphs(text[x.start:x.end].encode()) == x.text and len(x.meta["align"]) == len(x.text)
+    assert glyph.words(" the é") == ["Ġthe", "ĠÃ©"]
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("regex", "punkt-wordpunct", "gpt2-glyphs")])
 def test_pieces_are_the_words_with_spans(real, name: str) -> None:
     p = PRETOKENIZERS[name]
     text = sample(real, "wikitext-2-raw/wiki.valid.raw", 30_000) + sample(real, "chinese/sanguo_yanyi.txt", 5_000)

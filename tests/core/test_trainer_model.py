@@ -20,7 +20,10 @@ def _without_suffix(raws, suffix):
     return "".join(r.decode("utf-8", "replace") if isinstance(r, bytes) else r for r in raws).replace(suffix or "\0", "")
 
 
-@pytest.mark.parametrize("preset", [p for p in PRESETS if PRESETS[p].config.encode_mode == "merges"])
+# hf-course-literal trains on lowercased glyph strings ("ġthe") that no input text pre-tokenizes into,
+# and its encoder does not lowercase (the course's tokenize): tests/core/test_seed_texts.py covers it.
+@pytest.mark.parametrize("preset", [p for p in PRESETS if PRESETS[p].config.encode_mode == "merges"
+                                    and p != "hf-course-literal"])
 def test_encoding_a_training_word_gives_its_final_segmentation(preset):
     t = Trainer.from_corpus(str(_corpus(preset)), make_config(preset, num_merges=300))
     t.run()

@@ -13,6 +13,8 @@ Changes are marked ``# LENS:``:
   ``best_pair[0]`` raises ``IndexError``.
 - ``train`` records each merge's count (records only).
 
+``train(..., literal=True)`` runs the seed's published order (the ``hf-course-literal`` preset shows it).
+
 Kept as in the seed: the vocab is the sorted alphabet, then ``"<|endoftext|>"``, then one entry per
 merge; ``vocab_size`` counts that list; the tie rule is the first maximum (strict ``<`` scan);
 ``tokenize`` does not lowercase. GPT-2's pre-tokenizer (``AutoTokenizer.from_pretrained("gpt2")``, no hub
@@ -78,12 +80,21 @@ def merge_pair(a, b, splits, word_freqs):  # LENS: word_freqs passed in
     return splits
 
 
-def train(corpus, vocab_size=50):
-    """The script's training part; returns merges as (left, right, count), vocab, merges dict."""
+def train(corpus, vocab_size=50, literal=False):
+    """The script's training part; returns merges as (left, right, count), vocab, merges dict.
+
+    ``literal=True`` runs the seed's own order (lowercase the Ġ-words), for the ``hf-course-literal`` preset.
+    """
     pre_tokenizer = gpt2_pre_tokenizer()
     word_freqs = defaultdict(int)  # 统计词频
 
     for text in corpus:
+        if literal:  # the seed's code as published
+            words_with_offsets = pre_tokenizer.pre_tokenize_str(text)
+            new_words = [word for word, offset in words_with_offsets]
+            for word in new_words:
+                word_freqs[word.lower()] += 1
+            continue
         # LENS: lowercase the text, not the Ġ-words (str.lower turns "Ġ" into "ġ")
         words_with_offsets = pre_tokenizer.pre_tokenize_str(text.lower())
         new_words = [word for word, offset in words_with_offsets]

@@ -1,4 +1,4 @@
-"""Seed 004 (CODE05: 实现 BPE 分词, ZOMI): Chinese/English mixed BPE.
+r"""Seed 004 (CODE05: 实现 BPE 分词, ZOMI): Chinese/English mixed BPE.
 
 Two classes:
 
@@ -27,21 +27,31 @@ What the seed's code does, against what its text says (line evidence in ``docs/s
    (``我 爱 P y t h o n </w> 编 程 ！``).
 6. ``_merge_pair`` passes the merged text to ``re.sub`` as a template, so a backslash in it is read as an
    escape.
+7. ``preprocess`` classifies a ``\w`` run by its first character only (``re.match``): ``中文abc`` becomes
+   ``中 文 a b c`` (no ``</w>``), ``Python编程`` ``P y t h o n 编 程 </w>``, and a run that starts with neither
+   ``[\u4e00-\u9fff]`` nor ``[a-zA-Z0-9]`` (``élan``, ``のテキスト``, ``한국어``, ``㐀㐁``) stays one symbol.
 
-The reference ``BPE`` (the issue's decision): words are "each Han character is its own word, Latin/digit
-runs are words with ``</w>``, punctuation alone"; pairs are counted per occurrence, weighted by the word's
-count; merges never cross words; the tie rule is the first maximum of an insertion-ordered dict that is
-filled scanning words in order of first appearance, symbols left to right; ``tokenize`` applies the merges
-in learned order inside each word and returns token strings.
+The reference ``BPE`` (issue 10, reading the text: "中文按字符分割" beside "英文按字母分割" both split a
+word into *symbols*): the seed's split; each ``\w`` run is cut into runs of Unicode script Han and the runs
+between them; a Han run is one word whose symbols are its characters, no ``</w>``; any other run of word
+characters (Latin, digits, accented letters, kana, Hangul...) is its characters plus ``</w>``; a punctuation
+character is a word of one symbol. Pairs are counted per occurrence, weighted by the word's count; merges
+never cross words; the tie rule is the first maximum of an insertion-ordered dict that is filled scanning
+words in order of first appearance, symbols left to right; ``tokenize`` applies the merges in learned order
+inside each word and returns token strings.
 
 >>> bpe = BPE(num_merges=2)
 >>> bpe.words("我爱 Python 编程！")
-['我', '爱', 'P y t h o n </w>', '编', '程', '！']
+['我 爱', 'P y t h o n </w>', '编 程', '！']
+>>> bpe.words("日本語のテキスト、한국어 café")
+['日 本 語', 'の テ キ ス ト </w>', '、', '한 국 어 </w>', 'c a f é </w>']
 """
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+
+import regex
 
 
 corpus = [
@@ -219,9 +229,10 @@ class SeedCodeBPE:
         return tokens
 
 
-HAN = re.compile(r'[\u4e00-\u9fff]')
-# LENS: a \w-run is cut into single Han characters and the runs between them
-HAN_OR_RUN = re.compile(r'[\u4e00-\u9fff]|[^\u4e00-\u9fff]+')
+# LENS: a \w run is cut into runs of Unicode script Han and the runs between them
+HAN_RUNS = regex.compile(r'\p{Han}+|\P{Han}+')
+HAN = regex.compile(r'\p{Han}')
+PUNCT = re.compile(r'[^\u4e00-\u9fff\w\s]')
 
 
 class BPE:
@@ -248,15 +259,16 @@ class BPE:
         processed = []
 
         for token in tokens:
-            # LENS: "each Han character is its own word": a \w-run such as "中文abc" is cut into 中, 文, abc
-            # (the seed looks only at the token's first character: '中 文 a b c', no </w>)
-            for piece in HAN_OR_RUN.findall(token):
-                if HAN.match(piece):  # 中文: one character, no </w>
-                    processed.append(piece)
-                elif re.match(r'[a-zA-Z0-9]+', piece):  # 英文/数字
+            if PUNCT.fullmatch(token):  # 特殊字符: one symbol, no </w>
+                processed.append(token)
+                continue
+            # LENS: the seed looks only at the token's first character ('中文abc' -> '中 文 a b c', no
+            # </w>; 'のテキスト' or 'élan' -> one symbol); the text splits every word into its symbols
+            for piece in HAN_RUNS.findall(token):
+                if HAN.match(piece):  # 中文: its characters, no </w>
+                    processed.append(' '.join(list(piece)))
+                else:  # 英文/数字, and any other word characters: its characters + </w>
                     processed.append(' '.join(list(piece)) + ' </w>')
-                else:  # 特殊字符: one symbol, no </w>
-                    processed.append(piece)
 
         return processed
 
