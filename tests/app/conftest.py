@@ -30,6 +30,15 @@ def _isolated_settings(tmp_path_factory):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _discarding_needs_no_answer(monkeypatch):
+    """Closing a window with trained merges asks first; a modal question would hang a test's teardown,
+    so tests discard without asking (test_desktop.py drives the real question)."""
+    from bpe_lens_app.main_window import MainWindow
+
+    monkeypatch.setattr(MainWindow, "ask_to_discard", lambda self, action: True)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _pyqtgraph_options():
     from bpe_lens_app.theme import configure_pyqtgraph
