@@ -615,10 +615,11 @@ DEMO_TEXT = (
 
 
 def _demo_model() -> BPEModel:
-    """GPT-2 from the shared data when readable, else a small byte-level model."""
+    """GPT-2 from BPE_LENS_GPT2 or the real data in BPE_LENS_DATA when readable, else a small byte-level model."""
     import os
 
-    for path in (os.environ.get("BPE_LENS_GPT2", ""), "/work/shared/data/gpt2/tokenizer.json"):
+    data = os.environ.get("BPE_LENS_DATA", "")
+    for path in (os.environ.get("BPE_LENS_GPT2", ""), data and os.path.join(data, "gpt2", "tokenizer.json")):
         if path and os.path.exists(path):
             try:
                 from bpe_lens_app.panes.inspector_pane import load_vocabulary

@@ -14,14 +14,14 @@ from bpe_core.presets import make_config
 from bpe_core.encoding.symbols import to_glyphs
 from bpe_core.training.trainer import Trainer
 
-from .paths import DATA
+from .paths import need
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 tokenizers = pytest.importorskip("tokenizers")
 
 
 def lines_of(rel: str, start: int = 0, count: int | None = None) -> list[str]:
-    with open(DATA / rel, encoding="utf-8-sig") as f:  # universal newlines, like our corpus reader
+    with open(need(rel), encoding="utf-8-sig") as f:  # universal newlines, like our corpus reader
         lines = f.readlines()
     return lines[start:None if count is None else start + count]
 
