@@ -86,6 +86,7 @@ def installed(tmp_path_factory):
     work = tmp / "elsewhere"
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DISPLAY", "WAYLAND_DISPLAY")}
+    env["XDG_CONFIG_HOME"] = str(tmp / "config")  # the app's QSettings: never the user's
     return bin_dir, work, env
 
 
