@@ -34,7 +34,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _make_app():
+def make_app():
+    """The QApplication with the names desktops use: version, the .desktop file (icon, grouping), the icon."""
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     from bpe_core import __version__
     from PySide6.QtGui import QIcon
@@ -43,7 +44,6 @@ def _make_app():
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("BPE Lens")
     app.setApplicationName("bpe-lens")
-    app.setApplicationDisplayName("BPE Lens")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(QIcon(str(resources.icon())))
@@ -55,7 +55,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.info:
         from .info import print_info
         return print_info()
-    app = _make_app()
+    app = make_app()
 
     from bpe_core.types import BPELensError
 

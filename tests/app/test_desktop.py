@@ -128,7 +128,7 @@ def test_the_icon_and_desktop_file_are_package_data():
 
 
 def test_the_application_names_its_version_and_desktop_file(qtbot):
-    app = entry._make_app()
+    app = entry.make_app()
     assert app.applicationVersion() == __version__
     assert app.desktopFileName() == entry.APP_ID == resources.desktop_file().stem
     assert not app.windowIcon().isNull()
