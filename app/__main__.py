@@ -55,6 +55,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.info:
         from .info import print_info
         return print_info()
+    missing = [p for p in (args.file, args.corpus, args.vocab) if p and not os.path.exists(p)]
+    if missing:  # said on the command line, before any window opens
+        print(f"bpe-lens: {missing[0]}: no such file or folder", file=sys.stderr)
+        return 2
     app = make_app()
 
     from bpe_core.types import BPELensError

@@ -169,6 +169,11 @@ def _run(*args):
                           env=env, timeout=120)
 
 
+def test_a_missing_file_is_one_line_and_exit_2(tmp_path):
+    out = _run(str(tmp_path / "nope.txt"))
+    assert out.returncode == 2 and out.stderr.strip() == f"bpe-lens: {tmp_path / 'nope.txt'}: no such file or folder"
+
+
 def test_version_and_info_need_no_display():
     out = _run("--version")
     assert out.returncode == 0 and out.stdout.strip() == f"bpe-lens {__version__}"
