@@ -12,6 +12,7 @@ not a terminal each phase writes a single line when it ends (``merging: 100.0% 3
 """
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import Any, Optional, TextIO
 
@@ -44,9 +45,12 @@ class ProgressBar:
         if self._bar is None:
             from tqdm import tqdm  # only on a terminal: a log never pays the import
             scaled = p.unit == "bytes"
+            # a terminal that reports no size (a pty under `script`, some CI runners) would get no bar
+            # at all from tqdm (0 rows hide it): shutil falls back to 80x24
+            size = shutil.get_terminal_size((80, 24))
             self._bar = tqdm(total=p.total or None, desc=self.label, unit="B" if scaled else f" {p.unit}",
                              unit_scale=scaled, unit_divisor=1000, file=self.stream, leave=True,
-                             dynamic_ncols=True, mininterval=0.1)
+                             ncols=size.columns, nrows=size.lines, mininterval=0.1)
         if p.total and self._bar.total != p.total:
             self._bar.total = p.total
         self._bar.update(p.done - self._bar.n)
