@@ -7,9 +7,9 @@ from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import PRESETS, make_config
 from bpe_core.training.trainer import Trainer
 
-from .paths import DATA, EXAMPLES
+from .paths import EXAMPLES, find, need
 
-SAMPLE = DATA / "wikitext-2-raw" / "wiki.valid.raw"
+SAMPLE = find("wikitext-2-raw/wiki.valid.raw")  # shipped in tests/data/real
 
 
 def _corpus(preset: str):
@@ -91,7 +91,7 @@ def test_continue_training_equals_one_long_run():
 
 def test_continue_training_from_gpt2_files_on_new_text():
     from bpe_core.formats import read_vocab_merges
-    gpt2 = read_vocab_merges(str(DATA / "gpt2" / "vocab.json"))
+    gpt2 = read_vocab_merges(str(need("gpt2/vocab.json")))
     t = Trainer.continue_from(gpt2, str(EXAMPLES / "seed004_mixed.txt"), make_config("gpt2", num_merges=5))
     steps = t.run()
     assert len(steps) == 5 and all(s.new_id >= 50257 for s in steps if s.created)
