@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.model import BPEModel
+from bpe_core.encoding.merge import MergeTable, segment
 from bpe_core.encoding.symbols import display as display_raw, from_glyphs
 from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece, Raw
 
@@ -260,10 +261,10 @@ class Encoder:
         return ids, spans, drops
 
     # -- algorithms ----------------------------------------------------------------------------
-    def _build_merge_table(self) -> Dict[Tuple[int, int], Tuple[int, int]]:
+    def _build_merge_table(self) -> MergeTable:
         """(left, right) -> (rank, new id). tokenizers strips the prefix from the right token."""
         m, vocab, plen = self.model, self._vocab, len(self._prefix)
-        table: Dict[Tuple[int, int], Tuple[int, int]] = {}
+        table: MergeTable = {}
         # GPT-2 and tokenizers build a map from the merges list: a repeated pair keeps its last rank
         last_wins = m.source_format in ("hf-json", "gpt2-files")
         for rank, (a, b) in enumerate(m.merges[: self.merges_limit]):
@@ -284,36 +285,11 @@ class Encoder:
         ids, spans, drops = self._symbols(word, suffix)
         if len(ids) < 2:
             return ids, spans, drops
-        table = self._merge_table
-        n = len(ids)
-        nxt = list(range(1, n + 1))
-        prv = list(range(-1, n - 1))
-        alive = [True] * n
-        heap = []
-        for i in range(n - 1):
-            hit = table.get((ids[i], ids[i + 1]))
-            if hit is not None:
-                heap.append((hit[0], i, hit[1]))
-        heapq.heapify(heap)
-        while heap:
-            rank, i, new = heapq.heappop(heap)
-            j = nxt[i]
-            # stale entry: the left symbol is gone, or the pair at i no longer makes `new` (tokenizers' check)
-            if not alive[i] or j >= n or table.get((ids[i], ids[j]), (0, -1))[1] != new:
-                continue
-            ids[i] = new
-            spans[i] = (spans[i][0], spans[j][1])
-            alive[j] = False
-            nxt[i] = nxt[j]
-            if nxt[i] < n:
-                prv[nxt[i]] = i
-            for a in (prv[i], i):
-                if a >= 0 and nxt[a] < n:
-                    hit = table.get((ids[a], ids[nxt[a]]))
-                    if hit is not None:
-                        heapq.heappush(heap, (hit[0], a, hit[1]))
-        keep = [k for k in range(n) if alive[k]]
-        return [ids[k] for k in keep], [spans[k] for k in keep], drops
+        merged, starts = segment(ids, self._merge_table)
+        if len(merged) == len(ids):
+            return ids, spans, drops
+        ends = starts[1:] + [len(ids)]
+        return merged, [(spans[s][0], spans[e - 1][1]) for s, e in zip(starts, ends)], drops
 
     def _rank(self, data: bytes) -> Optional[int]:
         r = self._vocab.get(data)

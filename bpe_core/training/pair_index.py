@@ -29,6 +29,7 @@ from itertools import repeat
 from operator import lshift, or_
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
+from bpe_core.encoding.merge import expand_pair, merge_in_place
 from bpe_core.types import Raw
 
 SHIFT = 21  # pair key = left << SHIFT | right; ids stay below 2**21
@@ -202,7 +203,7 @@ class PairIndex:
             syms = segs[w]
             spots = []  # start positions of non-overlapping (left, right), left to right
             index = syms.index
-            try:  # inlined: this loop runs for every word the pair touches
+            try:  # merge.find_pair, inlined: this loop runs for every word the pair touches
                 if by_right:  # left != right here, so occurrences cannot overlap
                     i = index(right, 1)
                     while True:
@@ -226,10 +227,10 @@ class PairIndex:
                 befores.append(syms[:])
             f = freqs[w]
             n = len(syms)
-            for shift, spot in enumerate(spots):
-                i = spot - shift  # earlier merges in this word shortened it
+            after = -3  # the previous spot: a pair right after it has the new token on its left
+            for i in spots:  # positions in the word before this merge
                 if i:
-                    p = syms[i - 1]  # already merged if the previous occurrence was adjacent
+                    p = new_id if i == after + 2 else syms[i - 1]
                     kk = (p << SHIFT) | left
                     counts[kk] -= f
                     kk2 = (p << SHIFT) | new_id
@@ -247,7 +248,7 @@ class PairIndex:
                     if track_first and w < first.get(kk, w + 1):
                         first[kk] = w
                 if i + 2 < n:
-                    nx = syms[i + 2]
+                    nx = syms[i + 2]  # a later spot's left symbol is still unmerged here
                     kk = (right << SHIFT) | nx
                     counts[kk] = counts.get(kk, 0) - f
                     kk2 = (new_id << SHIFT) | nx
@@ -264,9 +265,8 @@ class PairIndex:
                         ws.add(w)
                     if track_first and w < first.get(kk, w + 1):
                         first[kk] = w
-                syms[i] = new_id
-                del syms[i + 1]
-                n -= 1
+                after = i
+            merge_in_place(syms, spots, new_id)
             removed_tokens += f * len(spots)
             merged += len(spots)
             changed.append(w)
@@ -295,9 +295,10 @@ class PairIndex:
             occ[tid] += 1
         for kk in pairs_of(old):
             counts[kk] -= f
+        gained = set()  # one heap entry per pair, with its final count (a long word repeats pairs)
         for kk in pairs_of(new):
-            c = counts.get(kk, 0) + f
-            counts[kk] = c
+            counts[kk] = counts.get(kk, 0) + f
+            gained.add(kk)
             ws = where.get(kk)
             if ws is None:
                 where[kk] = {w}
@@ -305,19 +306,12 @@ class PairIndex:
                 ws.add(w)
             if w < first.get(kk, w + 1):
                 first[kk] = w
-            heapq.heappush(self.heap, self.entry(kk, c))
+        for kk in gained:
+            heapq.heappush(self.heap, self.entry(kk, counts[kk]))
         self.segs[w] = new
         return f * (len(new) - len(old))
 
 
 def expand(after: Sequence[int], new_id: int, left: int, right: int) -> Tuple[int, ...]:
     """Undo one merge in a segmentation: every ``new_id`` back to ``left, right``."""
-    out = list(after)
-    i = -1
-    try:
-        while True:
-            i = out.index(new_id, i + 1)  # C-speed jumps: words can be paragraphs long
-            out[i:i + 1] = (left, right)
-            i += 1
-    except ValueError:
-        return tuple(out)
+    return tuple(expand_pair(after, new_id, left, right))

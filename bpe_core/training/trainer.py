@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.model import BPEModel
+from bpe_core.encoding.merge import MergeTable, expand_pair, segment
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex, expand, pairs_of
 from bpe_core.encoding.symbols import BYTE_GLYPHS, display as display_raw
 from bpe_core.types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
@@ -328,7 +329,7 @@ class Trainer:
         step = self.history.pop()
         left, right, new_id, created, changed, befores = self._undo_log.pop()
         for j, w in enumerate(changed):
-            old = befores[j] if befores is not None else list(expand(self._segs[w], new_id, left, right))
+            old = befores[j] if befores is not None else expand_pair(self._segs[w], new_id, left, right)
             self._total_tokens += self._idx.replace(w, old)
         if created:
             raw = self._tokens.pop()
@@ -432,33 +433,17 @@ class Trainer:
 
 def _apply_merges(segs: List[List[int]], merges: List[Tuple[int, int]], ids: Dict[Raw, int],
                   tokens: List[Raw]) -> List[List[int]]:
-    """Segment words with a vocabulary's merges, lowest rank first (GPT-2 / tokenizers)."""
-    rank = {}
+    """Segment words with a vocabulary's merges as its encoder would (lowest rank first, leftmost)."""
+    table: MergeTable = {}
     for r, (a, b) in enumerate(merges):
-        rank.setdefault((a, b), (r, ids[tokens[a] + tokens[b]]))  # type: ignore[operator]
+        table.setdefault((a, b), (r, ids[tokens[a] + tokens[b]]))  # type: ignore[operator]
     cache: Dict[Tuple[int, ...], List[int]] = {}
     out = []
     for syms in segs:
         key = tuple(syms)
         hit = cache.get(key)
         if hit is None:
-            word = list(syms)
-            while len(word) > 1:
-                best = min((rank.get((word[i], word[i + 1]), (1 << 62, 0)), i) for i in range(len(word) - 1))
-                (r, new), i = best
-                if r == 1 << 62:
-                    break
-                a, b = word[i], word[i + 1]
-                j, merged = 0, []
-                while j < len(word):
-                    if j + 1 < len(word) and word[j] == a and word[j + 1] == b:
-                        merged.append(new)
-                        j += 2
-                    else:
-                        merged.append(word[j])
-                        j += 1
-                word = merged
-            hit = cache[key] = word
+            hit = cache[key] = segment(syms, table)[0]
         out.append(list(hit))
     return out
 
