@@ -32,7 +32,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 from bpe_core.model import BPEModel
 from bpe_core.analysis.lineage import static_reachability
 from bpe_core.encoding.merge import MergeTable, merge_pair, segment
-from bpe_core.encoding.symbols import from_glyphs
+from bpe_core.encoding.units import initial_symbols
 from bpe_core.types import BPELensError, Cancelled, Progress, Raw
 
 ProgressFn = Optional[Callable[[Progress], None]]
@@ -77,34 +77,13 @@ class Segmenter:
         self._vocab = model.vocab
         self._rank = model.merge_rank
         self._result = model.merge_result
-        self._initial = getattr(model.pipeline, "initial_symbols", None)
         self._whole = model.algorithm == "tiktoken" or model.ignore_merges
-        self._prefix = self._unit(model.continuing_subword_prefix)
-        self._suffix = self._unit(model.hf_end_of_word_suffix)
         self._cache: Dict[Tuple[str, bool], Tuple[Tuple[int, Raw], ...]] = {}
         self._table: Optional[MergeTable] = None  # built on the first word that needs merging
 
-    def _unit(self, s: str) -> Raw:
-        if self.model.unit != "bytes" or not s:
-            return s if self.model.unit != "bytes" else b""
-        try:
-            return from_glyphs(s)  # byte models keep HF prefixes/suffixes as glyphs
-        except KeyError:
-            return s.encode()
-
     def initial_raw(self, word: str, suffix: bool = True) -> List[Raw]:
-        """The base symbols a trainer would start ``word`` from."""
-        m = self.model
-        if self._initial is not None:
-            return list(self._initial(word))
-        units: List[Raw] = [bytes([b]) for b in word.encode()] if m.unit == "bytes" else list(word)
-        if self._prefix:
-            units[1:] = [self._prefix + u for u in units[1:]]  # type: ignore[operator]
-        if self._suffix and units:
-            units[-1] = units[-1] + self._suffix  # type: ignore[operator]
-        if m.end_of_word_suffix and suffix:
-            units.append(m.end_of_word_suffix)
-        return units
+        """The base symbols a trainer would start ``word`` from (:func:`~bpe_core.encoding.units.initial_symbols`)."""
+        return initial_symbols(self.model, word, suffix)
 
     def initial_ids(self, word: str, suffix: bool = True) -> List[int]:
         """Ids of the base symbols; ``<0xNN>`` bytes for a missing char with byte fallback,
@@ -174,12 +153,10 @@ def count_words(model: BPEModel, lines: Iterable[str], cancel: CancelFn = None) 
     """(piece text, gets the end-of-word suffix) -> count, over the model's pipeline."""
     counts: Dict[Tuple[str, bool], int] = defaultdict(int)
     pipe = model.pipeline
-    fast = getattr(pipe, "split_words", None) if not model.end_of_word_suffix else None
-    pre, cfg = getattr(pipe, "pretokenizer", None), getattr(pipe, "config", None)
-    if pre is not None and not getattr(pipe, "specials", True) and not getattr(cfg, "encode_lowercase", True):
-        # a pipeline of a model trained here, with nothing to cut out or lowercase: its
-        # pre-tokenizer's words() is the fast path (initial_symbols decides the suffix)
-        fast = pre.words
+    # pieces' suffix flags matter only for a separate end-of-word symbol the model adds itself;
+    # a pipeline that decides the symbols decides that suffix too
+    fast = pipe.split_words if pipe is not None and (not model.end_of_word_suffix or pipe.decides_symbols) \
+        else None
     for n, line in enumerate(lines):
         if cancel is not None and n % 1000 == 0 and cancel():
             raise Cancelled()

@@ -32,7 +32,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.model import BPEModel
 from bpe_core.encoding.merge import MergeTable, segment
-from bpe_core.encoding.symbols import display as display_raw, from_glyphs
+from bpe_core.encoding.symbols import display as display_raw
+from bpe_core.encoding.units import affix_raw, base_units
 from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece, Raw
 
 Span = Tuple[int, int]
@@ -67,10 +68,9 @@ class Encoder:
         self._cache: Dict[object, Tuple[int, ...]] = {}
         self._span_cache: Dict[Tuple[str, bool], WordResult] = {}
         self._display: Dict[int, str] = {}  # id -> display string (glyphs are built once per id)
-        self._prefix = self._unit_raw(model.continuing_subword_prefix)
-        self._suffix = self._unit_raw(model.hf_end_of_word_suffix)
+        self._prefix = affix_raw(model, model.continuing_subword_prefix)
+        self._suffix = affix_raw(model, model.hf_end_of_word_suffix)
         self._sep_suffix = model.end_of_word_suffix
-        self._units = getattr(model.pipeline, "units", None)
         words: Dict[str, Callable[[str, bool], WordResult]] = {
             "merges": self._word_merges, "tiktoken": self._word_tiktoken,
             "seed000-greedy": self._word_seed000_greedy}
@@ -93,9 +93,10 @@ class Encoder:
         """Token ids only - the fast path (word cache, no spans)."""
         if self.model.algorithm == "seed000-greedy":
             return self.encode(text).ids
-        fast = getattr(self.model.pipeline, "split_words", None)
-        if fast is None or self._sep_suffix:
+        pipe = self.model.pipeline
+        if pipe is None or self._sep_suffix:
             return self._encode_pieces_ids(text)
+        fast = pipe.split_words
         out: List[int] = []
         extend, cache, get, word = out.extend, self._cache, self._cache.get, self._word
         for item in fast(text):  # str pieces and int added-token ids; both are cache keys
@@ -109,7 +110,7 @@ class Encoder:
         return out
 
     def _encode_pieces_ids(self, text: str) -> List[int]:
-        """encode_ids for pipelines without ``split_words`` or models with a separate suffix symbol."""
+        """encode_ids without a pipeline or for models with a separate suffix symbol (pieces' flags matter)."""
         out: List[int] = []
         cache = self._cache
         for p in self._pieces(text):
@@ -186,26 +187,11 @@ class Encoder:
             hit = self._span_cache[key] = self._word(word, suffix)
         return hit
 
-    def _unit_raw(self, s: str) -> Raw:
-        """A prefix/suffix string in the model's unit (bytes models store GPT-2 glyph forms)."""
-        if not self._bytes:
-            return s
-        try:
-            return from_glyphs(s)
-        except KeyError:
-            return s.encode()
-
     # -- initial symbols (tokenizers' BPE::merge_word) ---------------------------------------
     def _symbols(self, word: str, suffix: bool) -> WordResult:
         """Initial symbol ids and spans: prefix/suffix forms, byte fallback, unk fusing, dropping."""
         m, vocab = self.model, self._vocab
-        if self._bytes:
-            data = word.encode()
-            units: Sequence[Raw] = [data[i:i + 1] for i in range(len(data))]
-        elif self._units is not None:
-            units = self._units(word)  # the pre-tokenizer decides (cjk: "école" is one symbol)
-        else:
-            units = word
+        units = base_units(m, word)  # a trained pipeline decides (cjk: "école" is one symbol)
         ids: List[int] = []
         spans: List[Span] = []
         drops: List[Span] = []

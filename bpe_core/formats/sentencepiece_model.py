@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 from bpe_core.model import BPEModel
+from bpe_core.pipelines.base import ImportedSymbols
 from bpe_core.types import BPELensError, Piece
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
@@ -112,7 +113,7 @@ def looks_like_sentencepiece(data: bytes) -> bool:
 
 
 # -- the pipeline: SentencePiece's normalizer, one piece per "▁word" -----------------------
-class SentencePiecePipeline:
+class SentencePiecePipeline(ImportedSymbols):
     """Normalizes each whitespace-separated word with SentencePiece and cuts it at ``▁``.
 
     SentencePiece normalizes the whole text, then runs BPE over it; a BPE-trained model has
@@ -132,6 +133,9 @@ class SentencePiecePipeline:
         self.split_by_whitespace = split_by_whitespace
         self._word_re = re.compile(r"[^ ]+" if identity else r"\S+")
         self._cache: Dict[Tuple[str, bool], List[Tuple[str, int, int, Optional[int]]]] = {}
+
+    def matched_specials(self) -> Dict[str, int]:
+        return dict(self.user_defined)
 
     def split(self, text: str) -> List[Piece]:
         out: List[Piece] = []

@@ -22,6 +22,7 @@ from typing import Dict, List, Optional, Tuple, Union
 import regex
 
 from bpe_core.model import BPEModel
+from bpe_core.pipelines.base import ImportedSymbols
 from bpe_core.pretokenize.pretokenizers import TIKTOKEN_PATTERNS
 from bpe_core.types import BPELensError, Piece
 
@@ -104,7 +105,7 @@ KNOWN_ENCODINGS: Dict[str, Tuple[str, Dict[str, int]]] = {
 }
 
 
-class RegexPipeline:
+class RegexPipeline(ImportedSymbols):
     """tiktoken's pipeline: special tokens cut out first (leftmost, longest), then regex pieces."""
 
     def __init__(self, pattern: str, specials: Dict[str, int]) -> None:
@@ -131,6 +132,9 @@ class RegexPipeline:
         if pos < len(text):
             out.append((pos, len(text), None))
         return out
+
+    def matched_specials(self) -> Dict[str, int]:
+        return dict(self.specials)
 
     def split(self, text: str) -> List[Piece]:
         out: List[Piece] = []

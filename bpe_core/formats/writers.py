@@ -175,9 +175,7 @@ def _added_tokens(model: BPEModel) -> List[Dict[str, Any]]:
         return [{"id": t["id"], "content": t["content"], **{k: t.get(k, v) for k, v in defaults.items()}}
                 for t in given if isinstance(t, dict) and "id" in t and "content" in t]
     pipe = model.pipeline
-    matched = getattr(pipe, "user_defined", None)
-    if matched is None:
-        matched = getattr(pipe, "specials", None)
+    matched = pipe.matched_specials() if pipe is not None else None
     if matched is None:
         matched = model.specials
     # SentencePiece's user-defined pieces are text (decoded, matched after normalizing)

@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import regex
 
+from bpe_core.pipelines.base import ImportedSymbols
 from bpe_core.types import BPELensError, Piece
 
 Span = Tuple[int, int]
@@ -320,7 +321,7 @@ def build_pre_tokenizer(d: Optional[Dict[str, Any]]) -> Tuple[Optional[PreTok], 
 
 
 # -- the whole pipeline ---------------------------------------------------------------------
-class HFPipeline:
+class HFPipeline(ImportedSymbols):
     """tokenizers' AddedVocabulary + normalizer + pre-tokenizer, as a ``split(text)`` pipeline."""
 
     def __init__(self, normalizer: Optional[Dict[str, Any]], pre_tokenizer: Optional[Dict[str, Any]],
@@ -386,6 +387,9 @@ class HFPipeline:
 
     def split(self, text: str) -> List[Piece]:
         return [self._piece(seg, special) for seg, special in self._walk(text)]
+
+    def matched_specials(self) -> Optional[Dict[str, int]]:
+        return None  # the model's specials (a tokenizer.json's added tokens are kept in its config)
 
     def split_words(self, text: str) -> List[Union[str, int]]:
         """Piece texts and added-token ids without spans: the encoder's fast path."""
