@@ -6,7 +6,6 @@ whole). Imported vocabularies add Hugging Face's continuing-subword prefix and e
 suffix forms; the seeds add a separate end-of-word symbol. The trainer, the encoder and the
 replay all start here.
 
->>> from bpe_core.model import BPEModel
 >>> m = BPEModel(unit="chars", tokens=[], continuing_subword_prefix="##")
 >>> initial_symbols(m, "abc")
 ['a', '##b', '##c']
@@ -15,13 +14,11 @@ replay all start here.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Sequence
+from typing import List, Sequence
 
 from bpe_core.encoding.symbols import from_glyphs
+from bpe_core.model import BPEModel
 from bpe_core.types import Raw
-
-if TYPE_CHECKING:
-    from bpe_core.model import BPEModel
 
 _BYTES = tuple(bytes([i]) for i in range(256))
 
@@ -37,10 +34,9 @@ def word_units(word: str, unit: str) -> List[Raw]:
     return list(word)
 
 
-def affix_raw(model: "BPEModel", text: str) -> Raw:
+def affix_raw(model: BPEModel, text: str) -> Raw:
     """An HF prefix/suffix in the model's unit (byte models store them as GPT-2 glyphs).
 
-    >>> from bpe_core.model import BPEModel
     >>> affix_raw(BPEModel(unit="bytes", tokens=[]), "Ġ")
     b' '
     """
@@ -63,10 +59,9 @@ def without_suffix(symbols: Sequence[Raw], suffix: str) -> Sequence[Raw]:
     return symbols
 
 
-def base_units(model: "BPEModel", word: str) -> Sequence[Raw]:
+def base_units(model: BPEModel, word: str) -> Sequence[Raw]:
     """The units of ``word`` before affixes: bytes, or characters, or the trained pipeline's symbols.
 
-    >>> from bpe_core.model import BPEModel
     >>> base_units(BPEModel(unit="chars", tokens=[]), "ab")
     ['a', 'b']
     """
@@ -78,7 +73,7 @@ def base_units(model: "BPEModel", word: str) -> Sequence[Raw]:
     return list(word)
 
 
-def initial_symbols(model: "BPEModel", word: str, suffix: bool = True) -> List[Raw]:
+def initial_symbols(model: BPEModel, word: str, suffix: bool = True) -> List[Raw]:
     """The symbols a trainer starts ``word`` from: units with HF affix forms, plus the separate
     end-of-word symbol when ``suffix`` (a trained pipeline decides that itself).
     """

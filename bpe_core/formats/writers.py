@@ -167,7 +167,7 @@ def _sentencepiece_layout(model: BPEModel) -> Dict[str, Any]:
             "decoder": {"type": "Sequence", "decoders": decoders}}
 
 
-def _added_tokens(model: BPEModel) -> List[Dict[str, Any]]:
+def added_tokens_json(model: BPEModel) -> List[Dict[str, Any]]:
     """Specials that the pipeline cuts out of text (SentencePiece: only user-defined ones)."""
     given = model.config.get("added_tokens")
     if isinstance(given, list):  # read from a tokenizer.json: keep its flags, fill in the rest
@@ -194,7 +194,7 @@ def tokenizer_json_dict(model: BPEModel) -> Dict[str, Any]:
                            "save as native or seed000 instead")
     vocab = _vocab(model)
     unk = model.tokens[model.unk_id] if model.unk_id is not None else None
-    added = _added_tokens(model)
+    added = added_tokens_json(model)
     layout = hf_pipeline_json(model)
     return {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,

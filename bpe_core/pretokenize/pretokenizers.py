@@ -14,9 +14,9 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 import regex
 
+from bpe_core.encoding.units import word_units
 from bpe_core.types import BPELensError, Piece, Raw, TrainerConfig
 
-_BYTES: Tuple[bytes, ...] = tuple(bytes([i]) for i in range(256))
 #: NLTK's ``wordpunct_tokenize`` pattern, compiled with Python ``re`` as NLTK <= 3.9 (the seeds' era)
 #: did. NLTK 3.10 compiles it with ``regex``, whose ``\w`` also takes combining marks and differs
 #: on some numbers (U+00B2, U+248E...): the same words on ordinary text, not on those characters.
@@ -150,8 +150,8 @@ class PreTokenizer:
             if config.end_of_word_suffix:
                 raise BPELensError(
                     f"an end-of-word suffix ({config.end_of_word_suffix!r}) needs unit 'chars', not 'bytes'")
-            return [_BYTES[b] for b in word.encode("utf-8")]
-        symbols: List[Raw] = list(word)
+            return word_units(word, "bytes")
+        symbols = word_units(word, "chars")
         if config.end_of_word_suffix:
             symbols.append(config.end_of_word_suffix)
         return symbols

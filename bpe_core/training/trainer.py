@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.model import BPEModel
+from bpe_core.training.config import check_config, config_of, config_to_dict
 from bpe_core.encoding.merge import MergeTable, expand_pair, segment
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex, expand, pairs_of
 from bpe_core.encoding.symbols import BYTE_GLYPHS, display as display_raw
@@ -115,7 +116,7 @@ class Trainer:
     def continue_from(cls, model: BPEModel, path: str, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
         """Learn further merges of ``model`` on the corpus at ``path`` (its config by default)."""
         from bpe_core.corpus.counting import count_words
-        cfg = config or _config_of(model)
+        cfg = config or config_of(model)
         check_config(cfg)
         return cls(count_words(path, cfg, **kw), cfg, start=model)
 
@@ -427,7 +428,9 @@ class Trainer:
             config=dict(self._config_dict))  # a copy: a model's config may be edited
         if cfg.encode_mode == "seed000-greedy":
             from bpe_core.encoding.seed000_greedy import seed000_model
-            return seed000_model(self, model)
+            tokens = self._tokens
+            subwords = ([tokens[t] for t in seg] for seg in self._segs)
+            return seed000_model(subwords, self.history, model)
         return model
 
 
@@ -446,41 +449,6 @@ def _apply_merges(segs: List[List[int]], merges: List[Tuple[int, int]], ids: Dic
             hit = cache[key] = segment(syms, table)[0]
         out.append(list(hit))
     return out
-
-
-def _config_of(model: BPEModel) -> TrainerConfig:
-    """The training settings stored in a native file, or GPT-2-like ones for other formats."""
-    from bpe_core.formats.native import _config_from_dict
-    cfg = _config_from_dict(model.config, model.name or "vocabulary") if model.source_format == "native" else None
-    if cfg is not None:
-        return cfg
-    if model.unit == "bytes":
-        return TrainerConfig(preset="continued", pretokenizer="gpt2", unit="bytes", tie_break="hf")
-    return TrainerConfig(preset="continued", pretokenizer="whitespace-split", tie_break="hf")
-
-
-def check_config(cfg: TrainerConfig) -> None:
-    """Raise :class:`BPELensError` for a setting no training can use (called before any reading)."""
-    from bpe_core.types import TIE_BREAKS
-    if cfg.tie_break not in TIE_BREAKS:
-        raise BPELensError(f"unknown tie rule {cfg.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
-    if cfg.unit not in ("chars", "bytes"):
-        raise BPELensError(f"unknown unit {cfg.unit!r}; choose chars or bytes")
-    if cfg.unit == "bytes" and cfg.end_of_word_suffix:
-        raise BPELensError("an end-of-word suffix needs character units, not bytes")
-    for name in ("vocab_size", "num_merges"):
-        v = getattr(cfg, name)
-        if v is not None and v < 0:
-            raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v}")
-    if cfg.min_frequency < 0:
-        raise BPELensError(f"min frequency must be 0 or more, not {cfg.min_frequency}")
-
-
-def config_to_dict(cfg: TrainerConfig) -> dict:
-    from dataclasses import asdict
-    d = asdict(cfg)
-    d["special_tokens"] = list(cfg.special_tokens)
-    return d
 
 
 @contextmanager
