@@ -166,3 +166,20 @@ def segment(ids: List[int], table: MergeTable) -> Tuple[List[int], List[int]]:
                 push(heap, (hit[0], a, hit[1]))
     starts = [k for k in range(n) if alive[k]]
     return [cur[k] for k in starts], starts
+
+
+def segment_all(words: List[List[int]], table: MergeTable) -> List[List[int]]:
+    """:func:`segment` for many words (a new list each), equal words segmented once.
+
+    >>> segment_all([[0, 1], [0, 1], [1]], {(0, 1): (0, 2)})
+    [[2], [2], [1]]
+    """
+    cache: Dict[Tuple[int, ...], List[int]] = {}
+    out = []
+    for ids in words:
+        key = tuple(ids)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = segment(ids, table)[0]
+        out.append(list(hit))
+    return out

@@ -14,10 +14,11 @@ bpe_core.types.BPELensError: an end-of-word suffix needs character units, not by
 from __future__ import annotations
 
 from dataclasses import asdict, fields
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
+from bpe_core.encoding.symbols import BYTE_GLYPHS, display
 from bpe_core.model import BPEModel
-from bpe_core.types import TIE_BREAKS, BPELensError, TrainerConfig
+from bpe_core.types import TIE_BREAKS, BPELensError, Raw, TrainerConfig
 
 
 def check_config(cfg: TrainerConfig) -> None:
@@ -72,3 +73,52 @@ def config_of(model: BPEModel) -> TrainerConfig:
     if model.unit == "bytes":
         return TrainerConfig(preset="continued", pretokenizer="gpt2", unit="bytes", tie_break="hf")
     return TrainerConfig(preset="continued", pretokenizer="whitespace-split", tie_break="hf")
+
+
+def alphabet_order(seen: Dict[Raw, None], cfg: TrainerConfig) -> List[Raw]:
+    """The base symbols in id order, as ``cfg.alphabet_order`` says (``seen``: first appearance).
+
+    ``full_byte_alphabet`` adds the bytes no word holds (to ``seen`` too).
+
+    >>> alphabet_order({b"b": None, b"a": None}, TrainerConfig(unit="bytes", alphabet_order="bytes"))
+    [b'a', b'b']
+    """
+    if cfg.unit == "bytes" and cfg.full_byte_alphabet:
+        for b in range(256):
+            seen.setdefault(bytes([b]), None)
+    if cfg.alphabet_order == "first-seen":
+        return list(seen)
+    if cfg.alphabet_order == "bytes" or cfg.unit == "chars":
+        return sorted(seen)  # type: ignore[type-var]
+    # bytes sorted like HF sorts GPT-2 glyph characters (by code point)
+    return sorted(seen, key=lambda b: BYTE_GLYPHS[b[0]] if len(b) == 1 else display(b))  # type: ignore[index]
+
+
+def limit_reached(cfg: TrainerConfig, merge_count: int, vocab_size: int, initial_vocab_size: int) -> Optional[str]:
+    """The stop rule of ``cfg`` that holds now ("merges", "vocab_size"), or None.
+
+    >>> limit_reached(TrainerConfig(vocab_size=300), 44, 300, 256)
+    'vocab_size'
+    """
+    if cfg.num_merges is not None and merge_count >= cfg.num_merges:
+        return "merges"
+    if cfg.vocab_size is not None:
+        size = vocab_size if cfg.vocab_size_counts == "distinct" else initial_vocab_size + merge_count
+        if size >= cfg.vocab_size:
+            return "vocab_size"
+    return None
+
+
+def run_target(cfg: TrainerConfig, merges: Optional[int], vocab_size: Optional[int], merge_count: int,
+               current_vocab: int, pairs_left: int) -> int:
+    """The merge count a run expects to reach (for progress): the nearest of its limits and ``cfg``'s.
+
+    >>> run_target(TrainerConfig(num_merges=50), None, 300, 0, 256, 1000)
+    44
+    """
+    candidates = [merges, cfg.num_merges]
+    for v in (vocab_size, cfg.vocab_size):
+        if v is not None:
+            candidates.append(merge_count + max(0, v - current_vocab))
+    known = [c for c in candidates if c is not None]
+    return min(known) if known else merge_count + pairs_left
