@@ -25,21 +25,20 @@ their spans listed in :attr:`LensEncoding.unknown` so a view can mark them. Mode
 from __future__ import annotations
 
 import heapq
-import re
 from itertools import repeat
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from bpe_core.model import BPEModel
+from bpe_core.encoding.decode import decode_chars
 from bpe_core.encoding.merge import MergeTable, segment
+from bpe_core.encoding.spans import Span, span_mapper
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.encoding.units import affix_raw, base_units
-from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece, Raw
+from bpe_core.model import BPEModel
+from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece
 
-Span = Tuple[int, int]
 #: a word's encoding: token ids, their spans in units (chars or UTF-8 bytes) of the word, dropped spans
 WordResult = Tuple[List[int], List[Span], List[Span]]
-_BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>")
 
 
 #: id of a kept symbol the vocabulary has no token for (models with ``keep_unknown``)
@@ -144,7 +143,7 @@ class Encoder:
             ids, spans, drops = self._word_spans(p.text, p.suffix)
             # the common case needs no mapping: piece text is the input's, one unit per character
             plain = not p.meta and len(p.text) == p.end - p.start and (not self._bytes or p.text.isascii())
-            to_orig = None if plain else _span_mapper(p, self._bytes)
+            to_orig = None if plain else span_mapper(p, self._bytes)
             for tid, sp in zip(ids, spans):
                 s, e = (p.start + sp[0], p.start + sp[1]) if to_orig is None else to_orig(sp)
                 if tid == UNKNOWN:  # a symbol the vocabulary lacks, kept (seed presets)
@@ -157,7 +156,7 @@ class Encoder:
                 raw = m.tokens[tid]
                 tokens.append(EncodedToken(tid, raw if raw is not None else "", shown, s, e))
             if drops:
-                unknown.extend((to_orig or _span_mapper(p, self._bytes))(sp) for sp in drops)
+                unknown.extend((to_orig or span_mapper(p, self._bytes))(sp) for sp in drops)
         return LensEncoding(tuple(tokens), tuple(unknown))
 
     def decode(self, ids: Sequence[int]) -> str:
@@ -170,7 +169,7 @@ class Encoder:
             raws.append(m.tokens[i])
         if self._bytes:
             return b"".join(r if isinstance(r, bytes) else r.encode() for r in raws).decode("utf-8", "replace")
-        return _decode_chars(m, raws)
+        return decode_chars(m, raws)
 
     # -- pieces and spans --------------------------------------------------------------------
     def _pieces(self, text: str) -> List[Piece]:
@@ -367,89 +366,3 @@ class Encoder:
             spans.append((pos, pos + n))
             pos += n
         return ids, spans, []
-
-
-def _span_mapper(p: Piece, unit_bytes: bool) -> Callable[[Span], Span]:
-    """Maps a span in units of ``p.text`` to characters of the input text.
-
-    A token covering part of a multi-byte character gets that whole character's span.
-    """
-    text = p.text
-    align = p.meta.get("align") if p.meta else None
-    if align is None and len(text) != p.end - p.start:
-        return lambda sp: (p.start, p.end)  # text was rewritten without an alignment: whole piece
-    if unit_bytes and not text.isascii():
-        b2c: List[int] = []
-        for ci, ch in enumerate(text):
-            b2c.extend([ci] * len(ch.encode()))
-        b2c.append(len(text))
-        to_chars = lambda sp: (b2c[sp[0]], b2c[sp[1] - 1] + 1 if sp[1] > sp[0] else b2c[sp[0]])  # noqa: E731
-    else:
-        to_chars = lambda sp: sp  # noqa: E731
-    if align is None:
-        base = p.start
-        return lambda sp: (base + to_chars(sp)[0], base + to_chars(sp)[1])
-
-    def mapped(sp: Span) -> Span:
-        cs, ce = to_chars(sp)
-        if ce <= cs:  # zero-width (a suffix symbol): sits at the end of the previous character
-            pos = align[cs - 1][1] if cs > 0 else p.start
-            return pos, pos
-        return min(a[0] for a in align[cs:ce]), max(a[1] for a in align[cs:ce])
-    return mapped
-
-
-def _decode_chars(m: BPEModel, raws: List[Raw]) -> str:
-    """Character tokens back to text: byte-fallback runs decoded, word suffixes/prefixes undone,
-    and the tokenizer.json decoder's Metaspace / Replace / Strip steps applied."""
-    out: List[str] = []
-    pending = bytearray()
-    sfx = m.hf_end_of_word_suffix or m.end_of_word_suffix
-    prefix = m.continuing_subword_prefix
-    ended_word = False
-    for k, r in enumerate(raws):
-        s = r.decode("utf-8", "replace") if isinstance(r, bytes) else r
-        fb = _BYTE_TOKEN.fullmatch(s) if m.byte_fallback else None
-        if fb:
-            pending.append(int(fb.group(1), 16))
-            continue
-        if pending:
-            out.append(pending.decode("utf-8", "replace"))
-            pending.clear()
-        if prefix:
-            if s.startswith(prefix):
-                s = s[len(prefix):]
-            elif k > 0 and not ended_word:
-                s = " " + s
-        ended_word = bool(sfx) and s.endswith(sfx)
-        if ended_word:
-            s = s[: -len(sfx)] + " "
-        out.append(s)
-    if pending:
-        out.append(pending.decode("utf-8", "replace"))
-    text = "".join(out)
-    if ended_word:
-        text = text[:-1]  # the space the last word's suffix stood for
-    return _apply_decoder(m.config.get("decoder") if isinstance(m.config, dict) else None, text)
-
-
-def _apply_decoder(dec: Optional[dict], text: str) -> str:
-    if not isinstance(dec, dict):
-        return text
-    kind = dec.get("type")
-    if kind == "Sequence":
-        for d in dec.get("decoders", []):
-            text = _apply_decoder(d, text)
-    elif kind == "Metaspace":
-        text = text.replace(dec.get("replacement", "\u2581"), " ")
-        if dec.get("prepend_scheme", "always") != "never" and dec.get("add_prefix_space", True):
-            text = text[1:] if text.startswith(" ") else text
-    elif kind == "Replace" and "String" in (dec.get("pattern") or {}):
-        text = text.replace(dec["pattern"]["String"], dec.get("content", ""))
-    elif kind == "Strip":
-        c = dec.get("content", " ")
-        for _ in range(dec.get("start", 0)):
-            text = text[len(c):] if c and text.startswith(c) else text
-        for _ in range(dec.get("stop", 0)):
-            text = text[: -len(c)] if c and text.endswith(c) else text
-    return text

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional
 from bpe_core.model import BPEModel
 from bpe_core.training.config import config_from_dict
 from bpe_core.encoding.symbols import from_glyphs, to_glyphs
-from bpe_core.types import BPELensError, Raw, TrainerConfig
+from bpe_core.types import BPELensError, Raw
 
 FORMAT = "bpe-lens"
 VERSION = 1
