@@ -22,6 +22,13 @@ Algorithm = Literal["merges", "tiktoken", "seed000-greedy"]
 
 @dataclass(eq=False)
 class BPEModel:
+    """One vocabulary: tokens by id, merges by rank, specials, the pipeline and how to encode.
+
+    >>> m = BPEModel(unit="bytes", tokens=[b"a", b"b", b"ab"], merges=[(0, 1)], merge_counts=[7])
+    >>> m.token_info(2).parts, m.merged_raw(0, 1), m.merge_counts
+    ((0, 1), b'ab', [7])
+    """
+
     unit: Unit
     #: raw token value by id; ``None`` for an id the file leaves unused. Specials are ``str``.
     tokens: List[Optional[Raw]]

@@ -67,6 +67,10 @@ def make_config(name: str, **overrides: Any) -> TrainerConfig:
 
     Giving ``num_merges`` without ``vocab_size`` drops the preset's vocab size (and the
     other way round), so "--merges 500" means 500 merges.
+
+    >>> cfg = make_config("gpt2", num_merges=500)
+    >>> cfg.unit, cfg.pretokenizer, cfg.num_merges, cfg.vocab_size
+    ('bytes', 'gpt2', 500, None)
     """
     if name not in PRESETS:
         raise BPELensError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")

@@ -52,10 +52,18 @@ class LensEncoding(Encoding):
 
 
 class Encoder:
+    """Encodes text with one model; ``merges_limit`` (keyword-only) encodes as of merge k.
+
+    >>> from bpe_core.model import BPEModel
+    >>> m = BPEModel(unit="chars", tokens=["h", "u", "g", "ug", "hug"], merges=[(1, 2), (0, 3)])
+    >>> Encoder(m).encode_ids("hug"), Encoder(m, merges_limit=1).encode_ids("hug")
+    ([4], [0, 3])
+    """
+
     #: the word cache is cleared when it grows past this many entries (bounded memory)
     CACHE_SIZE = 200_000
 
-    def __init__(self, model: BPEModel, merges_limit: Optional[int] = None) -> None:
+    def __init__(self, model: BPEModel, *, merges_limit: Optional[int] = None) -> None:
         self.model = model
         #: None: every merge (a tiktoken model's merges are then never touched: they may be lazy)
         self.merges_limit = None if merges_limit is None else max(0, merges_limit)

@@ -45,11 +45,18 @@ class Trainer:
     """Learns merges one at a time and can take each one back.
 
     ``word_counts`` maps each unique word to its frequency, in order of first appearance.
+    ``config`` says how (pre-tokenizer, unit, tie rule, stop rules); the options are keyword-only.
+
+    >>> t = Trainer({"hug": 10, "pug": 5, "hugs": 5}, TrainerConfig(tie_break="hf"))
+    >>> [(s.new_token, s.count) for s in t.run(merges=2)]
+    [('ug', 20), ('hug', 15)]
+    >>> t.undo().new_token, t.merge_count, t.model().merges
+    ('hug', 1, [(4, 0)])
     """
 
     EXAMPLES = 16
 
-    def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig,
+    def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig, *,
                  symbols_fn: Optional[SymbolsFn] = None, start: Optional[BPEModel] = None) -> None:
         """``start``: continue from a loaded vocabulary - its tokens keep their ids, its merges are
         applied to every word first, and new merges are learned on top (undo stops there)."""
@@ -120,7 +127,7 @@ class Trainer:
         return cls(count_words_in_texts(texts, config), config)
 
     @classmethod
-    def continue_from(cls, model: BPEModel, path: str, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
+    def continue_from(cls, model: BPEModel, path: str, *, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
         """Learn further merges of ``model`` on the corpus at ``path`` (its config by default)."""
         from bpe_core.corpus.counting import count_words
         cfg = config or config_of(model)
