@@ -4,8 +4,8 @@ A pipeline cuts text into :class:`~bpe_core.types.Piece` objects (normalized tex
 came from; specials whole). Four families implement it: a vocabulary trained here
 (:class:`~bpe_core.pipelines.trainer_pipeline.TrainerPipeline`), a ``tokenizer.json``
 (:class:`~bpe_core.pipelines.hf.HFPipeline`), a tiktoken file
-(:class:`~bpe_core.formats.tiktoken_file.RegexPipeline`) and a SentencePiece model
-(:class:`~bpe_core.formats.sentencepiece_model.SentencePiecePipeline`). The encoder, the replay and
+(:class:`~bpe_core.pipelines.tiktoken.RegexPipeline`) and a SentencePiece model
+(:class:`~bpe_core.pipelines.sentencepiece.SentencePiecePipeline`). The encoder, the replay and
 the writers call these members directly: no ``getattr`` probing for optional methods.
 
 >>> from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
