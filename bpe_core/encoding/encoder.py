@@ -24,13 +24,11 @@ their spans listed in :attr:`LensEncoding.unknown` so a view can mark them. Mode
 """
 from __future__ import annotations
 
-import heapq
-from itertools import repeat
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.encoding.decode import decode_chars
-from bpe_core.encoding.merge import MergeTable, segment
+from bpe_core.encoding.merge import MergeTable, byte_pair_bounds, byte_pair_bounds_long, segment
 from bpe_core.encoding.spans import Span, span_mapper
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.encoding.units import affix_raw, base_units
@@ -296,7 +294,10 @@ class Encoder:
         r = self._rank_of(data)
         if r is not None:
             return [r], [(0, n)], []
-        bounds = self._bpe_short(data) if n < 64 else self._bpe_long(data)
+        if n < 64:  # a list and min() at C speed; the heap wins on long pieces
+            bounds = byte_pair_bounds(data, self._vocab.get if self._max_rank is None else self._rank_or)
+        else:
+            bounds = byte_pair_bounds_long(data, self._rank_of)
         ids: List[int] = []
         spans: List[Span] = []
         drops: List[Span] = []
@@ -313,52 +314,6 @@ class Encoder:
     def _rank_or(self, data: bytes, default: int) -> int:
         r = self._rank(data)
         return default if r is None else r
-
-    def _bpe_short(self, data: bytes) -> List[int]:
-        """Part boundaries after tiktoken's merge loop; pair ranks in a list so ``min`` scans in C."""
-        big = 1 << 62  # "no rank": never the minimum while a real pair is left
-        get = self._vocab.get if self._max_rank is None else self._rank_or
-        bounds = list(range(len(data) + 1))
-        pr = list(map(get, [data[i:i + 2] for i in range(len(data) - 1)], repeat(big)))
-        while pr:
-            best = min(pr)
-            if best == big:
-                break
-            i = pr.index(best)  # the leftmost lowest rank, as tiktoken
-            del bounds[i + 1]
-            del pr[i]
-            if i > 0:
-                pr[i - 1] = get(data[bounds[i - 1]:bounds[i + 1]], big)
-            if i < len(pr):
-                pr[i] = get(data[bounds[i]:bounds[i + 2]], big)
-        return bounds
-
-    def _bpe_long(self, data: bytes) -> List[int]:
-        """The same merge loop with a heap and a linked list: O(n log n) for 10k-character words."""
-        n = len(data)
-        rank = self._rank_of
-        nxt = list(range(1, n + 2))
-        prv = list(range(-1, n))
-        alive = [True] * (n + 1)
-        heap = [(r, i, i + 2) for i in range(n - 1) if (r := rank(data[i:i + 2])) is not None]
-        heapq.heapify(heap)
-        while heap:
-            r, i, end = heapq.heappop(heap)
-            if not alive[i] or nxt[i] > n or nxt[nxt[i]] != end:
-                continue  # stale: a boundary inside or at this pair is gone
-            alive[nxt[i]] = False
-            nxt[i] = end
-            prv[end] = i
-            for a in (prv[i], i):
-                if a >= 0 and nxt[a] < n:
-                    e2 = nxt[nxt[a]]
-                    r2 = rank(data[a:e2])
-                    if r2 is not None:
-                        heapq.heappush(heap, (r2, a, e2))
-        bounds = [0]
-        while bounds[-1] < n:
-            bounds.append(nxt[bounds[-1]])
-        return bounds
 
     def _word_seed000_greedy(self, word: str, suffix: bool) -> WordResult:
         """One word with seed 000's frequency-greedy merging (no sentence markers)."""
