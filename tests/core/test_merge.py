@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bpe_core.encoding import merge as merge_mod
 from bpe_core.encoding.merge import expand_pair, find_pair, merge_in_place, merge_pair, segment, segment_all
+from bpe_core.training import pair_index
 from bpe_core.training.pair_index import SHIFT, PairIndex, pairs_of
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import TrainerConfig
@@ -70,23 +72,40 @@ def test_segment_equals_rescanning_lowest_rank_first(syms, pairs):
     assert segment_all([syms, syms], table) == [merged, merged]
 
 
-@settings(max_examples=60)
-@given(st.lists(st.tuples(st.text("ab", min_size=1, max_size=30), st.integers(1, 5)), min_size=1, max_size=8))
-def test_the_pair_index_merges_like_merge_pair_and_keeps_exact_counts(items):
-    t = Trainer(dict(items), TrainerConfig(tie_break="hf"))
+def _recount(t: Trainer) -> Dict[int, int]:
+    out: Dict[int, int] = {}
+    for w in range(len(t.words)):
+        for k in pairs_of(t.segmentation(w)):
+            out[k] = out.get(k, 0) + t.freqs[w]
+    return out
+
+
+@pytest.mark.parametrize("many", [0, 2, 32])  # 0: every word takes the aggregated (long-word) path
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(items=st.lists(st.tuples(st.text("ab", min_size=1, max_size=30), st.integers(1, 5)), min_size=1, max_size=8),
+       rule=st.sampled_from(["hf", "first-seen", "lexicographic"]))
+def test_the_pair_index_merges_like_merge_pair_and_keeps_exact_counts(monkeypatch, many, items, rule):
+    monkeypatch.setattr(pair_index, "MANY", many)
+    t = Trainer(dict(items), TrainerConfig(tie_break=rule))
+    states = []
     for _ in range(6):
         before = [list(t.segmentation(w)) for w in range(len(t.words))]
+        counts_before = _recount(t)
         step = t.step()
         if step is None:
             break
+        counts_after = _recount(t)
+        moved = sorted(k for k in set(counts_before) | set(counts_after)
+                       if counts_before.get(k, 0) != counts_after.get(k, 0))
+        assert step.changed_pairs == tuple((k >> SHIFT, k & pair_index.MASK, counts_after.get(k, 0)) for k in moved)
         for w, syms in enumerate(before):
-            expected = merge_pair(syms, step.left, step.right, step.new_id) or syms
-            assert list(t.segmentation(w)) == expected
-        recount: Dict[int, int] = {}
-        for w in range(len(t.words)):
-            for k in pairs_of(t.segmentation(w)):
-                recount[k] = recount.get(k, 0) + t.freqs[w]
-        assert {k: c for k, c in t._counts.items() if c} == recount
+            assert list(t.segmentation(w)) == (merge_pair(syms, step.left, step.right, step.new_id) or syms)
+        assert {k: c for k, c in t._counts.items() if c} == _recount(t)
+        states.append(before)
+    while states:  # undo restores every earlier state exactly
+        t.undo()
+        assert [list(t.segmentation(w)) for w in range(len(t.words))] == states.pop()
+        assert {k: c for k, c in t._counts.items() if c} == _recount(t)
 
 
 class CountingList(list):
