@@ -49,7 +49,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from bpe_core.analysis.replay import merge_pair
+from bpe_core.encoding.merge import merge_pair
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.training.trainer import Trainer
