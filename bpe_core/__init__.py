@@ -15,6 +15,15 @@ The whole flow - configure, train merge by merge, take a merge back, save, open,
 >>> [token.raw for token in Encoder(open_vocabulary(path)).encode("low lowest").tokens]
 ['low', '</w>', 'low', 'e', 's', 't', '</w>']
 
+A :class:`Timeline` owns the position on a run: scrub back and forth, read any word's history:
+
+>>> from bpe_core import Timeline
+>>> timeline = Timeline(Trainer.from_texts(["low lower lowest", "low slow"], config))
+>>> [step.new_token for step in timeline.step(3)], timeline.seek(1) and timeline.merge_count
+(['lo', 'low', 'low</w>'], 1)
+>>> [timeline.display(t) for t in timeline.segmentation(0)]
+['lo', 'w', '</w>']
+
 The names here load on first use (PEP 562), so ``import bpe_core`` stays cheap for the CLI and
 the GUI's start-up; type checkers see them through the ``TYPE_CHECKING`` imports.
 """
@@ -30,6 +39,7 @@ if TYPE_CHECKING:
     from bpe_core.formats.detect import open_vocabulary, write_vocabulary
     from bpe_core.model import BPEModel
     from bpe_core.presets import PRESETS, make_config
+    from bpe_core.training.timeline import Timeline
     from bpe_core.training.trainer import Trainer
     from bpe_core.types import BPELensError, MergeStep, TrainerConfig
 
@@ -41,13 +51,14 @@ _HOMES: Dict[str, str] = {
     "make_config": "bpe_core.presets",
     "PRESETS": "bpe_core.presets",
     "Trainer": "bpe_core.training.trainer",
+    "Timeline": "bpe_core.training.timeline",
     "Encoder": "bpe_core.encoding.encoder",
     "BPEModel": "bpe_core.model",
     "open_vocabulary": "bpe_core.formats.detect",
     "write_vocabulary": "bpe_core.formats.detect",
 }
 
-__all__ = ["BPELensError", "BPEModel", "Encoder", "MergeStep", "PRESETS", "Trainer", "TrainerConfig",
+__all__ = ["BPELensError", "BPEModel", "Encoder", "MergeStep", "PRESETS", "Timeline", "Trainer", "TrainerConfig",
            "make_config", "open_vocabulary", "write_vocabulary", "__version__"]
 
 
