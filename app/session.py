@@ -29,12 +29,13 @@ from bpe_core.types import BPELensError, MergeStep, PairCount, Raw, TrainerConfi
 
 from .facts import Fact
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message
-from .worker import CallSlot, StepWorker
+from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
 
 #: step/undo/seek up to this many merges on the GUI thread; more go to a worker
 SYNC_STEPS = 20
 #: the run kind of the silent move that brings the trainer to a jumped-to position
 CATCH_UP = "catch-up"
+BULK_FRAME_INTERVAL = 0.5  # seconds between a bulk run's frames (not Play's): drawing competes with the trainer
 DEFAULT_PRESET = "gpt2"
 
 
@@ -128,8 +129,7 @@ class Session(QObject):
         return self._calls.busy
 
     @property
-    def is_running(self) -> bool:
-        """A run the user started (a silent catch-up is not one)."""
+    def is_running(self) -> bool:  # a run the user started (a silent catch-up is not one)
         return self._run is not None and self._run_kind != CATCH_UP
 
     @property
@@ -262,29 +262,26 @@ class Session(QObject):
 
     # -- internals: calls (load, open) ----------------------------------------------------------------
     def _ready(self, then: Callable[[], None]) -> bool:
-        """Loaded, not loading, and the trainer at the position; a run in progress is stopped first
-        (its steps are kept). While the trainer catches up, ``then`` waits for it (the last one wins)."""
+        """Loaded, not loading, trainer at the position (else ``then`` waits for it); a run is stopped first."""
         if self._tl is None or self._calls.busy:
             return False
-        if self._run is not None and self._run_kind == CATCH_UP:
-            self._then = then
-            return False
-        self._stop_run("paused")
-        if self._tl.is_lagging:
-            self._then = then
+        if not (self._run is not None and self._run_kind == CATCH_UP):
+            self._stop_run("paused")
+            if not self._tl.is_lagging:
+                return True
             self._catch_up()
-            return False
-        return True
+        self._then = then
+        return False
 
     def _jumped(self, k: int, distance: int) -> bool:
-        """Publish known merge ``k`` from the records (when far, or the trainer is elsewhere anyway);
-        the trainer follows on a worker. False: the caller moves the trainer itself."""
+        """Known merge ``k`` from the records (far, or the trainer is elsewhere anyway); False: move the trainer."""
         tl = self._tl
         if tl is None or self._calls.busy or not 0 <= k <= len(tl.steps) or k == tl.merge_count:
             return False
-        if distance <= SYNC_STEPS and not tl.is_lagging and not (self._run and self._run_kind == CATCH_UP):
+        catching_up = self._run is not None and self._run_kind == CATCH_UP
+        if distance <= SYNC_STEPS and not tl.is_lagging and not catching_up:
             return False
-        if self._run is not None and self._run_kind != CATCH_UP:
+        if not catching_up:
             self._stop_run("paused")
         self._then = None
         steps, undone = tl.jump(k)
@@ -325,8 +322,10 @@ class Session(QObject):
 
     # -- internals: runs (a timeline move on a worker) ------------------------------------------------
     def _start_run(self, kind: str, move: Move, total: Optional[int], *, interval: float = 0.0) -> None:
-        worker = StepWorker(move, move.frame, interval=interval)
+        worker = StepWorker(move, move.frame, interval=interval,
+                            batch_interval=FLUSH_INTERVAL if kind == "play" else BULK_FRAME_INTERVAL)
         worker.batch_ready.connect(self._on_run_batch_ready)
+        worker.progressed.connect(self._on_run_progressed)
         worker.ended.connect(self._on_run_ended)
         self._run, self._run_kind, self._run_total = worker, kind, total
         self._track(worker)
@@ -353,6 +352,10 @@ class Session(QObject):
         worker = self.sender()
         if worker is not None and worker is self._run:
             self._drain()
+
+    def _on_run_progressed(self, count: int) -> None:
+        if self.sender() is self._run and self._run_kind != CATCH_UP:
+            self.run_progress.emit(RunProgress(self._run_kind, count, self._run_total, self.merge_count))
 
     def _on_run_ended(self, error) -> None:
         if self.sender() is not None and self.sender() is self._run:

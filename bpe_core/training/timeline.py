@@ -325,9 +325,8 @@ class Timeline:
         Returns the steps passed and whether they were undone, as :meth:`apply` would. Segmentations,
         stats, the model and the history are exact; the top pairs are the trainer's where a frame
         published them, else the next known merges with the counts they had when merged (the first one
-        exact) until :meth:`catch_up` brings the trainer here.
+        exact) until :meth:`catch_up` brings the trainer here. A live move (a catch-up) may go on.
         """
-        self._check_free()
         k, at = max(0, min(k, len(self._steps))), self._position
         if k == at:
             return [], False
