@@ -10,6 +10,7 @@ it shows. The worker shares the interpreter with the trainer's: the GIL switch i
 """
 from __future__ import annotations
 
+import atexit
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -21,6 +22,15 @@ from bpe_core.model import BPEModel
 from bpe_core.types import Encoding
 
 from .worker import CallWorker
+
+#: every encoding thread not yet ended: a QThread destroyed while running aborts the process
+_LIVE: set = set()
+
+
+@atexit.register
+def _wait_for_encodings() -> None:
+    for worker in list(_LIVE):
+        worker.wait()
 
 
 @dataclass(frozen=True)
@@ -94,6 +104,7 @@ class EncodeJobs(QObject):
         worker.failed.connect(self._on_worker_failed)
         worker.finished.connect(self._on_worker_finished)
         self._workers.add(worker)
+        _LIVE.add(worker)
         worker.start()
 
     def _on_worker_succeeded(self, result: tuple) -> None:
@@ -107,6 +118,7 @@ class EncodeJobs(QObject):
         if worker in self._workers:
             worker.wait()  # finished() is sent just before the thread ends
             self._workers.discard(worker)
+        _LIVE.discard(worker)
 
     def _done(self, worker: CallWorker, result: tuple) -> None:
         if worker is self._running:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, Q
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.model import BPEModel
-from bpe_core.types import EncodedToken, Encoding, MergeStep
+from bpe_core.types import EncodedToken, Encoding
 
 from ..encode_follow import SessionFollower
 from ..encode_jobs import EncodeJobs, EncodeResult, encode_job

@@ -300,6 +300,7 @@ class Timeline:
             if latest is not None and latest.rank == steps[-1].rank:
                 steps[-1] = latest  # the one readers show, with its examples
             self._record(steps)
+            self._changes.update(self._steps)  # the index a seek reads, a batch at a time
             self._segs_at = steps[-1].rank
             shown = [s for s in steps if s.rank > at] if self._segs_at > at else []
         if shown:

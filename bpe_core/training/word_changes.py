@@ -7,8 +7,8 @@ to the ranks that changed it answers "word i at merge k" by replaying at most on
 that word on its initial segmentation, with :func:`~bpe_core.analysis.replay.merge_pair` — the same
 left-to-right merge the trainer applies.
 
-The index is built lazily, for the records added since it was last asked (a seek after a run of
-thousands of merges indexes them once, ~1 µs per changed word); stepping never pays for it.
+The index grows with the records added since it was last asked (~1 µs per changed word); the
+timeline feeds it as it publishes, a batch at a time, so a seek finds it ready.
 
 >>> from bpe_core.types import MergeStep, TrainingStats
 >>> st = TrainingStats(0, 0, 0, 0, 0)
@@ -39,7 +39,7 @@ class WordChanges:
         self._ranks: Dict[int, List[int]] = {}
         self._indexed = 0  # the records indexed so far: ranks 1.._indexed
 
-    def _update(self, steps: Sequence[MergeStep]) -> None:
+    def update(self, steps: Sequence[MergeStep]) -> None:
         """Index the records not yet seen (``steps`` is the timeline's list of known merges)."""
         if len(steps) < self._indexed:
             self.truncate(len(steps))
@@ -68,7 +68,7 @@ class WordChanges:
 
     def changed_between(self, i: int, a: int, b: int, steps: Sequence[MergeStep]) -> bool:
         """Whether a known merge with rank in (min(a, b), max(a, b)] changed word ``i``."""
-        self._update(steps)
+        self.update(steps)
         ranks = self._ranks.get(i)
         if not ranks:
             return False
@@ -77,7 +77,7 @@ class WordChanges:
 
     def segmentation(self, i: int, k: int, steps: Sequence[MergeStep]) -> Segmentation:
         """Word ``i`` after the first ``k`` known merges (``steps[:k]``)."""
-        self._update(steps)
+        self.update(steps)
         seg = self._initial[i]
         ranks = self._ranks.get(i, ())
         for rank in ranks[: bisect_right(ranks, k)] if ranks else ():
