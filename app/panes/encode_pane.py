@@ -40,8 +40,8 @@ __all__ = ["EncodePane", "make_encoder", "DEBOUNCE_MS", "SAME_FRAME_MS", "MAX_CH
 DEBOUNCE_MS = 40
 #: a new vocabulary is encoded in the same frame when the last encoding took at most this long
 SAME_FRAME_MS = 4.0
-#: an encoding that took longer than this runs on a worker next time (a thread costs a few ms)
-WORKER_MS = 15.0
+#: after an encoding slower than this (ms), or for text longer than WORKER_CHARS, encode on a worker
+WORKER_MS, WORKER_CHARS = 15.0, 1000
 _PER_SPAN = object()
 #: longer input is encoded only up to here (the rest would cost seconds on the GUI thread)
 MAX_CHARS = 200_000
@@ -212,11 +212,11 @@ class EncodePane(QWidget):
         self._encode_now()
 
     def _encode_soon(self) -> None:
-        """Here when the last encoding took at most :data:`WORKER_MS`; else on the worker."""
-        if self._encode_ms <= WORKER_MS:
+        """Here when the last encoding took at most :data:`WORKER_MS` and the text is short; else on the worker."""
+        text = self.editor.toPlainText()
+        if self._encode_ms <= WORKER_MS and len(text) <= WORKER_CHARS:
             self._encode_now()
             return
-        text = self.editor.toPlainText()
         model = self.model()
         if not text or model is None:
             self._encode_now()
