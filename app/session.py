@@ -35,7 +35,7 @@ from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
 SYNC_STEPS = 20
 #: the run kind of the silent move that brings the trainer to a jumped-to position
 CATCH_UP = "catch-up"
-BULK_FRAME_INTERVAL = 0.5  # seconds between a bulk run's frames (not Play's): drawing competes with the trainer
+BULK_FRAME_INTERVAL = 1.0  # s between a bulk run's frames (not Play's): the GUI shows progress meanwhile
 DEFAULT_PRESET = "gpt2"
 
 

@@ -146,7 +146,7 @@ class StepWorker(QThread):
     """Iterate ``items`` on a thread; hand over ``snapshot(batch)`` results every ``batch_interval`` s.
 
     ``interval`` (seconds) paces the items for Play; 0 runs flat out. Between batches ``progressed``
-    reports the count ~20 times a second (a bulk run shows progress and draws a batch only twice a
+    reports the count ~20 times a second (a bulk run shows progress and draws a batch only once a
     second: drawing competes with the trainer for the GIL). After the thread ends every item has
     been flushed, so a caller that ``wait()``-ed can still :meth:`take_batches` the rest.
     """

@@ -42,28 +42,35 @@ SCENARIOS = ("load", "run", "seek-back", "seek-forward", "typing", "hold-space")
 
 
 class Gaps:
-    """The longest gap between ticks of a 2 ms timer (on the GUI thread) since :meth:`start`."""
+    """The longest gap between ticks of a 2 ms timer (on the GUI thread) since :meth:`start`, and the
+    GUI thread's CPU time within the worst gap (much less than the gap: the thread waited, for the GIL
+    or, on a loaded machine, for a core)."""
 
     def __init__(self) -> None:
         self.timer = QTimer(interval=2, timerType=Qt.PreciseTimer)
         self.timer.timeout.connect(self._tick)
-        self.last = self.longest = 0.0
+        self.last = self.longest = self.last_cpu = self.cpu_in_longest = 0.0
         self.ticks = 0
 
     def _tick(self) -> None:
-        now = time.perf_counter()
-        self.longest = max(self.longest, now - self.last)
-        self.last = now
+        now, cpu = time.perf_counter(), time.thread_time()
+        if now - self.last > self.longest:
+            self.longest, self.cpu_in_longest = now - self.last, cpu - self.last_cpu
+        self.last, self.last_cpu = now, cpu
         self.ticks += 1
 
     def start(self) -> None:
         self.last, self.longest, self.ticks = time.perf_counter(), 0.0, 0
+        self.last_cpu, self.cpu_in_longest = time.thread_time(), 0.0
         self.timer.start()
 
     def stop(self) -> float:
         self._tick()
         self.timer.stop()
         return self.longest * 1000
+
+    def cpu(self) -> str:
+        return f" (GUI CPU in it {self.cpu_in_longest * 1000:5.1f} ms)"
 
 
 def spin_until(app, done, timeout: float = 600.0, settle: float = 0.1) -> float:
@@ -87,7 +94,8 @@ def scenario(name: str, app, gaps: Gaps, action, done, extra: str = "") -> None:
     took = time.perf_counter() - t0
     longest = gaps.stop()
     extra = extra() if callable(extra) else extra
-    print(f"{name:13s} longest stall {longest:7.1f} ms  ({took:6.2f} s, {gaps.ticks} ticks){extra}", flush=True)
+    print(f"{name:13s} longest stall {longest:7.1f} ms{gaps.cpu()}  ({took:6.2f} s, {gaps.ticks} ticks){extra}",
+          flush=True)
 
 
 def hold_key(app, window, key=Qt.Key_Space, text=" ", seconds: float = 2.0, every: float = 0.033) -> dict:
@@ -183,7 +191,8 @@ def main(argv=None) -> int:
         window.setFocus()
         gaps.start()
         got = hold_key(app, window)
-        print(f"{'hold-space':13s} longest stall {gaps.stop():7.1f} ms  presses {got['presses']}, steps {got['steps']}, "
+        print(f"{'hold-space':13s} longest stall {gaps.stop():7.1f} ms{gaps.cpu()}  presses {got['presses']}, "
+              f"steps {got['steps']}, "
               f"dropped {got['dropped']}, after release {got['after release']}", flush=True)
     session.shutdown()
     return 0

@@ -216,7 +216,8 @@ class RunStatus(QObject):
     def __init__(self, session: Session, bar: QStatusBar, cancel: QAction) -> None:
         super().__init__(bar)
         self.bar = bar
-        self.progress = QProgressBar(bar, maximumWidth=260, textVisible=True)
+        self.progress = QProgressBar(bar, textVisible=True)
+        self.progress.setFixedWidth(260)  # a new text never re-lays out the status bar (and the window)
         self.cancel_button = tool_button(cancel, bar)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
