@@ -174,6 +174,7 @@ class MainWindow(QMainWindow):
         self.controls.seek_requested.connect(s.seek)
         self.controls.speed_changed.connect(s.set_speed)
         self.merges.seek_requested.connect(s.seek)
+        s.caught_up.connect(self.pair_chart.refresh)  # the trainer's exact top pairs after a seek
         self.encode.observe(s)
         s.corpus_loaded.connect(self._on_session_corpus_loaded)
         s.error_raised.connect(self._on_session_error_raised)

@@ -9,11 +9,15 @@ its own. Up to :data:`SYNC_STEPS` merges run on the GUI thread; more run as a ti
 :class:`~bpe_lens_app.worker.StepWorker`, which hands over a frame of what changed ~20 times a second.
 The session applies each frame on the GUI thread (``Timeline.apply``), so a pane may read the session
 at any time without racing the worker.
+
+Seeking to a known merge never waits for the trainer: ``Timeline.jump`` publishes it from the records
+at once, and a silent *catch-up* move brings the trainer there on a worker (``caught_up`` follows;
+a newer seek redirects it). A command that needs the trainer waits for it without blocking.
 """
 from __future__ import annotations
 
 import os
-from typing import Callable, Generic, List, Optional, Tuple, TypeVar
+from typing import Callable, List, Optional, Tuple
 
 from PySide6.QtCore import QObject, Signal
 
@@ -23,11 +27,15 @@ from bpe_core.training.timeline import DEFAULT_TARGET, TOP_K, Frame, Move, Timel
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError, MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
 
+from .facts import Fact
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message
-from .worker import CallSlot, StepWorker
+from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
 
 #: step/undo/seek up to this many merges on the GUI thread; more go to a worker
 SYNC_STEPS = 20
+#: the run kind of the silent move that brings the trainer to a jumped-to position
+CATCH_UP = "catch-up"
+BULK_FRAME_INTERVAL = 1.0  # s between a bulk run's frames (not Play's): the GUI shows progress meanwhile
 DEFAULT_PRESET = "gpt2"
 
 
@@ -40,27 +48,6 @@ def default_config(preset: Optional[str] = None) -> TrainerConfig:
     if name not in PRESETS:
         raise BPELensError(f"Unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
     return make_config(name)
-
-
-T = TypeVar("T")
-
-
-class _Fact(Generic[T]):
-    """A read-only view of the timeline's attribute of the same name (``empty()`` before a corpus)."""
-
-    def __init__(self, empty: Optional[Callable[[], T]] = None, *, name: str = "") -> None:
-        self._empty, self._name = empty, name
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self._name = self._name or name
-
-    def __get__(self, session: Optional["Session"], owner: type) -> T:
-        if session is None:
-            return self  # type: ignore[return-value]  # the class attribute itself
-        timeline = session._tl
-        if timeline is not None:
-            return getattr(timeline, self._name)
-        return self._empty() if self._empty is not None else None  # type: ignore[return-value]
 
 
 class Session(QObject):
@@ -77,6 +64,7 @@ class Session(QObject):
     error_raised = Signal(str)
     vocabulary_opened = Signal(object)  # BPEModel
     config_changed = Signal(object)  # TrainerConfig
+    caught_up = Signal()  # the trainer reached the position a seek jumped to: its exact top pairs are published
 
     def __init__(self, *, trainer_factory: Optional[Callable] = None, config: Optional[TrainerConfig] = None,
                  parent: Optional[QObject] = None) -> None:
@@ -94,17 +82,18 @@ class Session(QObject):
         self._run_total: Optional[int] = None
         self._speed = 5.0
         self._threads: set = set()
+        self._then: Optional[Callable[[], None]] = None  # a command waiting for the trainer to catch up
 
     # -- read-only views (GUI thread): the timeline's published facts ---------------------------------
-    words = _Fact[List[str]](list)  # the unique words, in order of first appearance
-    freqs = _Fact[List[int]](list)
-    top_pairs = _Fact[Tuple[PairCount, ...]](tuple)  # the next merges, in the order the tie rule takes them
-    merge_count = _Fact[int](int)
-    vocab_size = _Fact[int](int)
-    stats = _Fact[Optional[TrainingStats]]()
-    stop_reason = _Fact[Optional[str]]()
-    history = _Fact[List[MergeStep]](list)  # the merges applied now, rank 1 first
-    timeline = _Fact[List[MergeStep]](list, name="steps")  # every merge known: applied, then undone
+    words = Fact[List[str]](list)  # the unique words, in order of first appearance
+    freqs = Fact[List[int]](list)
+    top_pairs = Fact[Tuple[PairCount, ...]](tuple)  # the next merges, in the order the tie rule takes them
+    merge_count = Fact[int](int)
+    vocab_size = Fact[int](int)
+    stats = Fact[Optional[TrainingStats]]()
+    stop_reason = Fact[Optional[str]]()
+    history = Fact[List[MergeStep]](list)  # the merges applied now, rank 1 first
+    timeline = Fact[List[MergeStep]](list, name="steps")  # every merge known: applied, then undone
 
     def segmentation(self, i: int) -> Tuple[int, ...]:
         return self._tl.segmentation(i)
@@ -140,12 +129,17 @@ class Session(QObject):
         return self._calls.busy
 
     @property
-    def is_running(self) -> bool:
-        return self._run is not None
+    def is_running(self) -> bool:  # a run the user started (a silent catch-up is not one)
+        return self._run is not None and self._run_kind != CATCH_UP
+
+    @property
+    def is_catching_up(self) -> bool:
+        """The trainer is not at the position yet (the top pairs may be the next known merges)."""
+        return self._tl is not None and self._tl.is_lagging
 
     @property
     def run_kind(self) -> str:
-        return self._run_kind if self._run else ""
+        return self._run_kind if self.is_running else ""
 
     @property
     def speed(self) -> float:
@@ -199,7 +193,7 @@ class Session(QObject):
 
     # -- commands: training ---------------------------------------------------------------------------
     def step(self, n: int = 1) -> None:
-        if not self._ready():
+        if self._jumped(self.merge_count + n, n) or not self._ready(lambda: self.step(n)):
             return
         if n > SYNC_STEPS:
             self._start_run("seek", self._tl.forward(n), n)
@@ -207,19 +201,19 @@ class Session(QObject):
             self.run_finished.emit(RunEnd("step", self.stop_reason or "done", self.merge_count))
 
     def undo(self, n: int = 1) -> None:
-        if not self._ready():
-            return
         n = min(n, self.merge_count)
+        if self._jumped(self.merge_count - n, n) or not self._ready(lambda: self.undo(n)):
+            return
         if n > SYNC_STEPS:
             self._start_run("seek", self._tl.back(n), n)
         elif n > 0:
             self._publish(self._tl.walk(self._tl.back(n)))
 
     def seek(self, k: int) -> None:
-        """Step or undo until ``merge_count == k`` (or the trainer stops)."""
-        if not self._ready():
-            return
+        """Step or undo until ``merge_count == k`` (or the trainer stops); a known merge shows at once."""
         k = max(0, k)
+        if self._jumped(k, abs(k - self.merge_count)) or not self._ready(lambda: self.seek(k)):
+            return
         if k > self.merge_count:
             self.step(k - self.merge_count)
         elif k < self.merge_count:
@@ -227,10 +221,10 @@ class Session(QObject):
 
     def reset(self) -> None:
         """Back to merge 0 (the timeline is kept, so stepping forward replays it)."""
-        if not self._ready():
+        if self._jumped(0, self.merge_count):
+            self.reset_done.emit()
+        elif not self._ready(self.reset):
             return
-        if self.merge_count > SYNC_STEPS:
-            self._start_run("reset", self._tl.back(self.merge_count), self.merge_count)
         else:
             self.undo(self.merge_count)
             self.reset_done.emit()
@@ -239,7 +233,7 @@ class Session(QObject):
         """Step on a worker at ``speed`` merges a second until paused or the target is reached."""
         if speed is not None:
             self._speed = max(0.1, float(speed))
-        if self._ready():
+        if self._ready(self.play):
             self._start_run("play", self._tl.forward(), None, interval=1.0 / self._speed)
 
     def set_speed(self, speed: float) -> None:
@@ -249,11 +243,12 @@ class Session(QObject):
             self._run.set_interval(1.0 / self._speed)
 
     def pause(self) -> None:
-        self._stop_run("paused")
+        if self.is_running:  # a catch-up goes on
+            self._stop_run("paused")
 
     def run_to_target(self) -> None:
         """Merge on a worker, flat out, until the configured vocab size / merges (Cancel stops)."""
-        if self._ready():
+        if self._ready(self.run_to_target):
             total = max(0, self.target_merges - self.merge_count)
             self._start_run("run", self._tl.forward(), total or None)
 
@@ -266,12 +261,41 @@ class Session(QObject):
                 self._threads.discard(worker)
 
     # -- internals: calls (load, open) ----------------------------------------------------------------
-    def _ready(self) -> bool:
-        """Loaded and not loading; a run in progress is stopped first (its steps are kept)."""
+    def _ready(self, then: Callable[[], None]) -> bool:
+        """Loaded, not loading, trainer at the position (else ``then`` waits for it); a run is stopped first."""
         if self._tl is None or self._calls.busy:
             return False
-        self._stop_run("paused")
+        if not (self._run is not None and self._run_kind == CATCH_UP):
+            self._stop_run("paused")
+            if not self._tl.is_lagging:
+                return True
+            self._catch_up()
+        self._then = then
+        return False
+
+    def _jumped(self, k: int, distance: int) -> bool:
+        """Known merge ``k`` from the records (far, or the trainer is elsewhere anyway); False: move the trainer."""
+        tl = self._tl
+        if tl is None or self._calls.busy or not 0 <= k <= len(tl.steps) or k == tl.merge_count:
+            return False
+        catching_up = self._run is not None and self._run_kind == CATCH_UP
+        if distance <= SYNC_STEPS and not tl.is_lagging and not catching_up:
+            return False
+        if not catching_up:
+            self._stop_run("paused")
+        self._then = None
+        steps, undone = tl.jump(k)
+        (self.steps_undone if undone else self.steps_applied).emit(steps)
+        if self._run is not None:
+            self._run.requestInterruption()  # redirected when it ends (never waited for here)
+        else:
+            self._catch_up()
         return True
+
+    def _catch_up(self) -> None:
+        move = self._tl.catch_up()
+        if move is not None:
+            self._start_run(CATCH_UP, move, move.total)
 
     def _track(self, worker) -> None:
         self._threads.add(worker)
@@ -298,12 +322,15 @@ class Session(QObject):
 
     # -- internals: runs (a timeline move on a worker) ------------------------------------------------
     def _start_run(self, kind: str, move: Move, total: Optional[int], *, interval: float = 0.0) -> None:
-        worker = StepWorker(move, move.frame, interval=interval)
+        worker = StepWorker(move, move.frame, interval=interval,
+                            batch_interval=FLUSH_INTERVAL if kind == "play" else BULK_FRAME_INTERVAL)
         worker.batch_ready.connect(self._on_run_batch_ready)
+        worker.progressed.connect(self._on_run_progressed)
         worker.ended.connect(self._on_run_ended)
         self._run, self._run_kind, self._run_total = worker, kind, total
         self._track(worker)
-        self.run_started.emit(kind)
+        if kind != CATCH_UP:
+            self.run_started.emit(kind)
         worker.start()
 
     def _publish(self, frame: Frame) -> bool:
@@ -318,13 +345,17 @@ class Session(QObject):
         frames = worker.take_batches()
         for frame in frames:
             self._publish(frame)
-        if frames:
+        if frames and self._run_kind != CATCH_UP:
             self.run_progress.emit(RunProgress(self._run_kind, worker.count, self._run_total, self.merge_count))
 
     def _on_run_batch_ready(self) -> None:
         worker = self.sender()
         if worker is not None and worker is self._run:
             self._drain()
+
+    def _on_run_progressed(self, count: int) -> None:
+        if self.sender() is self._run and self._run_kind != CATCH_UP:
+            self.run_progress.emit(RunProgress(self._run_kind, count, self._run_total, self.merge_count))
 
     def _on_run_ended(self, error) -> None:
         if self.sender() is not None and self.sender() is self._run:
@@ -342,6 +373,9 @@ class Session(QObject):
         kind = self._run_kind
         self._run = None
         self._tl.settle()
+        if kind == CATCH_UP:
+            self._on_catch_up_ended(reason, error)
+            return
         if error is not None:
             self.error_raised.emit(user_message(error))
             reason = "error"
@@ -350,3 +384,16 @@ class Session(QObject):
         if kind == "reset":
             self.reset_done.emit()
         self.run_finished.emit(RunEnd(kind, reason, self.merge_count))
+
+    def _on_catch_up_ended(self, reason: Optional[str], error: Optional[BaseException]) -> None:
+        """Arrived: tell the panes, then run the command that waited. Redirected: go on to the new position."""
+        then, self._then = self._then, None
+        if error is not None:
+            self.error_raised.emit(user_message(error))
+        elif not self._tl.is_lagging:
+            self.caught_up.emit()
+            if then is not None and reason is None:
+                then()
+        elif reason is None:  # redirected by a newer jump (stopped by Cancel or a load: it stays)
+            self._then = then
+            self._catch_up()

@@ -15,9 +15,15 @@ only the current call's outcome.
 
 No class here touches a QWidget: the worker thread only runs core code and emits signals, which
 Qt delivers to the GUI thread as queued calls.
+
+Workers run Python, so they hold the GIL: by default a thread that wants it back waits up to 5 ms,
+and the GUI thread asks for it at every call from Qt into Python (each slot, each paint), so one
+frame could wait dozens of times. :func:`share_the_gil` shortens the switch interval while workers
+exist (issue 9: the window froze for seconds during Run to target).
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from typing import Any, Callable, Iterable, Optional
@@ -28,6 +34,14 @@ from bpe_core.types import Cancelled, Progress
 
 #: at most this many batches / progress reports a second reach the GUI
 FLUSH_INTERVAL = 0.05
+#: the GIL switch interval while a worker runs (Python's default: 5 ms)
+SWITCH_INTERVAL = 0.0005
+
+
+def share_the_gil() -> None:
+    """Let a thread waiting for the GIL (the GUI thread) get it within ~0.5 ms (process-wide, idempotent)."""
+    if sys.getswitchinterval() > SWITCH_INTERVAL:
+        sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 class CallWorker(QThread):
@@ -40,6 +54,7 @@ class CallWorker(QThread):
 
     def __init__(self, fn: Callable[..., Any], parent=None) -> None:
         super().__init__(parent)
+        share_the_gil()
         self._fn = fn
         self._last_report = 0.0
 
@@ -128,22 +143,27 @@ class CallSlot(QObject):
 
 
 class StepWorker(QThread):
-    """Iterate ``items`` on a thread; hand over ``snapshot(batch)`` results at most ~20 times a second.
+    """Iterate ``items`` on a thread; hand over ``snapshot(batch)`` results every ``batch_interval`` s.
 
-    ``interval`` (seconds) paces the items for Play; 0 runs flat out. After the thread ends every
-    item has been flushed, so a caller that ``wait()``-ed can still :meth:`take_batches` the rest.
+    ``interval`` (seconds) paces the items for Play; 0 runs flat out. Between batches ``progressed``
+    reports the count ~20 times a second (a bulk run shows progress and draws a batch only once a
+    second: drawing competes with the trainer for the GIL). After the thread ends every item has
+    been flushed, so a caller that ``wait()``-ed can still :meth:`take_batches` the rest.
     """
 
     batch_ready = Signal()
+    progressed = Signal(int)  # items done so far, between batches
     ended = Signal(object)  # None, or the exception that stopped the generator
 
     def __init__(self, items: Iterable[Any], snapshot: Callable[[list], Any], *, interval: float = 0.0,
-                 parent=None) -> None:
+                 batch_interval: float = FLUSH_INTERVAL, parent=None) -> None:
         super().__init__(parent)
+        share_the_gil()
         self._items = iter(items)
         self._close = getattr(items, "close", None)  # a generator's or a timeline move's
         self._snapshot = snapshot
         self._interval = interval
+        self._batch_interval = batch_interval
         self._lock = threading.Lock()
         self._batches: list = []
         self.count = 0  # items done (read by the GUI for progress; an int write is atomic)
@@ -173,7 +193,7 @@ class StepWorker(QThread):
     def run(self) -> None:
         pending: list = []
         error: Optional[BaseException] = None
-        last_flush = time.monotonic()
+        last_flush = last_report = time.monotonic()
         try:
             while not self.isInterruptionRequested():
                 started = time.monotonic()
@@ -183,9 +203,12 @@ class StepWorker(QThread):
                 pending.append(item)
                 self.count += 1
                 now = time.monotonic()
-                if now - last_flush >= FLUSH_INTERVAL or self._interval >= FLUSH_INTERVAL:
+                if now - last_flush >= self._batch_interval or self._interval >= FLUSH_INTERVAL:
                     self._flush(pending)
                     pending, last_flush = [], now
+                elif now - last_report >= FLUSH_INTERVAL:
+                    self.progressed.emit(self.count)
+                    last_report = now
                 if self._interval:
                     self._pause(started + self._interval)
         except Exception as exc:  # noqa: BLE001

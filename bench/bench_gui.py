@@ -1,4 +1,4 @@
-"""Step-to-pixels latency of the main window with every pane visible, on the built-in corpus.
+"""Step-to-pixels latency of the main window with every pane visible (default: the built-in corpus).
 
 For each merge: ``session.step()`` (the trainer merges, the session emits ``steps_applied``, every
 pane updates its items), then the event loop runs until Qt has painted every widget the step
@@ -7,7 +7,10 @@ dirtied and flushed the window (``processEvents``), then a round trip to the win
 p50/p95/p99 of wall-clock and GUI-thread CPU time (target: p95 <= 16 ms).
 
     python bench/bench_gui.py [--steps 300] [--corpus PATH] [--preset NAME] [--size 1440x900] [--panes]
-                              [--platform offscreen|xvfb|both] [--repeat N]
+                              [--encode-chars N] [--platform offscreen|xvfb|both] [--repeat N]
+
+The real load of issue 9: ``--corpus wiki.valid.raw --encode-chars 3000`` (a corpus name alone is
+looked up under the shared data folder; the encode pane gets the corpus's first N characters).
 
 ``--platform both`` runs the bench once offscreen and once under xvfb-run (a real X server) and
 prints both; ``--repeat N`` runs each N times (fresh processes) and reports the median of each
@@ -140,14 +143,31 @@ def open_window(app, args, ini_name: str):
     return session, window
 
 
-def load_corpus(session, window, path: str) -> None:
-    """Load ``path`` and wait for it (an error is printed); the encode pane gets a sentence."""
+def corpus_path(name: str) -> str:
+    """``name`` as given, or found under the shared data folder (``wiki.valid.raw``)."""
+    if os.path.exists(name):
+        return name
+    data = ROOT.parent / "shared" / "data"
+    found = sorted(data.rglob(name)) if data.is_dir() else []
+    return str(found[0]) if found else name
+
+
+def sample_text(path: str, chars: int) -> str:
+    """The first ``chars`` characters of ``path``'s text, whitespace runs made single spaces."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")[: chars * 4]
+    return " ".join(text.split())[:chars]
+
+
+def load_corpus(session, window, path: str, encode_chars: int = 0) -> None:
+    """Load ``path`` and wait for it (an error is printed); the encode pane gets a sentence, or the
+    corpus's first ``encode_chars`` characters."""
     loop = QEventLoop()
     session.corpus_loaded.connect(loop.quit)
     session.error_raised.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
     session.load_corpus(path)
     loop.exec()
-    window.encode.set_text("Natural language processing is interesting.")
+    window.encode.set_text(sample_text(path, encode_chars) if encode_chars
+                           else "Natural language processing is interesting.")
 
 
 def main(argv=None) -> int:
@@ -159,6 +179,7 @@ def main(argv=None) -> int:
     parser.add_argument("--preset")
     parser.add_argument("--size", default="1440x900")
     parser.add_argument("--panes", action="store_true", help="also time each pane alone")
+    parser.add_argument("--encode-chars", type=int, default=0, help="this many corpus characters in the encode pane")
     parser.add_argument("--platform", choices=("offscreen", "xvfb", "both"),
                         help="run in fresh processes on these platforms (default: this process's)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per platform (with --platform)")
@@ -167,10 +188,12 @@ def main(argv=None) -> int:
         return run_platforms(args, sys.argv[1:] if argv is None else list(argv))
     app = QApplication.instance() or QApplication([])
     session, window = open_window(app, args, "bench_gui.ini")
-    load_corpus(session, window, args.corpus)
+    args.corpus = corpus_path(args.corpus)
+    load_corpus(session, window, args.corpus, args.encode_chars)
     w, h = (int(v) for v in args.size.split("x"))
     print(f"{Path(args.corpus).name}: {len(session.words):,} words, preset {session.config.preset}, "
-          f"window {w}x{h}, platform {app.platformName()}, load average {os.getloadavg()[0]:.1f} "
+          f"window {w}x{h}, {len(window.encode.text()):,} chars in the encode pane, platform {app.platformName()}, "
+          f"load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} CPUs")
     timed_steps(app, session, 10)  # warm caches
     encoded = []

@@ -2,7 +2,10 @@
 the controls pane (buttons, ×N, speed, merge number / vocab size, the timeline slider) and the
 status bar's progress bar + Cancel for loads and runs.
 
-Widgets here only emit intents; :func:`bind` connects them to the session's commands.
+Widgets here only emit intents; :func:`bind` connects them to the session's commands. Step/undo
+intents and timeline moves are coalesced to one per event-loop pass (:class:`~bpe_lens_app.coalesce.Latest`):
+a held key or a dragged slider never queues merges. The timeline spans the merges trained so far, so
+scrubbing never starts a run (Step, Play and Run to target train further).
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBar, QSpinBox, QStatusBar, QStyle,
                                QToolButton, QVBoxLayout, QWidget)
 
+from ..coalesce import KeyRepeat, Latest
 from ..session import RunEnd, Session
 from ..theme import font_with_size
 from ..widgets.quiet import QuietSlider, live_label
@@ -49,6 +53,8 @@ class TrainActions(QObject):
         super().__init__(parent)
         self.n = 10
         self.actions: Dict[str, QAction] = {}
+        self.latest = Latest(self)  # one step/undo per event-loop pass: auto-repeat never queues
+        self.key_repeat = KeyRepeat(parent if isinstance(parent, QWidget) else None, self)
         style = QApplication.style()
         for name, (text, keys, tip, icon) in self.SPEC.items():
             action = QAction(text, self)
@@ -62,10 +68,14 @@ class TrainActions(QObject):
         play.setCheckable(True)
         self.actions["cancel"].setEnabled(False)
         self.actions["reset"].triggered.connect(self.reset_requested)
-        self.actions["undo"].triggered.connect(lambda: self.undo_requested.emit(1))
-        self.actions["step"].triggered.connect(lambda: self.step_requested.emit(1))
-        self.actions["step_n"].triggered.connect(lambda: self.step_requested.emit(self.n))
-        self.actions["undo_n"].triggered.connect(lambda: self.undo_requested.emit(self.n))
+
+        def once(emit, n: int) -> None:
+            (self.latest.call if self.key_repeat.active else self.latest.run)(emit, n)
+
+        self.actions["undo"].triggered.connect(lambda: once(self.undo_requested.emit, 1))
+        self.actions["step"].triggered.connect(lambda: once(self.step_requested.emit, 1))
+        self.actions["step_n"].triggered.connect(lambda: once(self.step_requested.emit, self.n))
+        self.actions["undo_n"].triggered.connect(lambda: once(self.undo_requested.emit, self.n))
         self.actions["run"].triggered.connect(self.run_requested)
         self.actions["cancel"].triggered.connect(self.cancel_requested)
         play.triggered.connect(self.play_requested)
@@ -150,9 +160,11 @@ class ControlsPane(QWidget):
         info.addWidget(self.stats_label, 1)
         self.timeline = QuietSlider(Qt.Horizontal, self)
         self.timeline.setObjectName("timeline")
-        self.timeline.setToolTip("Timeline: drag to any merge")
+        self.timeline.setToolTip("Timeline of the merges trained so far: drag to any of them "
+                                 "(Step, Play or Run to target train further)")
         self.timeline.setFocusPolicy(Qt.NoFocus)  # ←/→ step the trainer, not the slider
         self.timeline.valueChanged.connect(self._on_timeline_value_changed)
+        self._latest = Latest(self)  # a drag emits a value per mouse move: seek the newest once per pass
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(row)
@@ -165,6 +177,11 @@ class ControlsPane(QWidget):
         self.refresh()
 
     def _on_timeline_value_changed(self, k: int) -> None:
+        if k != self.session.merge_count:
+            self._latest.call(self._seek_to_slider)
+
+    def _seek_to_slider(self) -> None:
+        k = self.timeline.value()  # the newest value when a pass coalesced several
         if k != self.session.merge_count:
             self.seek_requested.emit(k)
 
@@ -185,9 +202,10 @@ class ControlsPane(QWidget):
                 f"{st.tokens_per_word:.2f} tokens/word")
         slider = self.timeline
         slider.blockSignals(True)
-        if slider.maximum() != max(target, s.merge_count):
-            slider.setRange(0, max(target, s.merge_count))
-            slider.setPageStep(max(1, target // 20))
+        known = max(len(s.timeline), s.merge_count)  # what is trained: a scrub never trains
+        if slider.maximum() != known:
+            slider.setRange(0, known)
+            slider.setPageStep(max(1, known // 20))
         slider.setValue(s.merge_count)
         slider.blockSignals(False)
 
@@ -198,7 +216,8 @@ class RunStatus(QObject):
     def __init__(self, session: Session, bar: QStatusBar, cancel: QAction) -> None:
         super().__init__(bar)
         self.bar = bar
-        self.progress = QProgressBar(bar, maximumWidth=260, textVisible=True)
+        self.progress = QProgressBar(bar, textVisible=True)
+        self.progress.setFixedWidth(260)  # a new text never re-lays out the status bar (and the window)
         self.cancel_button = tool_button(cancel, bar)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)

@@ -9,7 +9,8 @@ same id and the token's span in the input, and its tooltip gives id, merge rank 
 Two ways to feed it: :meth:`EncodePane.set_model` (a fixed vocabulary: the inspector) or
 :meth:`EncodePane.observe` (the training session's vocabulary: re-encoded in the step's frame
 while that is cheap, else at most every 40 ms, and the merge that just fired flashes). Typing
-re-encodes 40 ms after the last keystroke.
+re-encodes 40 ms after the last keystroke. An encoding slower than :data:`WORKER_MS` runs on a
+worker next time (:mod:`~bpe_lens_app.encode_jobs`): 3,000 characters never block the GUI thread.
 """
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, Q
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.model import BPEModel
-from bpe_core.types import EncodedToken, Encoding, MergeStep
+from bpe_core.types import EncodedToken, Encoding
 
+from ..encode_follow import SessionFollower
+from ..encode_jobs import EncodeJobs, EncodeResult, encode_job
 from ..session import Session
 from ..widgets.chip_colors import ACCENT, TEXT_COLOR
 from ..widgets.chip_text import chip_text, escape_html, token_tooltip
@@ -37,6 +40,8 @@ __all__ = ["EncodePane", "make_encoder", "DEBOUNCE_MS", "SAME_FRAME_MS", "MAX_CH
 DEBOUNCE_MS = 40
 #: a new vocabulary is encoded in the same frame when the last encoding took at most this long
 SAME_FRAME_MS = 4.0
+#: after an encoding slower than this (ms), or for text longer than WORKER_CHARS, encode on a worker
+WORKER_MS, WORKER_CHARS = 15.0, 1000
 _PER_SPAN = object()
 #: longer input is encoded only up to here (the rest would cost seconds on the GUI thread)
 MAX_CHARS = 200_000
@@ -83,7 +88,11 @@ class EncodePane(QWidget):
         self._chip_owner: object = None
         self._following = False
         self._chip_cache: dict = {}
-        self._session: Optional[Session] = None
+        self._follower: Optional[SessionFollower] = None
+        self._jobs = EncodeJobs(self)
+        self._jobs.finished.connect(self._on_jobs_finished)
+        self._job_inputs: dict = {}  # job number -> (text, truncated, model) it encodes
+        self._shown_job = 0  # results up to this job number are not shown (older, or superseded)
 
         self.ids_toggle = _toggle("ids", "Show each token's id under it")
         self.whitespace_toggle = _toggle("whitespace", "Show space as ·, newline as ↵, tab as →", True)
@@ -98,7 +107,7 @@ class EncodePane(QWidget):
         self._flash_timer = QTimer(self, singleShot=True)
         self._build_layout()
 
-        self._timer.timeout.connect(self._encode_now)
+        self._timer.timeout.connect(self._encode_soon)
         self._flash_timer.timeout.connect(lambda: self.view.set_flash_ids(()))
         self.editor.textChanged.connect(self._on_editor_text_changed)
         self.view.hovered.connect(self._on_view_hovered)
@@ -165,29 +174,9 @@ class EncodePane(QWidget):
             self._timer.start()
 
     def observe(self, session: Session) -> None:
-        """Encode with the session's vocabulary as it trains (while the pane is visible).
-
-        A merge more or less keeps every token id's meaning (chips are kept); a new corpus or new
-        settings do not. The chips of the merge that just fired flash.
-        """
-        self._session = session
-        session.corpus_loaded.connect(self._on_session_loaded)
-        for signal in (session.steps_undone, session.reset_done):
-            signal.connect(self._on_session_moved)
-        session.steps_applied.connect(self._on_session_steps_applied)
-        self._on_session_loaded()
-
-    def _on_session_loaded(self, *_) -> None:
-        if self.isVisible():
-            self.follow(self._session.model)
-
-    def _on_session_moved(self, *_) -> None:
-        if self.isVisible():
-            self.follow(self._session.model, same_ids=True)
-
-    def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
-        self._on_session_moved()
-        self.flash_ids([steps[-1].new_id])
+        """Encode with the session's vocabulary as it trains, while the pane is visible
+        (:class:`~bpe_lens_app.encode_follow.SessionFollower` says when)."""
+        self._follower = SessionFollower(self, session)
 
     def set_merges_limit(self, merges_limit: Optional[int]) -> None:
         self.set_model(self.model(), merges_limit)
@@ -217,9 +206,39 @@ class EncodePane(QWidget):
         self._flash_timer.start(ms)
 
     def encode_now(self) -> None:
-        """Encode immediately (skipping the debounce)."""
+        """Encode immediately, on this thread (skipping the debounce and any encoding on the worker)."""
         self._timer.stop()
+        self._shown_job = self._jobs.cancel()
         self._encode_now()
+
+    def _encode_soon(self) -> None:
+        """Here when the last encoding took at most :data:`WORKER_MS` and the text is short; else on the worker."""
+        text = self.editor.toPlainText()
+        if self._encode_ms <= WORKER_MS and len(text) <= WORKER_CHARS:
+            self._encode_now()
+            return
+        model = self.model()
+        if not text or model is None:
+            self._encode_now()
+            return
+        job = encode_job(model, self._merges_limit, self._encoder, text[:MAX_CHARS], make_encoder)
+        number = self._jobs.submit(job)
+        self._job_inputs = {n: v for n, v in self._job_inputs.items() if n > self._shown_job}
+        self._job_inputs[number] = (text[:MAX_CHARS], len(text) > MAX_CHARS, model)
+
+    def _on_jobs_finished(self, result: EncodeResult) -> None:
+        inputs = self._job_inputs.pop(result.number, None)
+        if result.number <= self._shown_job or inputs is None:
+            return  # superseded by a newer result or an encoding here
+        start = time.perf_counter()
+        self._shown_job = result.number
+        self._text, self._truncated, model = inputs
+        if model is self._model and self._encoder is None:
+            self._encoder = result.encoder  # typing on reuses its word cache
+        self._encoding, self._error = result.encoding, result.error
+        self._render()
+        self._encode_ms = result.ms + (time.perf_counter() - start) * 1000
+        self.encoding_changed.emit(self._encoding)
 
     # -- slots
     def _on_editor_text_changed(self) -> None:

@@ -23,6 +23,8 @@ from ..widgets.roles import (ACCESSIBLE, ALIGNMENT, BACKGROUND, DISPLAY, HORIZON
 __all__ = ["WordsModel", "WORD_INDEX_ROLE", "IDS_ROLE"]
 
 WORD_INDEX_ROLE = USER + 2
+#: a batch of more steps than this (a seek, a run's frame) repaints every row on screen at once
+MANY_STEPS = 64
 
 
 class WordsModel(QAbstractTableModel):
@@ -165,6 +167,9 @@ class WordsModel(QAbstractTableModel):
         self.changed_by = last
         if self._sort[0] == self.TOKENS:
             self._relayout()  # segment counts changed: the order may have too
+            return
+        if len(steps) > MANY_STEPS:  # a seek: most rows on screen change; their union would cost more
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._order) - 1, self.SEGMENTATION))
             return
         # rows to signal: the words this step changed and those the one before changed (their
         # highlight goes). One step (applied or undone) changed exactly one of the two sets.

@@ -63,6 +63,7 @@ class WordsPane(QWidget):
             signal.connect(self._on_session_reset)
         session.steps_applied.connect(self._on_session_steps_applied)
         session.steps_undone.connect(self._on_session_steps_undone)
+        session.caught_up.connect(self._show_changes)  # after a seek: the merge's examples, from the trainer
         self._on_session_reset()
 
     def _build_layout(self) -> None:

@@ -42,43 +42,36 @@ The published facts are exact after every applied frame; between frames they lag
 merges of one batch. :meth:`model` builds the full model from the trainer when no move is live and
 the trainer is where the published position is; during a move it is built from the published
 records (same tokens, merges and counts, without touching the trainer).
+
+Seeking without waiting
+-----------------------
+Moving a big corpus's trainer thousands of merges back or forth takes seconds. :meth:`Timeline.jump`
+publishes any known merge at once from the records alone (segmentations come from
+:class:`~bpe_core.training.word_changes.WordChanges`, stats from the records); the trainer stays
+behind (:attr:`is_lagging`) until the move from :meth:`catch_up` brings it there, whose frames publish
+nothing until it arrives. Moves start from the trainer's position, so a driver catches up first.
 """
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from typing import Callable, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from bpe_core.encoding.merge import merge_pair
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
+from bpe_core.training.moves import Frame, Move, Segmentation, undos
 from bpe_core.training.trainer import Trainer
+from bpe_core.training.word_changes import WordChanges
 from bpe_core.types import MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
+
+__all__ = ["Frame", "Move", "Segmentation", "Timeline", "WordHistory", "target_merges", "TOP_K", "DEFAULT_TARGET"]
 
 #: how many next pairs a frame carries (a chart of the next pairs shows up to this many)
 TOP_K = 20
 #: the timeline's length when the configuration sets neither vocab_size nor num_merges
 DEFAULT_TARGET = 1000
 
-Segmentation = Tuple[int, ...]
 WordHistory = List[Tuple[Optional[MergeStep], Segmentation]]
-
-
-@dataclass(frozen=True)
-class Frame:
-    """What readers need after some merges, read from the trainer by whoever owns it (do not mutate)."""
-
-    steps: Tuple[MergeStep, ...]
-    #: True when ``steps`` were undone (in the order they were undone)
-    undone: bool
-    #: word index -> segmentation, for every word the steps changed
-    segmentations: Mapping[int, Segmentation]
-    top_pairs: Tuple[PairCount, ...]
-    stats: TrainingStats
-    vocab_size: int
-    stop_reason: Optional[str]
-    #: the trainer's last merge with its examples (moves merge without them: half the cost)
-    latest: Optional[MergeStep] = None
 
 
 def target_merges(config: TrainerConfig, initial_vocab: Optional[int], known: int = 0,
@@ -93,56 +86,6 @@ def target_merges(config: TrainerConfig, initial_vocab: Optional[int], known: in
     if config.vocab_size is not None and initial_vocab is not None:
         return max(1, config.vocab_size - initial_vocab)
     return max(default, known)
-
-
-class Move:
-    """A walk along the timeline: iterate over it for each merge done (or undone), then :meth:`close` it.
-
-    It owns the trainer from creation until it is closed (``with move:`` closes it too), so its last
-    frame can still be taken after the last merge. It may be driven on any thread, one at a time.
-    ``total`` is the number of merges asked for (None: until a stop rule).
-    """
-
-    def __init__(self, timeline: "Timeline", items: Iterator[MergeStep], *, undone: bool,
-                 total: Optional[int]) -> None:
-        timeline._claim()
-        self._timeline = timeline
-        self._items = items
-        self._live = True
-        self.undone = undone
-        self.total = total
-
-    def __iter__(self) -> Iterator[MergeStep]:
-        return self._items  # the generator itself: no extra call per merge
-
-    def __enter__(self) -> "Move":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Stop here (the merges so far stay) and hand the trainer back; safe to call twice."""
-        if self._live:
-            self._live = False
-            close = getattr(self._items, "close", None)
-            try:
-                if close is not None:
-                    close()  # a generator's ``finally`` runs on the thread that owns the trainer
-            finally:
-                self._timeline._release()
-
-    def frame(self, steps: Sequence[MergeStep]) -> Frame:
-        """The frame after ``steps`` (the merges since the last frame): where the move runs, before closing it."""
-        return self._timeline._frame(steps, self.undone)
-
-
-def _undos(trainer: Trainer, n: int) -> Iterator[MergeStep]:
-    for _ in range(n):
-        step = trainer.undo()
-        if step is None:
-            return
-        yield step
 
 
 class Timeline:
@@ -162,6 +105,9 @@ class Timeline:
         self._busy = False
         self._initial: List[Segmentation] = [trainer.segmentation(i) for i in range(len(trainer.words))]
         self._segs: List[Segmentation] = list(self._initial)  # the same tuples: no copy of the words
+        self._segs_at = 0  # the trainer's position as of the last frame: where ``_segs`` holds
+        self._changes = WordChanges(self._initial)  # segmentations elsewhere, from the records
+        self._seg_cache: dict = {}  # word -> segmentation at the position, while it is not ``_segs_at``
         #: every token id ever published (undone merges keep theirs: the timeline still shows them)
         self._tokens = {i: trainer.token(i) for i in range(trainer.vocab_size)}
         self.initial_vocab = trainer.vocab_size
@@ -172,6 +118,8 @@ class Timeline:
         self._position = 0
         start = self._frame((), False)
         self._top, self._stats, self._vocab_size = start.top_pairs, start.stats, start.vocab_size
+        self._initial_stats = start.stats
+        self._tops = {0: start.top_pairs}  # position -> the trainer's top pairs there (from frames)
         self._stop_reason: Optional[str] = None
 
     @classmethod
@@ -197,7 +145,15 @@ class Timeline:
         return self.trainer.freqs
 
     def segmentation(self, i: int) -> Segmentation:
-        return self._segs[i]
+        at, k = self._segs_at, self._position
+        if at == k:
+            return self._segs[i]
+        seg = self._seg_cache.get(i)
+        if seg is None:
+            changes, steps = self._changes, self._steps
+            seg = self._seg_cache[i] = (changes.segmentation(i, k, steps)
+                                        if changes.changed_between(i, at, k, steps) else self._segs[i])
+        return seg
 
     def token(self, token_id: int) -> Raw:
         return self._tokens[token_id]
@@ -290,13 +246,13 @@ class Timeline:
 
         ``detail=False`` leaves examples out (bulk moves: half the cost); each frame's ``latest`` has them.
         """
-        return Move(self, self.trainer.iter_steps(n, detail=detail), undone=False, total=n)
+        return self._move(self.trainer.iter_steps(n, detail=detail), False, n)
 
     def back(self, n: int) -> Move:
         """Undo ``n`` merges (at most down to merge 0)."""
         self._check_free()
         n = max(0, min(n, self.trainer.merge_count))
-        return Move(self, _undos(self.trainer, n), undone=True, total=n)
+        return self._move(undos(self.trainer, n), True, n)
 
     def toward(self, k: int, *, detail: bool = False) -> Move:
         """Merge or undo until the position is ``k`` (or a stop rule holds first)."""
@@ -314,9 +270,10 @@ class Timeline:
         if self._busy:
             raise RuntimeError("another move owns the trainer; close it first")
 
-    def _claim(self) -> None:
+    def _move(self, items: Iterator[MergeStep], undone: bool, total: Optional[int]) -> Move:
         self._check_free()
         self._busy = True
+        return Move(items, undone=undone, total=total, frame=self._frame, release=self._release)
 
     def _release(self) -> None:
         self._busy = False
@@ -331,27 +288,67 @@ class Timeline:
 
     # -- publishing ---------------------------------------------------------------------------------
     def apply(self, frame: Frame) -> List[MergeStep]:
-        """Publish ``frame``; returns its steps as readers should see them (the latest with examples)."""
-        if not frame.steps:
-            self._stop_reason = frame.stop_reason
-            return []
+        """Publish ``frame``; returns the steps readers should see (the latest with examples).
+
+        The trainer's side (segmentations, records) always follows the frame; the published position
+        follows the steps that pass it. After a :meth:`jump` the trainer is elsewhere: its frames
+        publish nothing until it reaches the position, and from there on the facts are its own again.
+        """
         segs = self._segs
         for i, seg in frame.segmentations.items():
             segs[i] = seg
-        steps = list(frame.steps)
-        latest = frame.latest
-        if frame.undone:
-            self._position = steps[-1].rank - 1
-        else:
+        steps, latest, at = list(frame.steps), frame.latest, self._position
+        shown: List[MergeStep] = []
+        if steps and frame.undone:
+            self._segs_at = steps[-1].rank - 1
+            shown = [s for s in steps if s.rank <= at] if self._segs_at < at else []
+        elif steps:
             if latest is not None and latest.rank == steps[-1].rank:
                 steps[-1] = latest  # the one readers show, with its examples
             self._record(steps)
-            self._position = steps[-1].rank
-        if latest is not None and latest.rank == self._position:
-            self._steps[latest.rank - 1] = latest
-        self._top, self._stats, self._vocab_size = frame.top_pairs, frame.stats, frame.vocab_size
-        self._stop_reason = frame.stop_reason
-        return steps
+            self._changes.update(self._steps)  # the index a seek reads, a batch at a time
+            self._segs_at = steps[-1].rank
+            shown = [s for s in steps if s.rank > at] if self._segs_at > at else []
+        if shown:
+            self._position, self._seg_cache = self._segs_at, {}
+        if self._segs_at == self._position:  # the trainer is at the position: its facts are exact
+            if latest is not None and latest.rank == self._position:
+                self._steps[latest.rank - 1] = latest
+            if steps:
+                self._top, self._stats, self._vocab_size = frame.top_pairs, frame.stats, frame.vocab_size
+                self._tops[self._position] = frame.top_pairs
+            self._stop_reason = frame.stop_reason
+        return shown
+
+    # -- seeking from the records (no trainer) ------------------------------------------------------
+    @property
+    def is_lagging(self) -> bool:
+        """The trainer is not at the published position (after :meth:`jump`, until :meth:`catch_up` ends)."""
+        return self._segs_at != self._position
+
+    def jump(self, k: int) -> Tuple[List[MergeStep], bool]:
+        """Publish merge ``k`` (at most the known merges) at once, from the records alone.
+
+        Returns the steps passed and whether they were undone, as :meth:`apply` would. Segmentations,
+        stats, the model and the history are exact; the top pairs are the trainer's where a frame
+        published them, else the next known merges with the counts they had when merged (the first one
+        exact) until :meth:`catch_up` brings the trainer here. A live move (a catch-up) may go on.
+        """
+        k, at = max(0, min(k, len(self._steps))), self._position
+        if k == at:
+            return [], False
+        self._position, self._seg_cache = k, {}
+        self._stats = self._steps[k - 1].stats if k else self._initial_stats
+        self._vocab_size = self._stats.vocab_size
+        top = self._tops.get(k)
+        self._top = top if top is not None else tuple(
+            PairCount(s.left, s.right, s.count) for s in self._steps[k:k + self.top_k])
+        self._stop_reason = None
+        return (self._steps[at:k], False) if k > at else (self._steps[k:at][::-1], True)
+
+    def catch_up(self) -> Optional[Move]:
+        """The move that brings the trainer to the published position (None: it is there)."""
+        return self.toward(self._position) if self.is_lagging else None
 
     def _record(self, steps: Sequence[MergeStep]) -> None:
         known = self._steps
@@ -359,6 +356,7 @@ class Timeline:
             k = step.rank - 1
             if k < len(known) and (known[k].left, known[k].right) != (step.left, step.right):
                 del known[k:]  # a different future (cannot happen with a fixed config)
+                self._changes.truncate(k)
             if k < len(known):
                 known[k] = step
             else:
@@ -372,16 +370,24 @@ class Timeline:
             self._stop_reason = self.trainer.stop_reason
 
     # -- both sides at once (no threads) ------------------------------------------------------------
+    def _settle_trainer(self) -> None:
+        move = self.catch_up()
+        if move is not None:
+            self.apply(self.walk(move))
+
     def step(self, n: int = 1) -> List[MergeStep]:
         """Merge ``n`` more, with examples; [] once a stop rule holds (:attr:`stop_reason` says which)."""
+        self._settle_trainer()
         return self.apply(self.walk(self.forward(n, detail=True)))
 
     def undo(self, n: int = 1) -> List[MergeStep]:
         """Undo ``n`` merges; they stay on the timeline (:attr:`steps`)."""
+        self._settle_trainer()
         return self.apply(self.walk(self.back(n)))
 
     def seek(self, k: int) -> List[MergeStep]:
         """Merge or undo until :attr:`merge_count` is ``k``, training further when ``k`` is beyond the known steps."""
+        self._settle_trainer()
         return self.apply(self.walk(self.toward(k, detail=True)))
 
     def reset(self) -> List[MergeStep]:

@@ -99,12 +99,16 @@ def test_step_n_and_undo_n(qtbot, loaded_window):
 def test_scrub_with_the_timeline_slider(qtbot, loaded_window):
     w = loaded_window
     s = w.session
+    # issue 9: the timeline spans the merges trained so far; scrubbing never starts a run
+    w.controls.timeline.setValue(40)
+    assert s.merge_count == 0 and not s.is_running and w.controls.timeline.value() == 0
     with qtbot.waitSignal(s.run_finished, timeout=20000):
-        w.controls.timeline.setValue(40)  # more than SYNC_STEPS: runs on a worker
-    assert s.merge_count == 40
+        s.seek(40)  # more than SYNC_STEPS: runs on a worker
+    assert s.merge_count == 40 and w.controls.timeline.maximum() == 40
     assert_views_match_session(w)
-    w.controls.timeline.setValue(12)  # back: undone on the GUI thread (28 > SYNC_STEPS: a worker)
-    qtbot.waitUntil(lambda: s.merge_count == 12 and not s.is_running, timeout=20000)
+    w.controls.timeline.setValue(12)  # back: shown at once from the records; the trainer follows on a worker
+    assert s.merge_count == 12 and w.controls.timeline.value() == 12
+    qtbot.waitUntil(lambda: not s.is_catching_up and not s.is_running, timeout=20000)
     assert_views_match_session(w)
     assert w.merges.model.rowCount() == 40  # the timeline keeps merges 13..40
 

@@ -1,0 +1,88 @@
+"""Any word's segmentation at any known merge, from the merge records alone (no trainer).
+
+Seeking a large corpus's trainer from merge 5,000 back to 100 takes seconds (every undo rewrites the
+pair counts), but what a view shows at merge k needs far less: the segmentations of the words on
+screen. A merge record lists the words it changed (``MergeStep.changed_words``), so an index from word
+to the ranks that changed it answers "word i at merge k" by replaying at most one merge per change of
+that word on its initial segmentation, with :func:`~bpe_core.analysis.replay.merge_pair` — the same
+left-to-right merge the trainer applies.
+
+The index grows with the records added since it was last asked (~1 µs per changed word); the
+timeline feeds it as it publishes, a batch at a time, so a seek finds it ready.
+
+>>> from bpe_core.types import MergeStep, TrainingStats
+>>> st = TrainingStats(0, 0, 0, 0, 0)
+>>> steps = [MergeStep(1, 0, 1, 3, "a", "b", "ab", 2, True, (0, 1), (), (), st),
+...          MergeStep(2, 3, 2, 4, "ab", "c", "abc", 1, True, (1,), (), (), st)]
+>>> wc = WordChanges([(0, 1), (0, 1, 2)])
+>>> [wc.segmentation(1, k, steps) for k in (0, 1, 2)]
+[(0, 1, 2), (3, 2), (4,)]
+>>> wc.changed_between(0, 1, 2, steps), wc.changed_between(1, 1, 2, steps)
+(False, True)
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Dict, List, Sequence, Tuple
+
+from bpe_core.analysis.replay import merge_pair
+from bpe_core.types import MergeStep
+
+Segmentation = Tuple[int, ...]
+
+
+class WordChanges:
+    """Word index -> the ranks (ascending) of the known merges that changed it; see the module doc."""
+
+    def __init__(self, initial: Sequence[Segmentation]) -> None:
+        self._initial = initial
+        self._ranks: Dict[int, List[int]] = {}
+        self._indexed = 0  # the records indexed so far: ranks 1.._indexed
+
+    def update(self, steps: Sequence[MergeStep]) -> None:
+        """Index the records not yet seen (``steps`` is the timeline's list of known merges)."""
+        if len(steps) < self._indexed:
+            self.truncate(len(steps))
+        ranks = self._ranks
+        for step in steps[self._indexed:]:
+            rank = step.rank
+            for i in step.changed_words:
+                got = ranks.get(i)
+                if got is None:
+                    ranks[i] = [rank]
+                else:
+                    got.append(rank)
+        self._indexed = len(steps)
+
+    def truncate(self, n: int) -> None:
+        """Forget the records after rank ``n`` (the timeline dropped them: a different future)."""
+        if n >= self._indexed:
+            return
+        for i in [i for i, r in self._ranks.items() if r[-1] > n]:
+            kept = self._ranks[i][: bisect_right(self._ranks[i], n)]
+            if kept:
+                self._ranks[i] = kept
+            else:
+                del self._ranks[i]
+        self._indexed = n
+
+    def changed_between(self, i: int, a: int, b: int, steps: Sequence[MergeStep]) -> bool:
+        """Whether a known merge with rank in (min(a, b), max(a, b)] changed word ``i``."""
+        self.update(steps)
+        ranks = self._ranks.get(i)
+        if not ranks:
+            return False
+        lo, hi = min(a, b), max(a, b)
+        return bisect_right(ranks, hi) > bisect_right(ranks, lo)
+
+    def segmentation(self, i: int, k: int, steps: Sequence[MergeStep]) -> Segmentation:
+        """Word ``i`` after the first ``k`` known merges (``steps[:k]``)."""
+        self.update(steps)
+        seg = self._initial[i]
+        ranks = self._ranks.get(i, ())
+        for rank in ranks[: bisect_right(ranks, k)] if ranks else ():
+            step = steps[rank - 1]
+            merged = merge_pair(list(seg), step.left, step.right, step.new_id)
+            if merged is not None:
+                seg = tuple(merged)
+        return seg
