@@ -23,6 +23,7 @@ import lzma
 import multiprocessing
 import os
 import re
+import stat
 import time
 import zlib
 from collections import Counter, deque
@@ -67,14 +68,31 @@ class _Throttle:
             self.progress(Progress(min(done, self.total), self.total, "bytes"))
 
 
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _refuse_special(p: Path, name: str) -> None:
+    """Refuse a pipe, socket or device before opening it: opening a FIFO blocks until a writer
+    comes (forever, past any Cancel), and a device may never end. A corpus is a regular file."""
+    try:
+        mode = os.stat(p).st_mode
+    except OSError:
+        return  # open() names the problem
+    if stat.S_ISDIR(mode):
+        raise BPELensError(f"{name}: is a folder, not a file")
+    kind = next((k for test, k in _SPECIAL_FILES if test(mode)), None)
+    if kind is not None:
+        raise BPELensError(f"{name}: is {kind}, not a regular file; save its text to a file and open that")
+
+
 class _Source:
     """An opened corpus: raw blocks of (decompressed) bytes, each ending at a line boundary."""
 
     def __init__(self, path: PathLike) -> None:
         p = Path(path)
         self.name = p.name or str(p)
-        if p.is_dir():
-            raise BPELensError(f"{self.name}: is a folder, not a file")
+        _refuse_special(p, self.name)
         try:
             self.raw: io.BufferedReader = open(p, "rb")
         except FileNotFoundError:

@@ -46,3 +46,26 @@ def test_nltk_wordpunct_on_6_mb(tmp_path: Path) -> None:
     corpus.write_text(_shakespeare(6_000_000), encoding="utf-8")
     counts = count_words(corpus, make_config("nltk-wordpunct"))
     assert counts["the"] > 25_000 and sum(counts.values()) > 1_300_000
+
+
+@pytest.mark.parametrize("reader", ["count", "read_text", "iter_lines"])
+def test_a_fifo_is_refused_before_reading(tmp_path: Path, reader: str) -> None:
+    """Opening a FIFO blocks until a writer comes: it is refused at once, with one clear line."""
+    import os
+
+    from bpe_core.corpus.counting import iter_lines, read_text
+    from bpe_core.types import BPELensError
+
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    calls = {"count": lambda: count_words(fifo, make_config("gpt2")), "read_text": lambda: read_text(fifo),
+             "iter_lines": lambda: list(iter_lines(fifo))}
+    with pytest.raises(BPELensError, match=r"^pipe\.txt: is a named pipe \(FIFO\), not a regular file; "):
+        calls[reader]()
+
+
+def test_a_character_device_is_refused() -> None:
+    from bpe_core.types import BPELensError
+
+    with pytest.raises(BPELensError, match=r"^zero: is a character device, not a regular file"):
+        count_words("/dev/zero", make_config("gpt2"))
