@@ -20,19 +20,19 @@ import gzip
 import io
 import logging
 import lzma
-import multiprocessing
 import os
 import re
 import stat
 import time
 import zlib
 from collections import Counter, deque
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Optional, Tuple, Union
 
+from bpe_core.corpus.pool import make_pool
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
 if TYPE_CHECKING:
@@ -262,26 +262,20 @@ def _merge(total: Dict[str, int], part: Dict[str, int]) -> None:
         total[word] = get(word, 0) + n
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    # Never "fork": the caller may be a Qt app with threads. forkserver forks workers from a
-    # clean server that has already imported this module, so they start fast after the first.
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["bpe_core.corpus.counting", "bpe_core.pretokenize.pretokenizers"])
-        return ctx
-    return multiprocessing.get_context("spawn")
-
-
 def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: ProgressFn,
                   cancel: CancelFn, workers: int) -> Dict[str, int]:
     """Count block by block, inline (workers == 1) or in a process pool; merge in file order."""
     src = _Source(path)
     total: Dict[str, int] = {}
     seen_any = seen_text = False
+    try:
+        pool = make_pool(workers) if workers > 1 else None
+    except BaseException:
+        src.close()
+        raise
     # Pool: ~4 chunks per worker balances the load; bigger chunks leave fewer words to merge.
-    chunk = BLOCK_BYTES if workers == 1 else min(max(src.total // (workers * 4), BLOCK_BYTES), 16 * BLOCK_BYTES)
+    chunk = BLOCK_BYTES if pool is None else min(max(src.total // (workers * 4), BLOCK_BYTES), 16 * BLOCK_BYTES)
     tick = _Throttle(progress, src.total)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context()) if workers > 1 else None
     pending: Deque[Tuple["Future[Tuple[Dict[str, int], bool]]", int]] = deque()
 
     def collect() -> None:

@@ -69,3 +69,105 @@ def test_a_character_device_is_refused() -> None:
 
     with pytest.raises(BPELensError, match=r"^zero: is a character device, not a regular file"):
         count_words("/dev/zero", make_config("gpt2"))
+
+
+# -- processes ---------------------------------------------------------------------------------------
+def _descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (from /proc: psutil is not a dependency)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] not in (b"Z", b"X"):
+                children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _running(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                if f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X"):
+                    alive.add(pid)
+        except OSError:
+            pass
+    return alive
+
+
+_COUNT_SCRIPT = """
+import sys
+from bpe_core import make_config
+from bpe_core.corpus.counting import count_words
+def said(p, done=[]):
+    if not done:
+        done.append(1); print("counting", flush=True)
+count_words(sys.argv[1], make_config("gpt2"), workers=2, progress=said)
+print("finished", flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def big_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("big") / "big.txt"
+    path.write_text(_shakespeare(40_000_000), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
+def test_no_worker_outlives_a_killed_parent(big_corpus: Path, sig: str) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", _COUNT_SCRIPT, str(big_corpus)], stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "counting\n"
+        deadline = time.monotonic() + 20
+        while len(family := _descendants(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)  # workers start on the first submitted block
+        assert len(family) >= 3, family  # forkserver (or resource tracker) and the workers
+        proc.send_signal(getattr(signal, sig))
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while _running(family) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(family), f"still running after {sig} of their parent: {_running(family)}"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_training_from_a_script_on_stdin(tmp_path: Path) -> None:
+    """``python - < script.py``: forkserver/spawn would re-import '<stdin>' and fail; the merges are
+    right, with no traceback and no warning."""
+    import subprocess
+    import sys
+
+    from bpe_core import Trainer
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text(_shakespeare(3_000_000), encoding="utf-8")
+    script = ("import warnings; warnings.simplefilter('error')\n"
+              "from bpe_core import Trainer, make_config\n"
+              f"t = Trainer.from_corpus({str(corpus)!r}, make_config('gpt2', num_merges=20))\n"
+              "t.run(merges=20)\nprint(t.model().merges)\n")
+    out = subprocess.run([sys.executable, "-"], input=script, cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    here = Trainer(count_words(corpus, make_config("gpt2"), workers=1), make_config("gpt2", num_merges=20))
+    here.run(merges=20)
+    assert out.stdout == f"{here.model().merges}\n"
