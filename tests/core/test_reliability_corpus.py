@@ -171,3 +171,22 @@ def test_training_from_a_script_on_stdin(tmp_path: Path) -> None:
     here = Trainer(count_words(corpus, make_config("gpt2"), workers=1), make_config("gpt2", num_merges=20))
     here.run(merges=20)
     assert out.stdout == f"{here.model().merges}\n"
+
+
+@pytest.mark.parametrize("delay", [0.4, 1.2])
+def test_ctrl_c_while_the_pool_starts_is_one_line(big_corpus: Path, tmp_path: Path, delay: float) -> None:
+    """The terminal sends SIGINT to the whole process group: workers ignore it, the CLI says one line."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cli = Path(sys.executable).with_name("bpe-lens-cli")
+    proc = subprocess.Popen([str(cli), "train", str(big_corpus), "--preset", "gpt2", "-q", "-o",
+                             str(tmp_path / "out.json")], stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130
+    assert [line for line in err.splitlines() if line.strip()] == ["interrupted"], err
