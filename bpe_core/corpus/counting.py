@@ -32,7 +32,9 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Optional, Tuple, Union
 
-from bpe_core.corpus.pool import make_pool
+import regex
+
+from bpe_core.corpus.pool import make_pool, submit
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
 if TYPE_CHECKING:
@@ -51,6 +53,9 @@ _BOM = b"\xef\xbb\xbf"
 _MAGIC = ((re.compile(rb"\x1f\x8b"), "gzip"), (re.compile(rb"\xfd7zXZ\x00"), "xz"),
           (re.compile(rb"BZh[1-9](?:\x31\x41\x59\x26\x53\x59|\x17\x72\x45\x38\x50\x90)"), "bzip2"))
 _CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError)
+#: the last place in a long line where a ``cut_at_space`` pre-tokenizer may be cut: a space after
+#: an ASCII letter or digit (both single bytes in UTF-8, so both sides decode on their own)
+_LAST_SPACE_CUT = regex.compile(rb"[A-Za-z0-9](?= )", regex.REVERSE)
 
 
 class _Throttle:
@@ -126,9 +131,12 @@ class _Source:
                 raise BPELensError(f"{self.name}: cannot read the file ({e})") from None
             raise BPELensError(f"{self.name}: corrupt {self.kind} data ({e})") from None
 
-    def blocks(self, block: int, cancel: CancelFn, keep_bom: bool = False) -> Iterator[Tuple[bytes, int, int]]:
+    def blocks(self, block: int, cancel: CancelFn, keep_bom: bool = False,
+               cut_at_space: bool = False) -> Iterator[Tuple[bytes, int, int]]:
         """Yield ``(data, offset, raw_position)``: ``data`` starts at byte ``offset`` of the
-        decompressed file and ends after a ``\\n`` (or at the end); the BOM is cut off unless kept."""
+        decompressed file and ends after a ``\\n`` (or at the end); the BOM is cut off unless kept.
+        With ``cut_at_space``, a line longer than ``block`` is also cut before a space that follows
+        an ASCII letter or digit, so a corpus on one huge line is read in bounded memory."""
         carry, offset, sniffed = bytearray(), 0, 0  # bytearray: a very long line grows in O(n)
         while True:
             if cancel is not None and cancel():
@@ -150,6 +158,14 @@ class _Source:
             cut = data.rfind(b"\n") + 1
             if cut == 0:
                 carry += data
+                if cut_at_space and len(carry) >= block:
+                    # Only the new bytes (and the one before them) can hold a cut not tried yet.
+                    m = _LAST_SPACE_CUT.search(carry, max(len(carry) - len(data) - 1, 0))
+                    if m is not None:
+                        out = bytes(carry[: m.end()])
+                        del carry[: m.end()]
+                        yield out, offset, self.raw.tell()
+                        offset += len(out)
                 continue
             out = bytes(carry) + data[:cut] if carry else data[:cut]
             carry = bytearray(data[cut:])
@@ -293,13 +309,15 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
         tick(pos)
 
     try:
-        for data, offset, pos in src.blocks(chunk, cancel, keep_bom=reads_as_tokenizers(config)):
+        blocks = src.blocks(chunk, cancel, keep_bom=reads_as_tokenizers(config),
+                            cut_at_space=_pretokenizer(config).cut_at_space)
+        for data, offset, pos in blocks:
             seen_any = True
             if pool is None:
                 fut: "Future[Tuple[Dict[str, int], bool]]" = Future()
                 fut.set_result(_count_block(src.name, data, offset, config, errors))
             else:
-                fut = pool.submit(_count_block, src.name, data, offset, config, errors)
+                fut = submit(pool, _count_block, src.name, data, offset, config, errors)
             pending.append((fut, pos))
             # Bounded read-ahead keeps memory flat on huge files; one queued chunk more than
             # there are workers means none waits for the main process to read.

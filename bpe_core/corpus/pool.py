@@ -8,8 +8,10 @@ Three things the standard ``ProcessPoolExecutor`` does not do on its own:
   process within ~0.2 s once the owner is gone (or a zombie), or once its own parent changes (the
   forkserver, which leaves when the owner dies). On Linux ``PR_SET_PDEATHSIG`` also kills it the
   moment its parent dies.
-- **Ctrl+C is the owner's.** The terminal sends SIGINT to the whole process group; workers ignore
-  it, so the owner alone stops (one line from the CLI) and no worker prints a traceback.
+- **Ctrl+C is the owner's.** The terminal sends SIGINT to the whole process group; a forkserver or
+  worker still starting (importing) printed a KeyboardInterrupt traceback. Tasks are submitted (and
+  so every helper process is started) with SIGINT blocked, a mask the children inherit and keep; a
+  Ctrl+C meanwhile waits and reaches the owner alone (one line from the CLI) right after.
 - **A ``__main__`` that cannot be re-imported** (a script read from stdin, ``python -c``, some
   embedded interpreters): forkserver and spawn children re-run the main file by path and fail
   (``FileNotFoundError: '<stdin>'``). There, a single-threaded owner forks its workers (safe
@@ -24,8 +26,9 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Optional
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
 
 _PRELOAD = ["bpe_core.corpus.counting", "bpe_core.corpus.pool", "bpe_core.pretokenize.pretokenizers"]
 _POLL_SECONDS = 0.2
@@ -75,6 +78,24 @@ def make_pool(workers: int) -> Optional[ProcessPoolExecutor]:
         return None
     return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
                                initargs=(os.getpid(),))
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to worry about
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a Ctrl+C that came meanwhile raises here
+
+
+def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> "Future[Any]":
+    """``pool.submit`` with SIGINT blocked: the pool starts its processes inside ``submit``."""
+    with _sigint_blocked():
+        return pool.submit(fn, *args)
 
 
 def _alive(pid: int) -> bool:

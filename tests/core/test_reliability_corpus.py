@@ -4,6 +4,7 @@ Each test names the input class it proves in docs/reliability.md ("Corpora, proc
 """
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -173,7 +174,7 @@ def test_training_from_a_script_on_stdin(tmp_path: Path) -> None:
     assert out.stdout == f"{here.model().merges}\n"
 
 
-@pytest.mark.parametrize("delay", [0.4, 1.2])
+@pytest.mark.parametrize("delay", [0.3, 0.45, 0.6, 1.2])
 def test_ctrl_c_while_the_pool_starts_is_one_line(big_corpus: Path, tmp_path: Path, delay: float) -> None:
     """The terminal sends SIGINT to the whole process group: workers ignore it, the CLI says one line."""
     import os
@@ -190,3 +191,83 @@ def test_ctrl_c_while_the_pool_starts_is_one_line(big_corpus: Path, tmp_path: Pa
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 130
     assert [line for line in err.splitlines() if line.strip()] == ["interrupted"], err
+
+
+# -- one huge line --------------------------------------------------------------------------------
+def _one_line(size: int) -> str:
+    """Real text of every kind (English, WikiText's ' @-@ ' and numbers, Chinese) on ONE line."""
+    parts = [find(TINYSHAKESPEARE), find("wikitext-2-raw/wiki.valid.raw"), find("chinese/sanguo_yanyi.txt")]
+    text = " ".join(p.read_text(encoding="utf-8-sig") for p in parts if p.exists())
+    text = text.replace("\r", " ").replace("\n", " ")
+    return (text * (size // len(text) + 1))[:size]
+
+
+def _cut_safe() -> list[str]:
+    from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
+
+    return [name for name, pre in PRETOKENIZERS.items() if pre.cut_at_space]
+
+
+@pytest.mark.parametrize("name", _cut_safe())
+def test_a_single_line_cut_in_blocks_counts_as_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     name: str) -> None:
+    """Cut every 4 kB (hundreds of cuts, each before a space after [A-Za-z0-9]): same counts, same order."""
+    from bpe_core.corpus import counting
+    from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
+    from bpe_core.types import TrainerConfig
+
+    text = _one_line(400_000)
+    corpus = tmp_path / "line.txt"
+    corpus.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(counting, "BLOCK_BYTES", 4096)
+    got = count_words(corpus, TrainerConfig(pretokenizer=name), workers=1)
+    expected = dict(Counter(PRETOKENIZERS[name].words(text)))
+    assert list(got.items()) == list(expected.items())
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_5_mb_single_line_counts_as_whole(tmp_path: Path, workers: int) -> None:
+    from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
+    from bpe_core.types import TrainerConfig
+
+    text = _one_line(5_000_000)
+    corpus = tmp_path / "line.txt"
+    corpus.write_text(text, encoding="utf-8")
+    got = count_words(corpus, TrainerConfig(pretokenizer="gpt2"), workers=workers)
+    assert list(got.items()) == list(Counter(PRETOKENIZERS["gpt2"].words(text)).items())
+
+
+def test_a_user_pattern_is_never_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user's regex may match across a space ('a b'): its lines stay whole."""
+    from bpe_core.corpus import counting
+    from bpe_core.types import TrainerConfig
+
+    corpus = tmp_path / "line.txt"
+    corpus.write_text("a b " * 10_000, encoding="utf-8")
+    monkeypatch.setattr(counting, "BLOCK_BYTES", 64)
+    assert count_words(corpus, TrainerConfig(pretokenizer="regex", pattern=r"a b"), workers=1) == {"a b": 10_000}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_cancel_while_reading_a_huge_line_returns_fast(tmp_path: Path, workers: int) -> None:
+    """The app cancels within 100 ms, also inside one 40 MB line (bound here: 1 s, for loaded machines)."""
+    import threading
+    import time
+
+    from bpe_core.types import Cancelled, TrainerConfig
+
+    corpus = tmp_path / "line.txt"
+    corpus.write_text(_one_line(40_000_000), encoding="utf-8")
+    asked: list[float] = []
+    started = threading.Event()
+
+    def progress(_p: object) -> None:
+        if not started.is_set():
+            started.set()
+            threading.Timer(0.2, lambda: asked.append(time.monotonic())).start()
+
+    with pytest.raises(Cancelled):
+        count_words(corpus, TrainerConfig(pretokenizer="gpt2"), workers=workers, progress=progress,
+                    cancel=lambda: bool(asked))
+    assert asked, "counting finished before the cancel"
+    assert time.monotonic() - asked[0] < 1.0
