@@ -185,6 +185,8 @@ def test_ctrl_c_while_the_pool_starts_is_one_line(big_corpus: Path, tmp_path: Pa
     import time
 
     cli = Path(sys.executable).with_name("bpe-lens-cli")
+    if not cli.exists():
+        pytest.skip("bpe-lens-cli is not installed beside this Python")
     proc = subprocess.Popen([str(cli), "train", str(big_corpus), "--preset", "gpt2", "-q", "-o",
                              str(tmp_path / "out.json")], stderr=subprocess.PIPE, text=True, start_new_session=True)
     time.sleep(delay)
