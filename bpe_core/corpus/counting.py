@@ -8,48 +8,34 @@ Lines keep their trailing ``"\\n"``. Every problem with the file raises a
 :class:`~bpe_core.types.BPELensError` with a one-line message that starts with the file name.
 Progress is in bytes of the file on disk (compressed bytes for a compressed file).
 
-Bytes are read in blocks cut after the last ``\\n`` (UTF-8 never has byte 0x0A inside a
-character), so each block decodes on its own, a decode error knows its real offset, and blocks can
-be counted in other processes and merged in order.
+The bytes come in blocks from :class:`~bpe_core.corpus.source.Source`, each ending at a line end
+(or, in a huge line, before a space where the pre-tokenizer allows it): each decodes on its own,
+and blocks are counted in order, inline or in a pool of worker processes, then merged in order.
 """
 from __future__ import annotations
 
-import bz2
 import functools
-import gzip
-import io
 import logging
-import lzma
-import multiprocessing
 import os
-import re
 import time
-import zlib
 from collections import Counter, deque
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Optional, Tuple
 
+from bpe_core.corpus.pool import make_pool, submit
+from bpe_core.corpus.source import CancelFn, PathLike, Source
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
 if TYPE_CHECKING:
     from bpe_core.pretokenize.pretokenizers import PreTokenizer
 
-PathLike = Union[str, "os.PathLike[str]"]
 ProgressFn = Optional[Callable[[Progress], None]]
-CancelFn = Optional[Callable[[], bool]]
 
 BLOCK_BYTES = 1 << 20  # read size; a block grows past it only for a longer line
 PARALLEL_MIN_BYTES = 2_000_000  # below this, starting worker processes costs more than it saves
-BINARY_SNIFF_BYTES = 8192
-_BOM = b"\xef\xbb\xbf"
-# gzip, xz, and bzip2 = "BZh" + level + the block or end-of-stream magic (so a text that starts
-# with "BZh" stays text).
-_MAGIC = ((re.compile(rb"\x1f\x8b"), "gzip"), (re.compile(rb"\xfd7zXZ\x00"), "xz"),
-          (re.compile(rb"BZh[1-9](?:\x31\x41\x59\x26\x53\x59|\x17\x72\x45\x38\x50\x90)"), "bzip2"))
-_CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
 class _Throttle:
@@ -65,78 +51,6 @@ class _Throttle:
         if final or now - self.last >= 0.05:
             self.last = now
             self.progress(Progress(min(done, self.total), self.total, "bytes"))
-
-
-class _Source:
-    """An opened corpus: raw blocks of (decompressed) bytes, each ending at a line boundary."""
-
-    def __init__(self, path: PathLike) -> None:
-        p = Path(path)
-        self.name = p.name or str(p)
-        if p.is_dir():
-            raise BPELensError(f"{self.name}: is a folder, not a file")
-        try:
-            self.raw: io.BufferedReader = open(p, "rb")
-        except FileNotFoundError:
-            raise BPELensError(f"{self.name}: file not found ({p})") from None
-        except PermissionError:
-            raise BPELensError(f"{self.name}: cannot read the file (permission denied)") from None
-        except OSError as e:
-            raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
-        self.total = os.fstat(self.raw.fileno()).st_size
-        try:
-            magic = self.raw.read(10)
-            self.raw.seek(0)
-        except OSError as e:
-            self.raw.close()
-            raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
-        self.kind = next((k for m, k in _MAGIC if m.match(magic)), "text")
-        openers: Dict[str, Callable[[io.BufferedReader], io.BufferedIOBase]] = {
-            "gzip": lambda f: gzip.GzipFile(fileobj=f), "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}
-        self.stream: io.BufferedIOBase = openers[self.kind](self.raw) if self.kind != "text" else self.raw
-
-    def close(self) -> None:
-        if self.stream is not self.raw:
-            self.stream.close()
-        self.raw.close()
-
-    def _read(self, n: int) -> bytes:
-        try:
-            return self.stream.read(n)
-        except _CORRUPT as e:
-            if self.kind == "text":
-                raise BPELensError(f"{self.name}: cannot read the file ({e})") from None
-            raise BPELensError(f"{self.name}: corrupt {self.kind} data ({e})") from None
-
-    def blocks(self, block: int, cancel: CancelFn, keep_bom: bool = False) -> Iterator[Tuple[bytes, int, int]]:
-        """Yield ``(data, offset, raw_position)``: ``data`` starts at byte ``offset`` of the
-        decompressed file and ends after a ``\\n`` (or at the end); the BOM is cut off unless kept."""
-        carry, offset, sniffed = bytearray(), 0, 0  # bytearray: a very long line grows in O(n)
-        while True:
-            if cancel is not None and cancel():
-                raise Cancelled()
-            data = self._read(block)
-            if sniffed < BINARY_SNIFF_BYTES and data:
-                head = data[: BINARY_SNIFF_BYTES - sniffed]
-                if b"\0" in head:
-                    at = sniffed + head.index(b"\0")
-                    raise BPELensError(f"{self.name}: looks like a binary file (NUL byte at byte {at}), not text")
-                # buffered reads fill the block: no short read
-                if sniffed == 0 and not keep_bom and data.startswith(_BOM):
-                    data, offset = data[3:], 3
-                sniffed += len(head)
-            if not data:
-                if carry:
-                    yield bytes(carry), offset, self.raw.tell()
-                return
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                carry += data
-                continue
-            out = bytes(carry) + data[:cut] if carry else data[:cut]
-            carry = bytearray(data[cut:])
-            yield out, offset, self.raw.tell()
-            offset += len(out)
 
 
 def _decode(name: str, data: bytes, offset: int, errors: str, universal: bool = True) -> str:
@@ -161,7 +75,7 @@ def _iter_texts(path: PathLike, errors: str, progress: ProgressFn, cancel: Cance
                 as_tokenizers: bool = False) -> Iterator[str]:
     """Decoded text blocks of the corpus, each ending at a line end; checks empty/blank files."""
     _check_errors(errors)
-    src = _Source(path)
+    src = Source(path)
     try:
         tick = _Throttle(progress, src.total)
         seen_any = seen_text = False
@@ -244,26 +158,20 @@ def _merge(total: Dict[str, int], part: Dict[str, int]) -> None:
         total[word] = get(word, 0) + n
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    # Never "fork": the caller may be a Qt app with threads. forkserver forks workers from a
-    # clean server that has already imported this module, so they start fast after the first.
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["bpe_core.corpus.counting", "bpe_core.pretokenize.pretokenizers"])
-        return ctx
-    return multiprocessing.get_context("spawn")
-
-
 def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: ProgressFn,
                   cancel: CancelFn, workers: int) -> Dict[str, int]:
     """Count block by block, inline (workers == 1) or in a process pool; merge in file order."""
-    src = _Source(path)
+    src = Source(path)
     total: Dict[str, int] = {}
     seen_any = seen_text = False
+    try:
+        pool = make_pool(workers) if workers > 1 else None
+    except BaseException:
+        src.close()
+        raise
     # Pool: ~4 chunks per worker balances the load; bigger chunks leave fewer words to merge.
-    chunk = BLOCK_BYTES if workers == 1 else min(max(src.total // (workers * 4), BLOCK_BYTES), 16 * BLOCK_BYTES)
+    chunk = BLOCK_BYTES if pool is None else min(max(src.total // (workers * 4), BLOCK_BYTES), 16 * BLOCK_BYTES)
     tick = _Throttle(progress, src.total)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context()) if workers > 1 else None
     pending: Deque[Tuple["Future[Tuple[Dict[str, int], bool]]", int]] = deque()
 
     def collect() -> None:
@@ -281,13 +189,15 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
         tick(pos)
 
     try:
-        for data, offset, pos in src.blocks(chunk, cancel, keep_bom=reads_as_tokenizers(config)):
+        blocks = src.blocks(chunk, cancel, keep_bom=reads_as_tokenizers(config),
+                            cut_at_space=_pretokenizer(config).cut_at_space)
+        for data, offset, pos in blocks:
             seen_any = True
             if pool is None:
                 fut: "Future[Tuple[Dict[str, int], bool]]" = Future()
                 fut.set_result(_count_block(src.name, data, offset, config, errors))
             else:
-                fut = pool.submit(_count_block, src.name, data, offset, config, errors)
+                fut = submit(pool, _count_block, src.name, data, offset, config, errors)
             pending.append((fut, pos))
             # Bounded read-ahead keeps memory flat on huge files; one queued chunk more than
             # there are workers means none waits for the main process to read.

@@ -20,17 +20,23 @@ class PreTokenizer:
 
     ``line_local`` says ``words(a + b) == words(a) + words(b)`` whenever ``a`` ends with
     ``"\\n"``, which lets the corpus counter run ``words`` over many lines at once.
+    ``cut_at_space`` says the same holds when ``a`` ends with an ASCII letter or digit and ``b``
+    starts with a space: no word spans that point and the rest splits as if it began the text, so
+    the reader can cut a huge single line there and keep its memory flat.
     """
 
     per_line = True
     line_local = False
+    cut_at_space = False
 
     def __init__(self, name: str, description: str, pattern: "re.Pattern[str] | regex.Pattern[str]",
-                 *, line_local: bool = False, nonempty: bool = True, ascii_twin: Optional[str] = None) -> None:
+                 *, line_local: bool = False, nonempty: bool = True, ascii_twin: Optional[str] = None,
+                 cut_at_space: bool = False) -> None:
         self.name = name
         self.description = description
         self.pattern = pattern
         self.line_local = line_local
+        self.cut_at_space = cut_at_space
         # findall returns the groups of a pattern that has any, and user patterns may match
         # "": only then do we need the slower filtered path.
         self._findall = pattern.findall if pattern is not None and pattern.groups == 0 and nonempty else None

@@ -129,27 +129,30 @@ def _registry() -> dict[str, PreTokenizer]:
     # ``\s`` a different set (it lacks U+001C..U+001F).
     items = [
         _Whitespace("whitespace", "split on whitespace like str.split() (seed 002)", re.compile(r"\S+"),
-                    line_local=True),
+                    line_local=True, cut_at_space=True),
         PreTokenizer("whitespace-split", "split on Unicode whitespace like HF WhitespaceSplit",
-                     re.compile(f"[^{_RUST_WS}]+"), line_local=True),
+                     re.compile(f"[^{_RUST_WS}]+"), line_local=True,
+                     cut_at_space=True),
         PreTokenizer("wordpunct", r"NLTK wordpunct_tokenize: \w+|[^\w\s]+ (Python re, as in NLTK 3.9)",
-                     WORDPUNCT_RE, line_local=True),
+                     WORDPUNCT_RE, line_local=True, cut_at_space=True),
         _PunktWordpunct("punkt-wordpunct", "NLTK sent_tokenize on the whole text, then wordpunct (seed 000)",
                         WORDPUNCT_RE),
         PreTokenizer("gpt2", "GPT-2 regex (tiktoken r50k / HF ByteLevel)", regex.compile(TIKTOKEN_PATTERNS["gpt2"]),
-                     ascii_twin=ASCII_TWINS["gpt2"]),
+                     ascii_twin=ASCII_TWINS["gpt2"], cut_at_space=True),
         PreTokenizer("cl100k", "tiktoken cl100k_base regex (GPT-4)", regex.compile(TIKTOKEN_PATTERNS["cl100k"]),
-                     ascii_twin=ASCII_TWINS["cl100k"]),
+                     ascii_twin=ASCII_TWINS["cl100k"], cut_at_space=True),
         PreTokenizer("o200k", "tiktoken o200k_base regex (GPT-4o)", regex.compile(TIKTOKEN_PATTERNS["o200k"]),
-                     ascii_twin=ASCII_TWINS["o200k"]),
-        PreTokenizer("seed001", "seed 001's ASCII regex (Python re)", re.compile(SEED001_PATTERN)),
+                     ascii_twin=ASCII_TWINS["o200k"], cut_at_space=True),
+        PreTokenizer("seed001", "seed 001's ASCII regex (Python re)", re.compile(SEED001_PATTERN), cut_at_space=True),
         PreTokenizer("regex", "your own regex: every match is a word (regex module)", None),  # type: ignore[arg-type]
         CJKPreTokenizer("cjk", "Han runs as words of characters, other word runs with </w>, punctuation "
-                        "alone (seed 004 as its text intends)", CJK_RE, line_local=True),
+                        "alone (seed 004 as its text intends)", CJK_RE, line_local=True, cut_at_space=True),
         GlyphPreTokenizer("gpt2-glyphs", "GPT-2 words as byte glyph strings (Ġthe), for character models "
                           "(the HF course's view)", PreTokenizer("gpt2", "", regex.compile(TIKTOKEN_PATTERNS["gpt2"]),
-                                                                 ascii_twin=ASCII_TWINS["gpt2"])),
+                                                                 ascii_twin=ASCII_TWINS["gpt2"], cut_at_space=True)),
     ]
+    # Every built-in pattern above: a space after [A-Za-z0-9] ends a word and the next starts fresh
+    # (a test checks each one on real text); a user's "regex" pattern may not, so it is never cut.
     return {p.name: p for p in items}
 
 

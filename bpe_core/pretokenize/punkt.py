@@ -20,7 +20,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
 
-from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+from nltk import redos
+from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
 
 from bpe_core.resources import punkt_dir
 from bpe_core.types import BPELensError
@@ -60,10 +61,34 @@ def load_params(directory: Path = PUNKT_DIR) -> PunktParameters:
     return params
 
 
+class UntimedLanguageVars(PunktLanguageVars):
+    """NLTK's English language variables with the same patterns, minus the 5 s time limit.
+
+    NLTK >= 3.9 runs every regex under ``nltk.redos.DEFAULT_TIMEOUT`` (5 s of wall clock for a
+    whole ``finditer``); the period-context scan runs over the whole corpus, so a text of a few MB
+    fails with a TimeoutError that depends on machine load. The patterns are NLTK's own, which
+    are linear (no ReDoS to guard against), so the sentences are exactly NLTK's, on any size.
+    """
+
+    re_boundary_realignment = redos.compile(PunktLanguageVars.re_boundary_realignment, timeout=None)
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Built once: word_tokenize runs for every potential sentence end.
+        self._untimed_period = redos.compile(super().period_context_re(), timeout=None)
+        self._untimed_words = redos.compile(super()._word_tokenizer_re(), timeout=None)
+
+    def period_context_re(self):  # type: ignore[no-untyped-def]
+        return self._untimed_period
+
+    def _word_tokenizer_re(self):  # type: ignore[no-untyped-def]
+        return self._untimed_words
+
+
 @functools.lru_cache(maxsize=1)
 def tokenizer() -> PunktSentenceTokenizer:
     """The shared English Punkt tokenizer (read once; it is not modified by tokenizing)."""
-    tok = PunktSentenceTokenizer()
+    tok = PunktSentenceTokenizer(lang_vars=UntimedLanguageVars())
     # Same assignment nltk's PunktTokenizer.load_lang() does after reading the tables.
     tok._params = load_params()
     return tok

@@ -19,7 +19,7 @@ class GlyphPreTokenizer(PreTokenizer):
     """
 
     def __init__(self, name: str, description: str, inner: PreTokenizer) -> None:
-        super().__init__(name, description, inner.pattern)
+        super().__init__(name, description, inner.pattern, cut_at_space=inner.cut_at_space)
         self.inner = inner
 
     def words(self, text: str) -> List[str]:
@@ -47,7 +47,7 @@ class LowercasedWords(PreTokenizer):
     def __init__(self, inner: PreTokenizer, lower_pieces: bool) -> None:
         super().__init__(inner.name, inner.description, inner.pattern)
         self.inner, self.lower_pieces = inner, lower_pieces
-        self.per_line, self.line_local = inner.per_line, inner.line_local
+        self.per_line, self.line_local, self.cut_at_space = inner.per_line, inner.line_local, inner.cut_at_space
 
     def words(self, text: str) -> List[str]:
         return [w.lower() for w in self.inner.words(text)]
