@@ -27,7 +27,7 @@ from bpe_core.types import EncodedToken, Encoding, MergeStep
 
 from ..session import Session
 from ..widgets.chip_colors import ACCENT, TEXT_COLOR
-from ..widgets.chip_text import chip_text, escape_html, token_tooltip
+from ..widgets.chip_text import chip_text, escape_html, token_tooltip, unknown_tooltip
 from ..widgets.chips import Chip
 from ..widgets.quiet import FitLabel
 from ..widgets.token_view import TokenView
@@ -304,6 +304,12 @@ class EncodePane(QWidget):
     def _chip_for(self, t: EncodedToken, text: Optional[str], mode: str, ws: bool, show_ids: bool):
         """(chip, line breaks after it); ``_PER_SPAN`` when the chip depends on the span."""
         raw = t.raw
+        if t.id < 0:  # not in the vocabulary: the chip reads its own span, whatever the id
+            if text is None:
+                return _PER_SPAN
+            label = chip_text(raw if mode != "text" else text[t.start:t.end], mode=mode, whitespace=ws)[0]
+            sub = "−1" if show_ids else None
+            return Chip(label or "?", t.id, None, False, False, False, sub, unknown=True), 0
         if raw is None:
             label, partial = f"<{t.id}>", False
         else:
@@ -341,6 +347,10 @@ class EncodePane(QWidget):
         if unknown:
             parts.append(f"{sum(e - s for s, e in unknown):,} chars without a token")
             short.append("some chars dropped")
+        kept = sum(1 for t in enc.tokens if t.id < 0)
+        if kept:
+            parts.append(f"{kept:,} not in vocabulary (id −1)")
+            short.append(f"{kept:,} unknown")
         if self._truncated:
             parts.append(f"first {MAX_CHARS:,} chars only")
             short.append("truncated")
@@ -365,7 +375,7 @@ class EncodePane(QWidget):
         self.editor.setExtraSelections(sel)
 
     def _on_view_clicked(self, i: int) -> None:
-        if self._encoding is not None:
+        if self._encoding is not None and self._encoding.tokens[i].id >= 0:  # id -1 names no token
             self.token_activated.emit(self._encoding.tokens[i].id)
 
     def _tooltip(self, i: int) -> str:
@@ -374,6 +384,8 @@ class EncodePane(QWidget):
         t = self._encoding.tokens[i]
         span = self._text[t.start:t.end]
         extra = f"span {t.start}–{t.end}: {escape_html(repr(span))} · token {i + 1} of {len(self._encoding)}"
+        if t.id < 0:
+            return unknown_tooltip(t.raw, extra=extra)
         try:
             return token_tooltip(self._model, t.id, extra=extra)
         except (IndexError, KeyError):
