@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMes
                                QVBoxLayout, QWidget)
 
 from . import export
+from .examples import EXAMPLES
 from .panes.controls import ControlsPane, RunStatus, TrainActions, bind
 from .panes.encode_pane import EncodePane
 from .panes.history_chart import HistoryChart
@@ -268,8 +269,9 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction("(none)").setEnabled(False)
 
     def _fill_examples(self) -> None:
-        for path in sorted((RESOURCES / "examples").glob("*.txt")):
-            self.examples_menu.addAction(path.stem.replace("_", " "), lambda p=str(path): self.session.load_corpus(p))
+        for example in EXAMPLES:  # each with its own preset: another one would misread it
+            self.examples_menu.addAction(example.title, lambda e=example: self.session.load_corpus(
+                str(e.path), e.config()))
         self.examples_menu.setEnabled(not self.examples_menu.isEmpty())
 
     def dragEnterEvent(self, event) -> None:
