@@ -228,10 +228,18 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001 - shown to the user, nothing else changes
             self._on_session_error_raised(user_message(exc))
 
+    def key_lines(self) -> List[str]:
+        """``Step: Space, Right`` for every action with a shortcut, read from the actions themselves
+        (every key of each, not just the first), so the list never goes stale."""
+        lines = set()
+        for action in self.findChildren(QAction):
+            keys = [k.toString(QKeySequence.NativeText) for k in action.shortcuts()]
+            if any(keys):  # (a standard key this platform has no binding for reads "")
+                lines.add(f"{action.text().replace('&', '').rstrip('…')}: {', '.join(k for k in keys if k)}")
+        return sorted(lines)
+
     def show_keys(self) -> None:
-        lines = [f"{a.text().replace('&', '')}: {a.shortcut().toString()}" for a in self.findChildren(QAction)
-                 if not a.shortcut().isEmpty()]
-        QMessageBox.information(self, "Keys", "\n".join(sorted(set(lines))))
+        QMessageBox.information(self, "Keys", "\n".join(self.key_lines()))
 
     # -- session facts ------------------------------------------------------------------------------------
     def _on_session_corpus_loaded(self, info) -> None:

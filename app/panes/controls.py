@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBa
                                QToolButton, QVBoxLayout, QWidget)
 
 from ..session import RunEnd, Session
+from ..stop_text import STOP_RULES, stop_text
 from ..theme import font_with_size
 from ..widgets.quiet import QuietSlider, live_label
 
@@ -98,7 +99,7 @@ def bind(actions: TrainActions, session: Session) -> None:
     session.run_started.connect(actions.show_running)
     session.run_finished.connect(lambda end: actions.show_running(session.run_kind))
     session.loading_started.connect(lambda _: actions.actions["cancel"].setEnabled(True))
-    for signal in (session.corpus_loaded, session.load_cancelled, session.error_raised):
+    for signal in (session.corpus_loaded, session.vocabulary_opened, session.load_cancelled, session.error_raised):
         signal.connect(lambda *_: actions.show_running(session.run_kind))
 
 
@@ -198,6 +199,7 @@ class RunStatus(QObject):
     def __init__(self, session: Session, bar: QStatusBar, cancel: QAction) -> None:
         super().__init__(bar)
         self.bar = bar
+        self.session = session
         self.progress = QProgressBar(bar, maximumWidth=260, textVisible=True)
         self.cancel_button = tool_button(cancel, bar)
         bar.addPermanentWidget(self.progress)
@@ -237,5 +239,14 @@ class RunStatus(QObject):
             self.bar.clearMessage()
 
     def _on_session_run_finished(self, end: RunEnd) -> None:
-        stopped = end.kind in ("run", "play", "step")
-        self.idle(f"Stopped at merge {end.merge_count:,}: {end.reason}" if stopped else "")
+        s = self.session
+        if end.kind not in ("run", "play", "step"):
+            self.idle()
+            return
+        text = stop_text(end.reason, s.config, end.merge_count, s.vocab_size)
+        self.idle(text[:1].upper() + text[1:], 15000)
+        if end.reason in STOP_RULES and end.kind == "run":  # the run is complete: its end came early
+            self.progress.setRange(0, 1)
+            self.progress.setValue(1)
+            self.progress.setFormat(f"100 % — done at merge {end.merge_count:,}")
+            self.progress.show()

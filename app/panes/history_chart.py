@@ -232,7 +232,7 @@ class HistoryChart(QWidget):
         for step in s.history:
             self._write(step)
         self._n = s.merge_count
-        self._set_x(max(self._n, len(s.timeline)))
+        self._set_x(self._n)  # from the merge shown (0 after a reset), not the old range
         self._set_fixed_y()
         self._redraw()
 
@@ -245,12 +245,16 @@ class HistoryChart(QWidget):
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
         self._n = self.session.merge_count
+        if self._xmax > 4 * nice_ceiling(max(100, self._n * 1.5)):  # scrubbed far back: zoom in
+            self._xmax = 0.0
+            self._set_x(self._n)
         self._redraw()
 
     # -- drawing -----------------------------------------------------------------------------------------
     def _set_x(self, n: int) -> None:
-        """x: 0 to a round number past the merges; grows by half again when they reach its end."""
-        if n > self._xmax:
+        """x: 0 to a round number past the merges (at least 100, also at merge 0); grows by half
+        again when they reach its end."""
+        if n > self._xmax or not self._xmax:
             self._xmax = nice_ceiling(max(100, n * 1.5))
             for plot in self.plots:
                 plot.setXRange(0, self._xmax, padding=0.02)

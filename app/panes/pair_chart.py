@@ -138,7 +138,8 @@ class CountAxis(pg.AxisItem):
         dx = self.mapFromItem(view.childGroup, QPointF(1, 0)).x() - x0
         lo, hi = self.range
         levels = self.tickValues(lo, hi, rect.width())
-        values = levels[0][1] if levels else []
+        # counts are whole numbers: a tick at 0.5 would read "0" or "1" again (small ranges)
+        values = [v for v in (levels[0][1] if levels else []) if abs(v - round(v)) < 1e-9]
         top = rect.top()
         for v in values:
             x = x0 + v * dx
