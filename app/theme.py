@@ -202,6 +202,14 @@ def font_with_size(font: QFont, point_size: float, *, bold: bool = False) -> QFo
     return out
 
 
+def bold_font() -> QFont:
+    """A font that sets only the weight: family and size still come from the parent (so the
+    widget follows Ctrl +/-, which a full copy of a font would freeze)."""
+    font = QFont()
+    font.setBold(True)
+    return font
+
+
 def change_app_font_size(delta: int) -> int:
     """Make every widget's font ``delta`` points larger (Ctrl +/-); returns the new size."""
     app = QApplication.instance()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBa
 
 from ..session import RunEnd, Session
 from ..stop_text import STOP_RULES, stop_text
-from ..theme import font_with_size
+from ..theme import bold_font
 from ..widgets.quiet import QuietSlider, live_label
 
 #: merges a second offered for Play
@@ -142,7 +142,7 @@ class ControlsPane(QWidget):
         row.addWidget(tool_button(actions["cancel"], self))
         row.addStretch(1)
         self.merge_label = live_label(self, object_name="merge_label", min_text="merge 88,888 / 88,888    vocab 88,888",
-                                      font=font_with_size(self.font(), self.font().pointSizeF(), bold=True))
+                                      font=bold_font())  # bold only: the size follows Ctrl +/-
         self.merge_label.setTextFormat(Qt.PlainText)  # rich text costs a document layout per step
         self.stats_label = live_label(self, object_name="stats_label")
         info = QHBoxLayout()

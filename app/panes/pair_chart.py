@@ -208,6 +208,8 @@ class PairChart(QWidget):
         self.session = session
         self.k = k
         self._font = QFont(font or self.font())
+        #: the labels follow the widget's font (Ctrl +/-) unless the owner gave one (presenter)
+        self.follow_font = font is None
         self._xmax = 1.0
         self.left_axis, self.right_axis = LabelAxis("left"), LabelAxis("right")
         self.plot_widget = pg.PlotWidget(self, axisItems={"left": self.left_axis, "right": self.right_axis,
@@ -220,7 +222,10 @@ class PairChart(QWidget):
         plot.invertY(True)
         plot.setYRange(-0.6, k - 0.4, padding=0)
         plot.showAxis("right")
-        plot.setTitle(title or f"Next pairs (top {k})")
+        self._title = title or "Next pairs (top {k})"  # {k}: the rows that fit (:meth:`_fit_rows`)
+        self.rows = k
+        plot.setTitle(self._title.format(k=k))
+        plot.getViewBox().sigResized.connect(self._fit_rows)
         plot.setLabel("bottom", "pair count — the orange bar is the next merge")
         for axis in (self.left_axis, self.right_axis, plot.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
@@ -258,6 +263,8 @@ class PairChart(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.PaletteChange and self.follow_palette:
             self.apply_palette()
+        elif event.type() == QEvent.FontChange and self.follow_font and self.font() != self._font:
+            self.set_chart_font(self.font())
 
     def chart_font(self) -> QFont:
         """The font of the labels and counts."""
@@ -270,11 +277,26 @@ class PairChart(QWidget):
     def set_chart_font(self, font: QFont) -> None:
         self._font = QFont(font)
         self._pair_texts.clear()
+        title = self.plot_item.titleLabel
+        title.setText(title.text, size=f"{font.pointSizeF() * 1.3:.3g}pt")
+        self._fit_rows()
         for axis in (self.left_axis, self.right_axis, self.plot_item.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
             axis.label.setFont(self._font)
         self._fit_axes()
         self.refresh()
+
+    def _fit_rows(self, *_) -> None:
+        """Show as many of the top ``k`` pairs as have a line of text each (large fonts, small
+        windows): labels never overlap. Changes with the chart's size or font, never per step."""
+        height = self.plot_item.getViewBox().height()
+        line = QFontMetrics(self._font).height() * 1.05
+        rows = self.k if height <= 0 else max(1, min(self.k, int(height / line)))
+        if rows != self.rows:
+            self.rows = rows
+            self.plot_item.setYRange(-0.6, rows - 0.4, padding=0)
+            title = self.plot_item.titleLabel
+            title.setText(self._title.format(k=rows))
 
     def _fit_axes(self) -> None:
         self._fm = QFontMetrics(self._font)
