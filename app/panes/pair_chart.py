@@ -210,6 +210,8 @@ class PairChart(QWidget):
         self._font = QFont(font or self.font())
         #: the labels follow the widget's font (Ctrl +/-) unless the owner gave one (presenter)
         self.follow_font = font is None
+        #: the title's size over the labels' (the presenter's type is large already: 1)
+        self.title_scale = 1.3
         self._xmax = 1.0
         self.left_axis, self.right_axis = LabelAxis("left"), LabelAxis("right")
         self.plot_widget = pg.PlotWidget(self, axisItems={"left": self.left_axis, "right": self.right_axis,
@@ -278,7 +280,7 @@ class PairChart(QWidget):
         self._font = QFont(font)
         self._pair_texts.clear()
         title = self.plot_item.titleLabel
-        title.setText(title.text, size=f"{font.pointSizeF() * 1.3:.3g}pt")
+        title.setText(title.text, size=f"{font.pointSizeF() * self.title_scale:.3g}pt")
         self._fit_rows()
         for axis in (self.left_axis, self.right_axis, self.plot_item.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
@@ -299,12 +301,21 @@ class PairChart(QWidget):
             title.setText(self._title.format(k=rows))
 
     def _fit_axes(self) -> None:
+        """Axis widths for this corpus and font: the labels shown now (with room to spare; they
+        widen when a longer one comes) and the largest count of the training (counts never
+        exceed the first merge's), so the bars keep the room a small window or a large font
+        leaves them."""
         self._fm = QFontMetrics(self._font)
-        self._left_width = self._fm.horizontalAdvance('"Ġthe" + "Ġthe"') + 12
+        s = self.session
+        texts = [self._pair_text(p)[1] for p in s.top_pairs[: self.k]] if s.is_loaded else []
+        guess = self._fm.horizontalAdvance('"Ġth" + "e"')
+        self._left_width = int(max([guess] + texts) * 1.1) + 12
         self.left_axis.setWidth(self._left_width)
-        self.right_axis.setWidth(self._fm.horizontalAdvance("88,888,888") + 8)
+        top = s.history[0].count if s.is_loaded and s.history else \
+            (s.top_pairs[0].count if s.is_loaded and s.top_pairs else 88_888)
+        self.right_axis.setWidth(self._fm.horizontalAdvance(f"{max(top, 999):,}") + 12)
         bottom = self.plot_item.getAxis("bottom")  # ticks, counts, then the axis title
-        bottom.setHeight(6 + self._fm.height() + int(bottom.label.boundingRect().height() * 0.8) + 2)
+        bottom.setHeight(6 + self._fm.height() + int(bottom.label.boundingRect().height()) + 2)
 
     def _fit_left_axis(self, widths: Sequence[int]) -> None:
         """Widen the label axis when a label would be cut, with room to spare; it narrows only for
@@ -328,6 +339,7 @@ class PairChart(QWidget):
     def _on_session_corpus_loaded(self, *_) -> None:
         self._pair_texts.clear()  # token ids mean other tokens now
         self._fit_axes()
+        self._labels = []  # (the label axis is set again)
         self.refresh()
 
     def labels(self) -> List[str]:
