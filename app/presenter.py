@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QPainter, QShortcut
-from PySide6.QtWidgets import (QApplication, QHBoxLayout, QInputDialog, QPushButton, QSplitter, QVBoxLayout,
+from PySide6.QtWidgets import (QApplication, QHBoxLayout, QInputDialog, QLabel, QPushButton, QSplitter, QVBoxLayout,
                                QWidget)
 
 from bpe_core.types import MergeStep
@@ -158,23 +158,18 @@ class PresenterWindow(QWidget):
         big = QFont(self.font())
         big.setPointSize(self.point_size)
         self.banner = live_label(self, object_name="banner")
-        self.banner.setAlignment(Qt.AlignLeft | Qt.AlignVCenter)
-        # the merge number is in the banner; the vocabulary size beside it
+        self.banner.setAlignment(Qt.AlignCenter)
+        # the merge number is in the banner; the vocabulary size among the controls
         self.merge_label = live_label(self, min_text="vocab 88,888", font=big)
-        self.merge_label.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
-        #: says when the encode box has the keyboard (then Space types; Esc gives it back)
-        self.focus_hint = live_label(self, object_name="focus_hint", min_text="typing · Esc: Space steps")
-        self.focus_hint.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
-        top = QHBoxLayout()
-        top.addWidget(self.banner, 1)
-        top.addWidget(self.focus_hint)
-        top.addWidget(self.merge_label)
+        self.merge_label.setAlignment(Qt.AlignCenter)
         buttons = QHBoxLayout()
         for name in ("reset", "undo", "step", "step_n", "play"):
             button = tool_button(actions[name], self)
             button.setToolButtonStyle(Qt.ToolButtonTextOnly)  # small dark icons vanish on black
             button.setFocusPolicy(Qt.NoFocus)  # the keyboard stays with the window: Space steps
             buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.merge_label)
         buttons.addStretch(1)
         choose = QPushButton("Words…", self)
         choose.setToolTip("Choose the words shown (comma separated)")
@@ -194,6 +189,10 @@ class PresenterWindow(QWidget):
         self.encode = EncodePane(self)
         self.encode.observe(session)
         self.encode.editor.installEventFilter(self)  # Esc in the box: back to stepping
+        #: over the encode box's corner while it has the keyboard (Space types there; Esc gives it
+        #: back): no layout, so showing it moves nothing
+        self.focus_hint = QLabel("typing · Esc: Space steps", self.encode.editor, objectName="focus_hint")
+        self.focus_hint.hide()
         for w in (self.chart, self.showcase):
             w.setFocusPolicy(Qt.ClickFocus)  # a click beside the box takes the keyboard back
         middle = QSplitter(Qt.Horizontal, self)
@@ -209,7 +208,7 @@ class PresenterWindow(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 8)
         layout.setSpacing(4)
-        layout.addLayout(top)
+        layout.addWidget(self.banner)
         layout.addLayout(buttons)
         layout.addWidget(outer, 1)
         self.addActions([actions[n] for n in ("reset", "undo", "step", "step_n", "undo_n", "play", "run")])
@@ -253,8 +252,14 @@ class PresenterWindow(QWidget):
         return super().eventFilter(obj, event)
 
     def _on_app_focus_changed(self, old, new) -> None:
-        typing = new is self.encode.editor
-        self.focus_hint.setText("typing · Esc: Space steps" if typing else "")
+        hint = self.focus_hint
+        if new is self.encode.editor:
+            hint.adjustSize()
+            hint.move(self.encode.editor.width() - hint.width() - 24, 4)
+            hint.raise_()
+            hint.show()
+        else:
+            hint.hide()
 
     def typing(self) -> bool:
         """True while the encode box has the keyboard (Space types there, and the hint says so)."""
@@ -303,5 +308,5 @@ class PresenterWindow(QWidget):
         fm = self.banner.label.fontMetrics()
         if fm.horizontalAdvance(text) > self.banner.width() > 0:  # long tokens: elided, never cut
             self.banner.setToolTip(text)
-            text = fm.elidedText(text, Qt.ElideMiddle, self.banner.width())
+            text = fm.elidedText(text, Qt.ElideRight, self.banner.width())
         self.banner.setText(text)
