@@ -99,7 +99,10 @@ class LabelAxis(pg.AxisItem):
                 st.prepare(font=font)
             size = st.size()
             x = edge - offset - size.width() if left else edge + offset
-            p.drawStaticText(QPointF(x, y0 + i * dy - size.height() / 2), st)
+            y = y0 + i * dy - size.height() / 2
+            if y < rect.top() - 1 or y + size.height() > rect.bottom() + 1:
+                continue  # a row below the rows shown (:meth:`PairChart._fit_rows`): no half label
+            p.drawStaticText(QPointF(x, y), st)
 
 
 class CountAxis(pg.AxisItem):
