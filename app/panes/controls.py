@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBar, QSpinBox, QStatusBar, QStyle,
                                QToolButton, QVBoxLayout, QWidget)
@@ -200,6 +200,9 @@ class RunStatus(QObject):
         super().__init__(bar)
         self.bar = bar
         self.session = session
+        # a run complete on a stop rule keeps its full bar as long as its message shows
+        self._done_timer = QTimer(self, singleShot=True, interval=15000)
+        self._done_timer.timeout.connect(lambda: self.progress.hide())
         self.progress = QProgressBar(bar, maximumWidth=260, textVisible=True)
         self.cancel_button = tool_button(cancel, bar)
         bar.addPermanentWidget(self.progress)
@@ -218,6 +221,7 @@ class RunStatus(QObject):
         session.run_finished.connect(self._on_session_run_finished)
 
     def busy(self, text: str) -> None:
+        self._done_timer.stop()
         self.bar.showMessage(text)
         self.progress.setRange(0, 0)  # "working" until the first report
         self.progress.show()
@@ -250,3 +254,4 @@ class RunStatus(QObject):
             self.progress.setValue(1)
             self.progress.setFormat(f"100 % — done at merge {end.merge_count:,}")
             self.progress.show()
+            self._done_timer.start()
