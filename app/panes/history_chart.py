@@ -18,7 +18,7 @@ from typing import List, Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QSize
 from PySide6.QtWidgets import QGraphicsItem, QTabBar, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
@@ -31,6 +31,20 @@ from ..widgets.history_curve import HistoryCurve
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: points per curve before long runs are thinned (about twice a chart's width in pixels)
 MAX_POINTS = 2048
+
+
+def relax_width(label: pg.LabelItem) -> None:
+    """Let a chart title be narrower than its text: a cut title beats a chart cut off at the
+    pane's edge. pyqtgraph sets a label's minimum width to its text's on every text change and
+    resize, so the label's own ``updateMin`` is wrapped."""
+    update_min = label.updateMin
+
+    def relaxed() -> None:
+        update_min()
+        label.setMinimumWidth(0)
+
+    label.updateMin = relaxed
+    relaxed()
 
 
 class HistoryChart(QWidget):
@@ -54,6 +68,7 @@ class HistoryChart(QWidget):
             plot.hideButtons()
             plot.setMenuEnabled(False)
             plot.setLabel("bottom", "merge")
+            relax_width(plot.titleLabel)
             plot.showGrid(x=True, y=True, alpha=0.2)
             for name in ("left", "bottom"):  # axes (and the grid they draw) change rarely: keep them
                 plot.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # as pixmaps
@@ -120,9 +135,6 @@ class HistoryChart(QWidget):
         pt = font.pointSizeF()
         for plot, title, ylabel in zip(self.plots, self.titles, self.ylabels):
             plot.setTitle(title, size=f"{pt + 1:g}pt")
-            # a title never forces the layout wider than the chart (a cut title beats a cut chart)
-            plot.titleLabel.setMinimumWidth(0)
-            plot.titleLabel._sizeHint[Qt.MinimumSize] = (0, plot.titleLabel._sizeHint[Qt.MinimumSize][1])
             for axis in (plot.getAxis("left"), plot.getAxis("bottom")):
                 axis.setStyle(tickFont=font)
                 axis.labelStyle = {"font-size": f"{pt:g}pt"}
