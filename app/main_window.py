@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMes
 
 from . import export
 from .examples import EXAMPLES
+from .keys import key_lines
 from .panes.controls import ControlsPane, RunStatus, TrainActions, bind
 from .panes.encode_pane import EncodePane
 from .panes.history_chart import HistoryChart
@@ -228,18 +229,8 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001 - shown to the user, nothing else changes
             self._on_session_error_raised(user_message(exc))
 
-    def key_lines(self) -> List[str]:
-        """``Step: Space, Right`` for every action with a shortcut, read from the actions themselves
-        (every key of each, not just the first), so the list never goes stale."""
-        lines = set()
-        for action in self.findChildren(QAction):
-            keys = [k.toString(QKeySequence.NativeText) for k in action.shortcuts()]
-            if any(keys):  # (a standard key this platform has no binding for reads "")
-                lines.add(f"{action.text().replace('&', '').rstrip('…')}: {', '.join(k for k in keys if k)}")
-        return sorted(lines)
-
     def show_keys(self) -> None:
-        QMessageBox.information(self, "Keys", "\n".join(self.key_lines()))
+        QMessageBox.information(self, "Keys", "\n".join(key_lines(self)))
 
     # -- session facts ------------------------------------------------------------------------------------
     def _on_session_corpus_loaded(self, info) -> None:

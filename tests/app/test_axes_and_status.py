@@ -116,7 +116,9 @@ def test_cancel_is_disabled_after_opening_a_vocabulary(qtbot, loaded_window, tmp
 def test_help_keys_lists_every_shortcut_of_every_action(window):
     from PySide6.QtGui import QAction
 
-    lines = window.key_lines()
+    from bpe_lens_app.keys import key_lines
+
+    lines = key_lines(window)
     text = "\n".join(lines)
     for action in window.findChildren(QAction):
         for key in action.shortcuts():
