@@ -1,31 +1,65 @@
-"""``python -m bpe_lens_app`` / ``bpe-lens``: open the main window on a corpus (the built-in one by default)."""
+"""``python -m bpe_lens_app`` / ``bpe-lens``: open the main window on a corpus (the built-in one by default).
+
+``bpe-lens FILE`` opens FILE as a corpus, or as a vocabulary in the inspector when its content
+says it is one. ``--version`` and ``--info`` answer without a display (no QApplication).
+"""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import List, Optional
 
-DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "resources" / "corpus" / "default.txt"
+from bpe_core import resources
+
+DEFAULT_CORPUS = resources.default_corpus()
+APP_ID = "bpe-lens"  # the .desktop file's name: window managers match the window to it (icon, grouping)
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="bpe-lens", description="Watch Byte-Pair Encoding learn, merge by merge.")
+    from .info import version_line
+
+    parser = argparse.ArgumentParser(
+        prog="bpe-lens", description="Watch Byte-Pair Encoding learn, merge by merge.",
+        epilog="examples:\n  bpe-lens\n  bpe-lens novel.txt --preset char-hf\n  bpe-lens tokenizer.json\n"
+               "  bpe-lens --info", formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="a corpus to train on, or a vocabulary to inspect (recognised by its content)")
     parser.add_argument("--corpus", metavar="PATH", help=f"text file to train on (default: {DEFAULT_CORPUS.name})")
     parser.add_argument("--preset", metavar="NAME", help="training preset (see Train → settings)")
     parser.add_argument("--vocab", metavar="PATH", help="also open a saved vocabulary in the inspector")
+    parser.add_argument("--version", action="version", version=version_line("bpe-lens"))
+    parser.add_argument("--info", action="store_true",
+                        help="print versions and where the resources are, check that they load, and exit")
     return parser.parse_args(argv)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    args = parse_args(argv)
+def make_app():
+    """The QApplication with the names desktops use: version, the .desktop file (icon, grouping), the icon."""
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    from bpe_core import __version__
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("BPE Lens")
     app.setApplicationName("bpe-lens")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(QIcon(str(resources.icon())))
+    return app
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_args(argv)
+    if args.info:
+        from .info import print_info
+        return print_info()
+    missing = [p for p in (args.file, args.corpus, args.vocab) if p and not os.path.exists(p)]
+    if missing:  # said on the command line, before any window opens
+        print(f"bpe-lens: {missing[0]}: no such file or folder", file=sys.stderr)
+        return 2
+    app = make_app()
 
     from bpe_core.types import BPELensError
 
@@ -34,10 +68,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     configure_pyqtgraph()  # once, before any plot exists
     apply_app_theme(app)
     from .main_window import MainWindow
-    from .session import Session, default_config
+    from PySide6.QtCore import QSettings
 
-    try:
-        config = default_config(args.preset)
+    from .session import Session, default_config
+    from .settings_store import saved_config
+
+    try:  # an explicit --preset wins over the remembered settings
+        config = default_config(args.preset) if args.preset else saved_config(QSettings()) or default_config()
     except BPELensError as exc:
         print(f"bpe-lens: {exc}", file=sys.stderr)
         return 2
@@ -45,10 +82,32 @@ def main(argv: Optional[List[str]] = None) -> int:
     window = MainWindow(session)
     window.resize(1440, 900)
     window.show()
-    session.load_corpus(args.corpus or str(DEFAULT_CORPUS))
-    if args.vocab:
-        session.open_vocabulary(args.vocab)
+    corpus, vocab = args.corpus, args.vocab
+    if args.file:
+        from .main_window import is_vocabulary
+
+        if is_vocabulary(args.file):
+            vocab = vocab or args.file
+        else:
+            corpus = corpus or args.file
+    session.load_corpus(corpus or str(DEFAULT_CORPUS))
+    if vocab:
+        _after_loading(session, lambda: window.open_vocabulary_path(vocab))
     return app.exec()
+
+
+def _after_loading(session, then) -> None:
+    """Call ``then`` once the corpus has loaded (or failed to): the session runs one background
+    call at a time, and starting the vocabulary's would cancel the corpus's."""
+    signals = (session.corpus_loaded, session.error_raised)
+
+    def once(*_args) -> None:
+        for signal in signals:
+            signal.disconnect(once)
+        then()
+
+    for signal in signals:
+        signal.connect(once)
 
 
 if __name__ == "__main__":

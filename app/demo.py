@@ -30,8 +30,6 @@ DEMO_TEXT = (
     "Emoji: 😀 🎉 👍 ❤ — and numbers 1234567 or 3.14159.\n"
     "\tdef encode(self, text: str) -> list[int]:\n"
 )
-#: where the GPT-2 vocabulary is looked for (``BPE_LENS_GPT2`` first)
-GPT2_PATHS = ("/work/shared/data/gpt2/tokenizer.json",)
 
 
 def demo_byte_model(text: str, merges: int = 200) -> BPEModel:
@@ -49,8 +47,10 @@ def demo_byte_model(text: str, merges: int = 200) -> BPEModel:
 
 
 def demo_model() -> BPEModel:
-    """GPT-2 from the shared data when readable, else :func:`demo_byte_model` of :data:`DEMO_TEXT`."""
-    for path in (os.environ.get("BPE_LENS_GPT2", ""),) + GPT2_PATHS:
+    """GPT-2 from ``BPE_LENS_GPT2`` or the real data in ``BPE_LENS_DATA`` when readable, else
+    :func:`demo_byte_model` of :data:`DEMO_TEXT`."""
+    data = os.environ.get("BPE_LENS_DATA", "")
+    for path in (os.environ.get("BPE_LENS_GPT2", ""), data and os.path.join(data, "gpt2", "tokenizer.json")):
         if path and os.path.exists(path):
             try:
                 return open_vocabulary(path)

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Tuple
 
+from bpe_core import resources
 from bpe_core.presets import make_config
 from bpe_core.types import TrainerConfig
 
 __all__ = ["Example", "EXAMPLES", "EXAMPLES_DIR"]
 
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "examples"
+EXAMPLES_DIR = resources.resource("examples")
 
 
 @dataclass(frozen=True)

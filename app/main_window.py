@@ -9,7 +9,11 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from . import export
+from bpe_core import resources
+from bpe_core.formats.detect import detect_format
+from bpe_core.types import BPELensError, TrainerConfig
+
+from . import export, settings_store
 from .examples import EXAMPLES
 from .keys import key_lines
 from .panes.controls import ControlsPane, RunStatus, TrainActions, bind
@@ -22,11 +26,26 @@ from .panes.words_pane import WordsPane
 from .presenter import PresenterWindow
 from .session import PRESETS, Session, make_config, user_message
 from .settings_dialog import SettingsDialog
-from .theme import change_app_font_size
+from .theme import change_app_font_size, set_app_font_size
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
-VOCAB_SUFFIXES = {".json", ".model", ".tiktoken"}
-MAX_RECENT = 8
+RESOURCES = resources.root()
+RECENT_CORPORA, RECENT_VOCABULARIES = "recent", "recent_vocabularies"
+
+
+def is_vocabulary(path: str) -> bool:
+    """Whether ``path`` is a vocabulary rather than a corpus, by sniffing its content.
+
+    A text file is a corpus unless it is clearly a vocabulary: a two-words-per-line text could
+    pass for a ``merges.txt``, so that format counts only under a ``.json`` / ``merges.txt`` name.
+    """
+    p = Path(path)
+    if p.is_dir():
+        return True
+    try:
+        fmt = detect_format(p)
+    except BPELensError:
+        return False
+    return fmt != "vocab-merges" or p.suffix.lower() == ".json" or p.name.endswith("merges.txt")
 
 
 def confirm_reset(parent: QWidget, session: Session) -> bool:
@@ -56,11 +75,14 @@ class MainWindow(QMainWindow):
         self.merges = MergesTable(session)
         self.presenter: Optional[PresenterWindow] = None
         self.error_box: Optional[QMessageBox] = None
+        self.discard_box: Optional[QMessageBox] = None
+        self._opening_vocabulary: Optional[str] = None
         self._build_central()
         self._build_menus()
         self.status = RunStatus(session, self.statusBar(), self.train_actions["cancel"])
         self._connect()
         self._restore_layout()
+        self._restore_font_size()
 
     # -- layout -------------------------------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -76,7 +98,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(tabsClosable=True)
         self.tabs.addTab(training, "Training")
         self.tabs.tabBar().setTabButton(0, self.tabs.tabBar().ButtonPosition.RightSide, None)
-        self.tabs.tabCloseRequested.connect(lambda i: i and self.tabs.removeTab(i))
+        self.tabs.tabCloseRequested.connect(self.close_tab)
         self.setCentralWidget(self.tabs)
 
     def _splitter(self, orientation, name: str, *widgets, sizes=()) -> QSplitter:
@@ -105,6 +127,8 @@ class MainWindow(QMainWindow):
         file.addActions([self.open_action, self.open_vocab_action])
         self.recent_menu = file.addMenu("Recent corpora")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_vocab_menu = file.addMenu("Recent vocabularies")
+        self.recent_vocab_menu.aboutToShow.connect(self._fill_recent_vocabularies)
         self.examples_menu = file.addMenu("Examples")
         self._fill_examples()
         file.addSeparator()
@@ -116,20 +140,23 @@ class MainWindow(QMainWindow):
             self.history_chart.layout_widget.scene(), "history"), name="export_history"))
         export_menu.addAction(a("Merges as CSV…", self.export_merges, name="export_merges"))
         file.addSeparator()
+        file.addAction(a("Close tab", lambda: self.close_tab(self.tabs.currentIndex()), QKeySequence.Close,
+                         "close_tab"))
         file.addAction(a("Quit", self.close, QKeySequence.Quit, "quit"))
         edit = self.menuBar().addMenu("&Edit")
         edit.addAction(a("Find word", self.words.focus_filter, QKeySequence.Find, "find"))
         edit.addAction(self.settings_action)
         view = self.menuBar().addMenu("&View")
         view.addAction(self.presenter_action)
-        view.addAction(a("Larger font", lambda: change_app_font_size(+1), ["Ctrl++", "Ctrl+="], "font_larger"))
-        view.addAction(a("Smaller font", lambda: change_app_font_size(-1), "Ctrl+-", "font_smaller"))
+        view.addAction(a("Larger font", lambda: self.change_font_size(+1), ["Ctrl++", "Ctrl+="], "font_larger"))
+        view.addAction(a("Smaller font", lambda: self.change_font_size(-1), "Ctrl+-", "font_smaller"))
         train = self.menuBar().addMenu("&Train")
         for name in ("step", "step_n", "undo", "undo_n", "play", "run", "cancel", "reset"):
             train.addAction(ta[name])
         self.addActions(list(ta.actions.values()))
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(a("Keys…", self.show_keys, "F1", "keys"))
+        help_menu.addAction(a("About BPE Lens…", self.show_about, name="about"))
         bar = self.addToolBar("Main")
         bar.setObjectName("main_toolbar")
         bar.addActions([self.open_action, self.open_vocab_action])
@@ -153,29 +180,66 @@ class MainWindow(QMainWindow):
         s.corpus_loaded.connect(self._on_session_corpus_loaded)
         s.error_raised.connect(self._on_session_error_raised)
         s.vocabulary_opened.connect(self._on_session_vocabulary_opened)
-        s.config_changed.connect(lambda cfg: self.preset_box.setCurrentText(cfg.preset))
+        s.config_changed.connect(self._on_session_config_changed)
 
     # -- commands -----------------------------------------------------------------------------------------
     def open_path(self, path: str) -> None:
-        """Open a dropped / chosen file: a vocabulary by its suffix (or a folder: seed 000's tables,
-        a tokenizer.json or vocab.json + merges.txt), anything else as a corpus."""
-        p = Path(path)
-        if p.is_dir() or p.suffix.lower() in VOCAB_SUFFIXES or p.name == "merges.txt":
+        """Open a dropped / chosen file: a vocabulary when its content says so (or a folder: seed 000's
+        tables, a tokenizer.json or vocab.json + merges.txt), anything else as a corpus."""
+        if is_vocabulary(path):
             self.open_vocabulary_path(path)
         else:
-            self.session.load_corpus(path)
+            self.load_corpus(path)
 
     def open_vocabulary_path(self, path: str) -> None:
         """Open a vocabulary (a ``.tiktoken`` file of our own: the user picks its split pattern)."""
         pattern = export.ask_tiktoken_pattern(self, path)
         if pattern is not False:
+            self._opening_vocabulary = str(path)
             self.session.open_vocabulary(path, pattern=pattern)
+
+    def load_corpus(self, path: str, config: Optional[TrainerConfig] = None) -> None:
+        """Train on another corpus (with ``config``: these settings, e.g. an example's own preset),
+        after asking when that would discard trained merges."""
+        if self.ask_to_discard(f"Opening {Path(path).name}"):
+            self.session.load_corpus(path, config)
+
+    def ask_to_discard(self, action: str) -> bool:
+        """Whether the user lets ``action`` throw away the merges trained so far (no question at merge 0).
+
+        The box is kept in ``discard_box`` while it is open so that a test can answer it."""
+        n = self.session.merge_count
+        if n == 0:
+            return True
+        self.discard_box = QMessageBox(
+            QMessageBox.Question, "Discard trained merges?",
+            f"{action} discards the {n:,} merges trained so far (File → Save vocabulary keeps them). Continue?",
+            QMessageBox.Yes | QMessageBox.No, self)
+        self.discard_box.setObjectName("discard_box")
+        self.discard_box.setDefaultButton(QMessageBox.No)
+        try:
+            return self.discard_box.exec() == QMessageBox.Yes
+        finally:
+            self.discard_box = None
+
+    def close_tab(self, index: int) -> None:
+        """Close an inspector tab (Ctrl+W); the Training tab stays."""
+        if index > 0:
+            self.tabs.removeTab(index)
+
+    def change_font_size(self, delta: int) -> None:
+        settings_store.save_font_size(self.settings, change_app_font_size(delta))
+
+    def _restore_font_size(self) -> None:
+        points = settings_store.saved_font_size(self.settings)
+        if points:
+            set_app_font_size(points)
 
     def choose_corpus(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open corpus", str(self._last_dir()),
                                               "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
         if path:
-            self.session.load_corpus(path)
+            self.load_corpus(path)
 
     def choose_vocabulary(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open vocabulary", str(self._last_dir()),
@@ -229,6 +293,11 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001 - shown to the user, nothing else changes
             self._on_session_error_raised(user_message(exc))
 
+    def show_about(self) -> None:
+        from .info import about_html
+
+        QMessageBox.about(self, "About BPE Lens", about_html())
+
     def show_keys(self) -> None:
         QMessageBox.information(self, "Keys", "\n".join(key_lines(self)))
 
@@ -237,7 +306,14 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"BPE Lens — {info.name} ({info.config.preset})")
         self._remember(info.path)
 
+    def _on_session_config_changed(self, config) -> None:
+        self.preset_box.setCurrentText(config.preset)
+        settings_store.save_config(self.settings, config)
+
     def _on_session_vocabulary_opened(self, model) -> None:
+        if self._opening_vocabulary:
+            settings_store.remember(self.settings, RECENT_VOCABULARIES, self._opening_vocabulary)
+            self._opening_vocabulary = None
         self.tabs.setCurrentIndex(self.tabs.addTab(InspectorTab(model), f"Inspect: {model.name or 'vocabulary'}"))
 
     def _on_session_error_raised(self, message: str) -> None:
@@ -249,28 +325,35 @@ class MainWindow(QMainWindow):
     def _remember(self, path: str) -> None:
         if Path(path).resolve().parent == (RESOURCES / "corpus").resolve():
             return  # the built-in default is always there
-        recent = [p for p in self.recent_files() if p != path]
-        self.settings.setValue("recent", [path] + recent[: MAX_RECENT - 1])
+        settings_store.remember(self.settings, RECENT_CORPORA, path)
         self.settings.setValue("last_dir", str(Path(path).parent))
 
     def recent_files(self) -> List[str]:
-        value = self.settings.value("recent", [])
-        return [value] if isinstance(value, str) else list(value or [])
+        return settings_store.recent(self.settings, RECENT_CORPORA)
+
+    def recent_vocabularies(self) -> List[str]:
+        return settings_store.recent(self.settings, RECENT_VOCABULARIES)
 
     def _last_dir(self) -> Path:
         return Path(self.settings.value("last_dir", str(Path.home())))
 
     def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for path in self.recent_files():
-            self.recent_menu.addAction(path, lambda p=path: self.session.load_corpus(p))
-        if self.recent_menu.isEmpty():
-            self.recent_menu.addAction("(none)").setEnabled(False)
+        self._fill_menu(self.recent_menu, self.recent_files(), self.load_corpus)
+
+    def _fill_recent_vocabularies(self) -> None:
+        self._fill_menu(self.recent_vocab_menu, self.recent_vocabularies(), self.open_vocabulary_path)
+
+    @staticmethod
+    def _fill_menu(menu, paths: List[str], open_one: Callable[[str], None]) -> None:
+        menu.clear()
+        for path in paths:
+            menu.addAction(path, lambda p=path: open_one(p))
+        if menu.isEmpty():
+            menu.addAction("(none)").setEnabled(False)
 
     def _fill_examples(self) -> None:
         for example in EXAMPLES:  # each with its own preset: another one would misread it
-            self.examples_menu.addAction(example.title, lambda e=example: self.session.load_corpus(
-                str(e.path), e.config()))
+            self.examples_menu.addAction(example.title, lambda e=example: self.load_corpus(str(e.path), e.config()))
         self.examples_menu.setEnabled(not self.examples_menu.isEmpty())
 
     def dragEnterEvent(self, event) -> None:
@@ -300,6 +383,9 @@ class MainWindow(QMainWindow):
                 self.settings.setValue(f"window/{splitter.objectName()}", splitter.saveState())
 
     def closeEvent(self, event) -> None:
+        if not self.ask_to_discard("Quitting"):
+            event.ignore()
+            return
         self.save_layout()
         self.session.shutdown()
         if self.presenter is not None:

@@ -214,9 +214,14 @@ def bold_font() -> QFont:
 
 def change_app_font_size(delta: int) -> int:
     """Make every widget's font ``delta`` points larger (Ctrl +/-); returns the new size."""
+    return set_app_font_size(round(QApplication.instance().font().pointSizeF()) + delta)
+
+
+def set_app_font_size(points: int) -> int:
+    """Give every widget a ``points``-sized font (clamped to a readable range); returns the size."""
     app = QApplication.instance()
     font = app.font()
-    size = max(MIN_POINT_SIZE, min(MAX_POINT_SIZE, round(font.pointSizeF()) + delta))
+    size = max(MIN_POINT_SIZE, min(MAX_POINT_SIZE, points))
     font.setPointSizeF(size)
     app.setFont(font)
     return size

@@ -21,9 +21,7 @@ sys.path.insert(0, str(ROOT))
 from bpe_core.encoding.encoder import Encoder  # noqa: E402
 from bpe_core.formats import read_tiktoken, read_tokenizer_json  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
-if not DATA.exists():
-    DATA = Path("/work/shared/data")
+DATA = Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data")
 ENGLISH = ["tinyshakespeare.txt", "wikitext-2-raw/wiki.valid.raw", "wikitext-2-raw/wiki.test.raw",
            "bench/gutenberg/*.txt", "bench/ptb/ptb.train.txt"]
 

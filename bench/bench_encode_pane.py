@@ -21,7 +21,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-GPT2 = "/work/shared/data/gpt2/tokenizer.json"
+GPT2 = os.path.join(os.environ.get("BPE_LENS_DATA") or os.path.join(os.path.dirname(__file__), "..", "..", "shared",
+                                                                     "data"), "gpt2", "tokenizer.json")
 SAMPLE = (
     "Byte-pair encoding (BPE) starts from single bytes and repeatedly merges the most frequent "
     "adjacent pair into a new token, so common words become one token and rare ones split into "

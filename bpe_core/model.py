@@ -11,22 +11,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any, Dict, List, Literal, Optional, Protocol, Tuple
+from typing import Any, Dict, List, Literal, Optional, Tuple
 
 from bpe_core.encoding.symbols import display as display_raw
-from bpe_core.types import Piece, Raw, TokenInfo, Unit
+from bpe_core.pipelines.base import TextPipeline
+from bpe_core.types import Raw, TokenInfo, Unit
 
 Algorithm = Literal["merges", "tiktoken", "seed000-greedy"]
 
 
-class Pipeline(Protocol):
-    """Cuts text into pieces (normalized text + span in the input); specials come out whole."""
-
-    def split(self, text: str) -> List[Piece]: ...
-
-
 @dataclass(eq=False)
 class BPEModel:
+    """One vocabulary: tokens by id, merges by rank, specials, the pipeline and how to encode.
+
+    >>> m = BPEModel(unit="bytes", tokens=[b"a", b"b", b"ab"], merges=[(0, 1)], merge_counts=[7])
+    >>> m.token_info(2).parts, m.merged_raw(0, 1), m.merge_counts
+    ((0, 1), b'ab', [7])
+    """
+
     unit: Unit
     #: raw token value by id; ``None`` for an id the file leaves unused. Specials are ``str``.
     tokens: List[Optional[Raw]]
@@ -35,7 +37,7 @@ class BPEModel:
     #: the count each merge had when it was learned (None when the file does not store it)
     merge_counts: List[Optional[int]] = field(default_factory=list)
     specials: Dict[str, int] = field(default_factory=dict)
-    pipeline: Optional[Pipeline] = None
+    pipeline: Optional[TextPipeline] = None
     algorithm: Algorithm = "merges"
     #: seeds: a separate end-of-word symbol appended to every word ("</w>")
     end_of_word_suffix: str = ""

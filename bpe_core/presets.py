@@ -77,6 +77,9 @@ def make_config(name: str, **overrides: Any) -> TrainerConfig:
     >>> c = make_config("char-whitespace", vocab_size=17, num_merges=3)
     >>> c.vocab_size, c.num_merges
     (17, 3)
+    >>> cfg = make_config("gpt2", num_merges=500)
+    >>> cfg.unit, cfg.pretokenizer, cfg.num_merges, cfg.vocab_size
+    ('bytes', 'gpt2', 500, None)
     """
     if name not in PRESETS:
         raise BPELensError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")

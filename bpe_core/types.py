@@ -114,7 +114,13 @@ class PairCount:
 
 @dataclass(frozen=True)
 class MergeStep:
-    """What one merge did. ``rank`` is 1-based: the k-th merge."""
+    """What one merge did. ``rank`` is 1-based: the k-th merge.
+
+    >>> from bpe_core.training.trainer import Trainer
+    >>> step = Trainer({"aab": 2}, TrainerConfig()).step()
+    >>> step.rank, step.left_token, step.right_token, step.new_token, step.count, step.changed_words
+    (1, 'a', 'a', 'aa', 2, (0,))
+    """
 
     rank: int
     left: int
@@ -188,7 +194,14 @@ class Cancelled(Exception):
 
 
 class BPELensError(Exception):
-    """A problem with the user's input; the message is shown to the user as is."""
+    """A problem with the user's input; the message is shown to the user as is.
+
+    >>> from bpe_core.presets import make_config
+    >>> make_config("no-such-preset")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bpe_core.types.BPELensError: unknown preset 'no-such-preset'; choose one of: nltk-wordpunct, byte-ascii, ...
+    """
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,9 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-if ! .venv/bin/python -c "import bpe_core, bpe_lens_app, PySide6, tokenizers, tiktoken, pytestqt" >/dev/null 2>&1; then
+# bpe_lens_resources and tqdm: an editable install made before resources/ became package data lacks them
+if ! .venv/bin/python -c "import bpe_core, bpe_lens_app, bpe_lens_resources, tqdm, PySide6, tokenizers, tiktoken, pytestqt" \
+    >/dev/null 2>&1; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".[test]"
 fi

@@ -11,6 +11,9 @@
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
+``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
+``python scripts/screenshots.py /tmp/dark --dark --only training``.
+
 Runs offscreen unless a display is set (``xvfb-run -a -s "-screen 0 1600x1000x24" python ...`` for a
 real X server); the images of the default views are at least 1280x800, the small-screen ones at their size.
 """
@@ -31,8 +34,9 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 from PySide6.QtCore import QEventLoop, QSettings, QSize, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-GPT2_TOKENIZER = ROOT.parent / "shared" / "data" / "gpt2" / "tokenizer.json"
-SANGUO = ROOT.parent / "shared" / "data" / "chinese" / "sanguo_yanyi.txt"
+DATA = Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data")
+GPT2_TOKENIZER = DATA / "gpt2" / "tokenizer.json"
+SANGUO = DATA / "chinese" / "sanguo_yanyi.txt"
 SIZE = QSize(1440, 900)
 
 
@@ -183,6 +187,22 @@ def render_other_panes(outdir: Path) -> list[Path]:
     return out
 
 
+def use_dark_palette(app: QApplication) -> None:
+    """A dark palette like a desktop's dark theme gives Qt (Fusion colors, light text on dark)."""
+    from PySide6.QtGui import QColor, QPalette
+
+    p = QPalette()
+    roles = {QPalette.Window: "#2b2b2b", QPalette.WindowText: "#e8e8e8", QPalette.Base: "#1e1e1e",
+             QPalette.AlternateBase: "#262626", QPalette.ToolTipBase: "#3a3a3a", QPalette.ToolTipText: "#e8e8e8",
+             QPalette.Text: "#e8e8e8", QPalette.Button: "#353535", QPalette.ButtonText: "#e8e8e8",
+             QPalette.BrightText: "#ff6b6b", QPalette.Highlight: "#3d6fb4", QPalette.HighlightedText: "#ffffff",
+             QPalette.Link: "#74a7ff", QPalette.PlaceholderText: "#8a8a8a", QPalette.Mid: "#444444",
+             QPalette.Dark: "#1a1a1a", QPalette.Light: "#505050"}
+    for role, color in roles.items():
+        p.setColor(role, QColor(color))
+    app.setPalette(p)
+
+
 def main(argv=None) -> int:
     from bpe_lens_app.__main__ import DEFAULT_CORPUS
 
@@ -192,14 +212,17 @@ def main(argv=None) -> int:
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
+    parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
     from bpe_lens_app.theme import apply_app_theme, configure_pyqtgraph
 
-    configure_pyqtgraph()
     apply_app_theme(app)
+    if args.dark:
+        use_dark_palette(app)  # before any plot: chart colors may follow the palette
+    configure_pyqtgraph()
     written = []
     if args.only in (None, "training"):
         written += render_training(outdir, args.corpus, args.preset, args.steps)

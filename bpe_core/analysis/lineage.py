@@ -140,7 +140,8 @@ def base_symbol_ids(model: BPEModel) -> Set[int]:
 
 def _base_ids(model: BPEModel, made: Dict[int, int], specials: frozenset) -> Set[int]:
     # (added tokens of a tokenizer.json are matched in text whole, so they count as base too)
-    if hasattr(model.pipeline, "initial_symbols") or model.algorithm == "tiktoken" or model.ignore_merges:
+    decides = model.pipeline is not None and model.pipeline.decides_symbols
+    if decides or model.algorithm == "tiktoken" or model.ignore_merges:
         # trained alphabets; tiktoken / ignore_merges also emit a whole piece that is a token
         return {i for i, t in enumerate(model.tokens) if t is not None and i not in made and i not in specials}
     pre, suf = model.continuing_subword_prefix, model.hf_end_of_word_suffix

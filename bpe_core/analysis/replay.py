@@ -31,7 +31,8 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from bpe_core.model import BPEModel
 from bpe_core.analysis.lineage import static_reachability
-from bpe_core.encoding.symbols import from_glyphs
+from bpe_core.encoding.merge import MergeTable, merge_pair, segment
+from bpe_core.encoding.units import initial_symbols
 from bpe_core.types import BPELensError, Cancelled, Progress, Raw
 
 ProgressFn = Optional[Callable[[Progress], None]]
@@ -76,33 +77,13 @@ class Segmenter:
         self._vocab = model.vocab
         self._rank = model.merge_rank
         self._result = model.merge_result
-        self._initial = getattr(model.pipeline, "initial_symbols", None)
         self._whole = model.algorithm == "tiktoken" or model.ignore_merges
-        self._prefix = self._unit(model.continuing_subword_prefix)
-        self._suffix = self._unit(model.hf_end_of_word_suffix)
         self._cache: Dict[Tuple[str, bool], Tuple[Tuple[int, Raw], ...]] = {}
-
-    def _unit(self, s: str) -> Raw:
-        if self.model.unit != "bytes" or not s:
-            return s if self.model.unit != "bytes" else b""
-        try:
-            return from_glyphs(s)  # byte models keep HF prefixes/suffixes as glyphs
-        except KeyError:
-            return s.encode()
+        self._table: Optional[MergeTable] = None  # built on the first word that needs merging
 
     def initial_raw(self, word: str, suffix: bool = True) -> List[Raw]:
-        """The base symbols a trainer would start ``word`` from."""
-        m = self.model
-        if self._initial is not None:
-            return list(self._initial(word))
-        units: List[Raw] = [bytes([b]) for b in word.encode()] if m.unit == "bytes" else list(word)
-        if self._prefix:
-            units[1:] = [self._prefix + u for u in units[1:]]  # type: ignore[operator]
-        if self._suffix and units:
-            units[-1] = units[-1] + self._suffix  # type: ignore[operator]
-        if m.end_of_word_suffix and suffix:
-            units.append(m.end_of_word_suffix)
-        return units
+        """The base symbols a trainer would start ``word`` from (:func:`~bpe_core.encoding.units.initial_symbols`)."""
+        return initial_symbols(self.model, word, suffix)
 
     def initial_ids(self, word: str, suffix: bool = True) -> List[int]:
         """Ids of the base symbols; ``<0xNN>`` bytes for a missing char with byte fallback,
@@ -143,18 +124,17 @@ class Segmenter:
         return hit
 
     def _merge_all(self, parts: List[Tuple[int, Raw]]) -> List[Tuple[int, Raw]]:
-        # the encoder's rule: merge the adjacent pair of lowest rank, leftmost first, until none
-        rank = self._rank
-        while len(parts) > 1:
-            best, at = None, -1
-            for k in range(len(parts) - 1):
-                r = rank.get((parts[k][0], parts[k + 1][0]))
-                if r is not None and (best is None or r < best):
-                    best, at = r, k
-            if best is None:
-                break
-            parts[at:at + 2] = [(self._result[best - 1], parts[at][1] + parts[at + 1][1])]  # type: ignore[operator]
-        return parts
+        """The encoder's rule (:func:`~bpe_core.encoding.merge.segment`); raws of merged parts joined."""
+        if self._table is None:
+            result = self._result
+            self._table = {pair: (r, result[r - 1]) for pair, r in self._rank.items()}
+        ids, starts = segment([i for i, _ in parts], self._table)
+        if len(ids) == len(parts):
+            return parts
+        ends = starts[1:] + [len(parts)]
+        join = b"".join if self.model.unit == "bytes" else "".join
+        return [(t, parts[s][1] if e - s == 1 else join(r for _, r in parts[s:e]))  # type: ignore[arg-type]
+                for t, s, e in zip(ids, starts, ends)]
 
     def segment_ids(self, word: str, suffix: bool = True) -> Tuple[int, ...]:
         return tuple(i for i, _ in self._pairs(word, suffix))
@@ -173,12 +153,10 @@ def count_words(model: BPEModel, lines: Iterable[str], cancel: CancelFn = None) 
     """(piece text, gets the end-of-word suffix) -> count, over the model's pipeline."""
     counts: Dict[Tuple[str, bool], int] = defaultdict(int)
     pipe = model.pipeline
-    fast = getattr(pipe, "split_words", None) if not model.end_of_word_suffix else None
-    pre, cfg = getattr(pipe, "pretokenizer", None), getattr(pipe, "config", None)
-    if pre is not None and not getattr(pipe, "specials", True) and not getattr(cfg, "encode_lowercase", True):
-        # a pipeline of a model trained here, with nothing to cut out or lowercase: its
-        # pre-tokenizer's words() is the fast path (initial_symbols decides the suffix)
-        fast = pre.words
+    # pieces' suffix flags matter only for a separate end-of-word symbol the model adds itself;
+    # a pipeline that decides the symbols decides that suffix too
+    fast = pipe.split_words if pipe is not None and (not model.end_of_word_suffix or pipe.decides_symbols) \
+        else None
     for n, line in enumerate(lines):
         if cancel is not None and n % 1000 == 0 and cancel():
             raise Cancelled()
@@ -240,7 +218,7 @@ def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
             progress: ProgressFn, cancel: CancelFn) -> List[int]:
     # Pairs are ints (left * n + right): no tuples to build and hash. A unit without a token
     # (-1) becomes id ``unk`` and is never paired. The pair -> words index is never pruned: a
-    # word that lost a pair is skipped when that pair's merge comes (_merge finds nothing).
+    # word that lost a pair is skipped when that pair's merge comes (merge_pair finds nothing).
     n = len(model.tokens) + 1
     unk = n - 1
     count: Dict[int, int] = defaultdict(int)
@@ -269,7 +247,7 @@ def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
         new = results[r]
         for w in where:
             old = symbols[w]
-            merged = _merge(old, a, b, new)
+            merged = merge_pair(old, a, b, new)
             if merged is None:
                 continue
             f = freqs[w]
@@ -291,25 +269,3 @@ def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
             if t == unk:
                 s[k] = -1
     return out
-
-
-def merge_pair(s: List[int], a: int, b: int, new: int) -> Optional[List[int]]:
-    """``s`` with every (a, b) merged left to right, non-overlapping; None if none was.
-
-    >>> merge_pair([1, 1, 1, 2], 1, 1, 9)
-    [9, 1, 2]
-    """
-    out: List[int] = []
-    i, n, hit = 0, len(s), False
-    while i < n:
-        if i + 1 < n and s[i] == a and s[i + 1] == b:
-            out.append(new)
-            i += 2
-            hit = True
-        else:
-            out.append(s[i])
-            i += 1
-    return out if hit else None
-
-
-_merge = merge_pair  # the name this module's loops use

@@ -1,19 +1,33 @@
-"""``python -m bpe_core``: train, encode, inspect, convert, replay.
+"""``bpe-lens-cli`` / ``python -m bpe_core``: train, encode, inspect, convert, replay.
 
 Every problem with the user's input ends in one line on stderr and exit code 2, never a
-traceback; Ctrl+C ends with exit code 130.
+traceback; Ctrl+C ends with exit code 130. Progress goes to stderr: a bar on a terminal, one
+line per phase in a log (:mod:`bpe_core.cli.progress`).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-import time
-from typing import Callable, List, Optional
+from typing import List, Optional
 
-from bpe_core.types import BPELensError, Cancelled, Progress, TIE_BREAKS
+from bpe_core import __version__
+from bpe_core.cli.progress import ProgressBar
+from bpe_core.types import TIE_BREAKS, BPELensError, Cancelled, TrainerConfig
 
 EXIT_USAGE = 2
+
+TRAIN_EXAMPLES = """examples:
+  bpe-lens-cli train novel.txt --preset gpt2 --vocab-size 5000 -o novel.json
+  bpe-lens-cli train 'books/*.txt' notes.txt --preset char-hf --merges 2000 --lowercase -o books.json
+  bpe-lens-cli train wiki.raw --preset gpt2 --pattern '\\w+|[^\\w\\s]+' --special '<pad>' -o wiki.json
+"""
+ENCODE_EXAMPLES = """examples:
+  bpe-lens-cli encode --vocab novel.json --text 'The tower is tall.'
+  echo 'Hello there' | bpe-lens-cli encode --vocab gpt2/tokenizer.json --json
+  bpe-lens-cli encode --vocab cl100k_base.tiktoken --file notes.txt
+"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -21,34 +35,28 @@ class _Parser(argparse.ArgumentParser):
         raise BPELensError(message)
 
 
-def _progress_bar(label: str) -> Callable[[Progress], None]:
-    """A throttled one-line progress bar on stderr."""
-    state = {"last": 0.0}
-
-    def show(p: Progress) -> None:
-        now = time.monotonic()
-        final = p.total and p.done >= p.total
-        if not final and now - state["last"] < 0.1:
-            return
-        state["last"] = now
-        frac = min(1.0, p.done / p.total) if p.total else 0.0
-        bar = "#" * int(frac * 30)
-        unit = f"{p.done / 1e6:.1f}/{p.total / 1e6:.1f} MB" if p.unit == "bytes" else f"{p.done}/{p.total} {p.unit}"
-        sys.stderr.write(f"\r{label:<9} [{bar:<30}] {frac:6.1%} {unit}   ")
-        if final:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
-
-
 def _add_train(sub: argparse._SubParsersAction) -> None:
     from bpe_core.presets import PRESETS
-    p = sub.add_parser("train", help="learn merges from a corpus file", description=(
-        "Train a BPE vocabulary on CORPUS with a preset and write it as a BPE Lens JSON file."))
-    p.add_argument("corpus", help="text file (UTF-8; .gz/.bz2/.xz are read transparently)")
+    from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
+    p = sub.add_parser("train", help="learn merges from corpus files", epilog=TRAIN_EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter, description=(
+                           "Train a BPE vocabulary on CORPUS with a preset and write it as a BPE Lens JSON file. "
+                           "Several files (or glob patterns) train as their concatenation. Every setting of the "
+                           "app's training dialog has a flag; a flag overrides the preset's value."))
+    p.add_argument("corpus", nargs="+", metavar="CORPUS",
+                   help="text files or glob patterns (UTF-8; .gz/.bz2/.xz are read transparently)")
     p.add_argument("--preset", required=True, choices=list(PRESETS), metavar="NAME",
                    help="one of: " + ", ".join(f"{n} ({pr.reproduces})" for n, pr in PRESETS.items()))
+    p.add_argument("--pretokenizer", choices=list(PRETOKENIZERS), metavar="NAME",
+                   help="how the text is cut into words: one of " + ", ".join(PRETOKENIZERS))
+    p.add_argument("--pattern", metavar="REGEX",
+                   help="your own word pattern (regex module syntax); implies --pretokenizer regex")
+    p.add_argument("--unit", choices=("chars", "bytes"), help="merge characters or UTF-8 bytes")
+    p.add_argument("--suffix", metavar="STR", help="end-of-word suffix such as '</w>' ('' for none)")
+    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
+                   help="lowercase the text before pre-tokenizing (--no-lowercase turns a preset's off)")
+    p.add_argument("--special", action="append", metavar="TOKEN",
+                   help="a special token (repeat for several; replaces the preset's)")
     size = p.add_argument_group("stop rules", "give one or both: training stops at whichever comes first")
     size.add_argument("--vocab-size", type=int, help="stop when the vocabulary has this many tokens")
     size.add_argument("--merges", type=int, help="stop after this many merges")
@@ -58,7 +66,25 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--errors", choices=("strict", "replace"), default="strict",
                    help="undecodable bytes: stop with an error (strict) or decode them as U+FFFD (replace)")
     p.add_argument("-o", "--output", required=True, help="where to write the vocabulary (.json)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+def train_config(args: argparse.Namespace) -> TrainerConfig:
+    """The preset's config with every flag the user gave applied, checked before any reading."""
+    from bpe_core.presets import make_config
+    from bpe_core.training.trainer import check_config
+    pretokenizer = args.pretokenizer or ("regex" if args.pattern else None)
+    if args.pattern and pretokenizer != "regex":
+        raise BPELensError(f"--pattern needs --pretokenizer regex, not {pretokenizer}")
+    cfg = make_config(args.preset, vocab_size=args.vocab_size, num_merges=args.merges,
+                      min_frequency=args.min_frequency, min_word_count=args.min_word_count,
+                      tie_break=args.tie_break, pretokenizer=pretokenizer, pattern=args.pattern, unit=args.unit,
+                      end_of_word_suffix=args.suffix, lowercase=args.lowercase, special_tokens=args.special)
+    check_config(cfg)
+    if cfg.pretokenizer == "regex":
+        from bpe_core.pretokenize.pretokenizers import compile_user_pattern
+        compile_user_pattern(cfg.pattern)  # a bad or missing pattern fails now, in one line
+    return cfg
 
 
 def _check_output(path: str) -> None:
@@ -74,18 +100,18 @@ def _check_output(path: str) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    from bpe_core.corpus.files import count_words_in_files, expand_paths
     from bpe_core.formats.native import write_native
-    from bpe_core.presets import make_config
-    from bpe_core.training.trainer import Trainer, check_config
-    cfg = make_config(args.preset, vocab_size=args.vocab_size, num_merges=args.merges,
-                      min_frequency=args.min_frequency, min_word_count=args.min_word_count,
-                      tie_break=args.tie_break)
-    check_config(cfg)
+    from bpe_core.training.trainer import Trainer
+    cfg = train_config(args)
     _check_output(args.output)
+    paths = expand_paths(args.corpus)
     quiet = args.quiet
-    trainer = Trainer.from_corpus(args.corpus, cfg, progress=None if quiet else _progress_bar("counting"),
-                                  errors=args.errors)
-    trainer.run(progress=None if quiet else _progress_bar("merging"))
+    with ProgressBar("counting") as counting:
+        counts = count_words_in_files(paths, cfg, progress=None if quiet else counting, errors=args.errors)
+    trainer = Trainer(counts, cfg)
+    with ProgressBar("merging") as merging:
+        trainer.run(progress=None if quiet else merging)
     write_native(trainer.model(), args.output)
     if not quiet:
         s = trainer.stats
@@ -95,13 +121,36 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def _add_encode(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("encode", help="encode text with a saved vocabulary", description=(
-        "Encode TEXT with any vocabulary BPE Lens reads (native, tokenizer.json, vocab.json+merges.txt, "
-        ".tiktoken, sentencepiece .model, seed 000's folder)."))
+    p = sub.add_parser("encode", help="encode text with a saved vocabulary", epilog=ENCODE_EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter, description=(
+                           "Encode text with any vocabulary BPE Lens reads (native, tokenizer.json, "
+                           "vocab.json+merges.txt, .tiktoken, sentencepiece .model, seed 000's folder). The text "
+                           "comes from --text, --file or, when neither is given, standard input."))
     p.add_argument("--vocab", required=True, help="vocabulary file (or seed 000 folder)")
-    p.add_argument("--text", required=True, help="the text to encode")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--text", help="the text to encode")
+    source.add_argument("--file", metavar="PATH", help="encode this file's text (UTF-8)")
     p.add_argument("--json", action="store_true", help='print {"ids": [...], "tokens": [...]}')
     p.add_argument("--pattern", help="pre-tokenizer regex for a .tiktoken file with an unknown name")
+
+
+def _encode_input(args: argparse.Namespace) -> str:
+    """The text to encode, exactly as given (no newline conversion: a CRLF is part of the text)."""
+    if args.text is not None:
+        return args.text
+    if args.file is not None:
+        name = args.file
+        with open(args.file, "rb") as f:
+            data = f.read()
+    else:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise BPELensError("no text: give --text TEXT, --file PATH, or pipe the text into standard input")
+        name = "standard input"
+        data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BPELensError(f"{name}: not valid UTF-8 at byte {exc.start}") from None
 
 
 def open_any(path: str, pattern: Optional[str] = None):
@@ -115,8 +164,9 @@ def open_any(path: str, pattern: Optional[str] = None):
 
 def run_encode(args: argparse.Namespace) -> int:
     from bpe_core.encoding.encoder import Encoder
+    text = _encode_input(args)
     model = open_any(args.vocab, args.pattern)
-    enc = Encoder(model).encode(args.text)
+    enc = Encoder(model).encode(text)
     if args.json:
         print(json.dumps({"ids": enc.ids, "tokens": [t.display for t in enc.tokens]}, ensure_ascii=False))
     else:
@@ -125,7 +175,10 @@ def run_encode(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m bpe_core", description="BPE Lens command line: train and inspect BPE.")
+    prog = os.path.basename(sys.argv[0] or "")
+    prog = "python -m bpe_core" if prog in ("", "__main__.py", "-c") else prog
+    parser = _Parser(prog=prog, description="BPE Lens command line: train and inspect BPE.")
+    parser.add_argument("--version", action="version", version=f"bpe-lens-cli {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     _add_train(sub)
     _add_encode(sub)

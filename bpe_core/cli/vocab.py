@@ -14,9 +14,9 @@ import functools
 import json
 import re
 import sys
-import time
 from typing import Any, Callable, Dict, List, Optional
 
+from bpe_core.cli.progress import ProgressBar
 from bpe_core.model import BPEModel
 from bpe_core.encoding.symbols import visible_whitespace
 from bpe_core.types import BPELensError
@@ -43,7 +43,11 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("inspect", help="describe a saved vocabulary", description=(
+    raw = argparse.RawDescriptionHelpFormatter
+    p = sub.add_parser("inspect", help="describe a saved vocabulary", formatter_class=raw, epilog=(
+        "examples:\n  bpe-lens-cli inspect gpt2/tokenizer.json\n"
+        "  bpe-lens-cli inspect gpt2/vocab.json --tree ' Lincoln'\n  bpe-lens-cli inspect mine.json --json\n"),
+                       description=(
         "Format, model type, sizes, specials, pipeline and longest tokens of any vocabulary BPE Lens reads."))
     p.add_argument("path", help="vocabulary file or folder")
     p.add_argument("--pattern", help="split regex for a .tiktoken file with an unknown name")
@@ -52,7 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run_inspect)
 
-    p = sub.add_parser("convert", help="write a vocabulary in another format", description=(
+    p = sub.add_parser("convert", help="write a vocabulary in another format", formatter_class=raw, epilog=(
+        "examples:\n  bpe-lens-cli convert gpt2/tokenizer.json out/ --to vocab-merges\n"
+        "  bpe-lens-cli convert mine.json mine.tiktoken --to tiktoken\n"),
+                       description=(
         "Read IN (any format) and write it to OUT as --to. vocab-merges and seed000 write several "
         "files: OUT is a folder (vocab-merges also takes a *vocab.json name)."))
     p.add_argument("input", metavar="IN")
@@ -61,7 +68,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pattern", help="split regex for a .tiktoken input with an unknown name")
     p.set_defaults(func=run_convert)
 
-    p = sub.add_parser("replay", help="apply a vocabulary's merges to a corpus", description=(
+    p = sub.add_parser("replay", help="apply a vocabulary's merges to a corpus", formatter_class=raw, epilog=(
+        "examples:\n  bpe-lens-cli replay --vocab gpt2/vocab.json wiki.test.raw\n"
+        "  bpe-lens-cli replay --vocab mine.json novel.txt --json > replay.json\n"),
+                       description=(
         "Count every merge of --vocab on CORPUS at the moment it would be applied; list merges that "
         "never fire, tokens made but always merged further, and tokens no text can produce."))
     p.add_argument("corpus", metavar="CORPUS", help="text file (UTF-8; .gz/.bz2/.xz read transparently)")
@@ -220,8 +230,9 @@ def run_replay(args: argparse.Namespace) -> int:
         raise BPELensError(f"--limit must be 0 or more, not {args.limit}")
     model = _open(args.vocab, args.pattern)
     quiet = args.quiet
-    lines = iter_lines(args.corpus, errors=args.errors, progress=None if quiet else _bar("reading"))
-    result = replay(model, lines, progress=None if quiet else _bar("replaying"))
+    with ProgressBar("reading") as reading, ProgressBar("replaying") as replaying:
+        lines = iter_lines(args.corpus, errors=args.errors, progress=None if quiet else reading)
+        result = replay(model, lines, progress=None if quiet else replaying)
     merges = [{"rank": r, "left": model.display(a), "right": model.display(b),
                "token": model.display(model.merge_result[r - 1]), "count": c,
                "trained_count": model.merge_counts[r - 1]}
@@ -257,21 +268,3 @@ def run_replay(args: argparse.Namespace) -> int:
                 out.append(f"  ... and {len(ids) - n} more (--json lists all)")
     print("\n".join(out))
     return 0
-
-
-def _bar(label: str) -> Callable[[Any], None]:
-    """A one-line progress bar on stderr, redrawn at most ten times a second."""
-    last = [0.0]
-
-    def show(p: Any) -> None:
-        now = time.monotonic()
-        done = bool(p.total) and p.done >= p.total
-        if not done and now - last[0] < 0.1:
-            return
-        last[0] = now
-        frac = min(1.0, p.done / p.total) if p.total else 1.0
-        amount = (f"{p.done / 1e6:.1f}/{p.total / 1e6:.1f} MB" if p.unit == "bytes"
-                  else f"{p.done}/{p.total} {p.unit}")
-        sys.stderr.write(f"\r{label:<9} [{'#' * int(frac * 30):<30}] {amount}   " + ("\n" if done else ""))
-        sys.stderr.flush()
-    return show

@@ -223,7 +223,7 @@ def _pretokenizer(config: TrainerConfig) -> "PreTokenizer":
 def _count_block(name: str, data: bytes, offset: int, config: TrainerConfig,
                  errors: str) -> Tuple[Dict[str, int], bool]:
     """Decode one block and count its words (runs in a worker process, or inline)."""
-    text = _decode(name, data, offset, errors, not _as_tokenizers(config))
+    text = _decode(name, data, offset, errors, not reads_as_tokenizers(config))
     if config.lowercase:
         # Lowercasing never makes or removes a "\n", and final-sigma context stops at one.
         text = text.lower()
@@ -232,7 +232,7 @@ def _count_block(name: str, data: bytes, offset: int, config: TrainerConfig,
     return dict(counts), bool(text) and not text.isspace()
 
 
-def _as_tokenizers(config: TrainerConfig) -> bool:
+def reads_as_tokenizers(config: TrainerConfig) -> bool:
     """Read bytes as they are ("\\r" and a BOM kept), as tokenizers' ``train(files)`` does."""
     return config.file_decoding == "tokenizers"
 
@@ -281,7 +281,7 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
         tick(pos)
 
     try:
-        for data, offset, pos in src.blocks(chunk, cancel, keep_bom=_as_tokenizers(config)):
+        for data, offset, pos in src.blocks(chunk, cancel, keep_bom=reads_as_tokenizers(config)):
             seen_any = True
             if pool is None:
                 fut: "Future[Tuple[Dict[str, int], bool]]" = Future()
@@ -325,17 +325,8 @@ def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn =
     if not pre.per_line:
         # Whole-text pre-tokenizers (Punkt) cannot be cut into chunks without changing results;
         # reading is quick, so progress and cancel follow the (lazy) sentence splitting instead.
-        text = read_text(path, errors=errors, cancel=cancel, as_tokenizers=_as_tokenizers(config))
-        text = text.lower() if config.lowercase else text
-        counts: Counter[str] = Counter()
-        tick = _Throttle(progress, Path(path).stat().st_size)
-        for end, words in pre.iter_words(text):
-            if cancel is not None and cancel():
-                raise Cancelled()
-            counts.update(words)
-            tick(end * tick.total // max(len(text), 1))
-        tick(tick.total, final=True)
-        total = dict(counts)
+        text = read_text(path, errors=errors, cancel=cancel, as_tokenizers=reads_as_tokenizers(config))
+        total = count_whole_text(text, config, progress=progress, cancel=cancel, size=Path(path).stat().st_size)
     else:
         workers = min(2, os.cpu_count() or 1) if workers is None else workers
         big = Path(path).is_file() and Path(path).stat().st_size > PARALLEL_MIN_BYTES
@@ -349,6 +340,26 @@ def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn =
     if not total:
         raise BPELensError(f"{Path(path).name}: the pre-tokenizer {config.pretokenizer!r} found no words")
     return total
+
+
+def count_whole_text(text: str, config: TrainerConfig, *, progress: ProgressFn = None, cancel: CancelFn = None,
+                     size: int = 0) -> Dict[str, int]:
+    """Count the words of one whole text with any pre-tokenizer (Punkt needs the text in one piece);
+    progress runs over ``size`` (the bytes on disk the text came from) as the splitting advances.
+
+    >>> count_whole_text("Mr. Smith left. He came back.", TrainerConfig(pretokenizer="punkt-wordpunct"))
+    {'Mr': 1, '.': 3, 'Smith': 1, 'left': 1, 'He': 1, 'came': 1, 'back': 1}
+    """
+    text = text.lower() if config.lowercase else text
+    counts: Counter[str] = Counter()
+    tick = _Throttle(progress, size or len(text))
+    for end, words in _pretokenizer(config).iter_words(text):
+        if cancel is not None and cancel():
+            raise Cancelled()
+        counts.update(words)
+        tick(end * tick.total // max(len(text), 1))
+    tick(tick.total, final=True)
+    return dict(counts)
 
 
 def count_words_in_texts(texts: Iterable[str], config: TrainerConfig, *, _name: str = "the texts") -> Dict[str, int]:

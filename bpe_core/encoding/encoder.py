@@ -24,20 +24,19 @@ their spans listed in :attr:`LensEncoding.unknown` so a view can mark them. Mode
 """
 from __future__ import annotations
 
-import heapq
-import re
-from itertools import repeat
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from bpe_core.encoding.decode import decode_chars
+from bpe_core.encoding.merge import MergeTable, byte_pair_bounds, byte_pair_bounds_long, segment
+from bpe_core.encoding.spans import Span, span_mapper
+from bpe_core.encoding.symbols import display as display_raw
+from bpe_core.encoding.units import affix_raw, base_units
 from bpe_core.model import BPEModel
-from bpe_core.encoding.symbols import display as display_raw, from_glyphs
-from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece, Raw
+from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece
 
-Span = Tuple[int, int]
 #: a word's encoding: token ids, their spans in units (chars or UTF-8 bytes) of the word, dropped spans
 WordResult = Tuple[List[int], List[Span], List[Span]]
-_BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>")
 
 
 #: id of a kept symbol the vocabulary has no token for (models with ``keep_unknown``)
@@ -51,10 +50,18 @@ class LensEncoding(Encoding):
 
 
 class Encoder:
+    """Encodes text with one model; ``merges_limit`` (keyword-only) encodes as of merge k.
+
+    >>> from bpe_core.model import BPEModel
+    >>> m = BPEModel(unit="chars", tokens=["h", "u", "g", "ug", "hug"], merges=[(1, 2), (0, 3)])
+    >>> Encoder(m).encode_ids("hug"), Encoder(m, merges_limit=1).encode_ids("hug")
+    ([4], [0, 3])
+    """
+
     #: the word cache is cleared when it grows past this many entries (bounded memory)
     CACHE_SIZE = 200_000
 
-    def __init__(self, model: BPEModel, merges_limit: Optional[int] = None) -> None:
+    def __init__(self, model: BPEModel, *, merges_limit: Optional[int] = None) -> None:
         self.model = model
         #: None: every merge (a tiktoken model's merges are then never touched: they may be lazy)
         self.merges_limit = None if merges_limit is None else max(0, merges_limit)
@@ -66,10 +73,9 @@ class Encoder:
         self._cache: Dict[object, Tuple[int, ...]] = {}
         self._span_cache: Dict[Tuple[str, bool], WordResult] = {}
         self._display: Dict[int, str] = {}  # id -> display string (glyphs are built once per id)
-        self._prefix = self._unit_raw(model.continuing_subword_prefix)
-        self._suffix = self._unit_raw(model.hf_end_of_word_suffix)
+        self._prefix = affix_raw(model, model.continuing_subword_prefix)
+        self._suffix = affix_raw(model, model.hf_end_of_word_suffix)
         self._sep_suffix = model.end_of_word_suffix
-        self._units = getattr(model.pipeline, "units", None)
         words: Dict[str, Callable[[str, bool], WordResult]] = {
             "merges": self._word_merges, "tiktoken": self._word_tiktoken,
             "seed000-greedy": self._word_seed000_greedy}
@@ -92,9 +98,10 @@ class Encoder:
         """Token ids only - the fast path (word cache, no spans)."""
         if self.model.algorithm == "seed000-greedy":
             return self.encode(text).ids
-        fast = getattr(self.model.pipeline, "split_words", None)
-        if fast is None or self._sep_suffix:
+        pipe = self.model.pipeline
+        if pipe is None or self._sep_suffix:
             return self._encode_pieces_ids(text)
+        fast = pipe.split_words
         out: List[int] = []
         extend, cache, get, word = out.extend, self._cache, self._cache.get, self._word
         for item in fast(text):  # str pieces and int added-token ids; both are cache keys
@@ -108,7 +115,7 @@ class Encoder:
         return out
 
     def _encode_pieces_ids(self, text: str) -> List[int]:
-        """encode_ids for pipelines without ``split_words`` or models with a separate suffix symbol."""
+        """encode_ids without a pipeline or for models with a separate suffix symbol (pieces' flags matter)."""
         out: List[int] = []
         cache = self._cache
         for p in self._pieces(text):
@@ -142,7 +149,7 @@ class Encoder:
             ids, spans, drops = self._word_spans(p.text, p.suffix)
             # the common case needs no mapping: piece text is the input's, one unit per character
             plain = not p.meta and len(p.text) == p.end - p.start and (not self._bytes or p.text.isascii())
-            to_orig = None if plain else _span_mapper(p, self._bytes)
+            to_orig = None if plain else span_mapper(p, self._bytes)
             for tid, sp in zip(ids, spans):
                 s, e = (p.start + sp[0], p.start + sp[1]) if to_orig is None else to_orig(sp)
                 if tid == UNKNOWN:  # a symbol the vocabulary lacks, kept (seed presets)
@@ -155,7 +162,7 @@ class Encoder:
                 raw = m.tokens[tid]
                 tokens.append(EncodedToken(tid, raw if raw is not None else "", shown, s, e))
             if drops:
-                unknown.extend((to_orig or _span_mapper(p, self._bytes))(sp) for sp in drops)
+                unknown.extend((to_orig or span_mapper(p, self._bytes))(sp) for sp in drops)
         return LensEncoding(tuple(tokens), tuple(unknown))
 
     def decode(self, ids: Sequence[int]) -> str:
@@ -168,7 +175,7 @@ class Encoder:
             raws.append(m.tokens[i])
         if self._bytes:
             return b"".join(r if isinstance(r, bytes) else r.encode() for r in raws).decode("utf-8", "replace")
-        return _decode_chars(m, raws)
+        return decode_chars(m, raws)
 
     # -- pieces and spans --------------------------------------------------------------------
     def _pieces(self, text: str) -> List[Piece]:
@@ -185,26 +192,11 @@ class Encoder:
             hit = self._span_cache[key] = self._word(word, suffix)
         return hit
 
-    def _unit_raw(self, s: str) -> Raw:
-        """A prefix/suffix string in the model's unit (bytes models store GPT-2 glyph forms)."""
-        if not self._bytes:
-            return s
-        try:
-            return from_glyphs(s)
-        except KeyError:
-            return s.encode()
-
     # -- initial symbols (tokenizers' BPE::merge_word) ---------------------------------------
     def _symbols(self, word: str, suffix: bool) -> WordResult:
         """Initial symbol ids and spans: prefix/suffix forms, byte fallback, unk fusing, dropping."""
         m, vocab = self.model, self._vocab
-        if self._bytes:
-            data = word.encode()
-            units: Sequence[Raw] = [data[i:i + 1] for i in range(len(data))]
-        elif self._units is not None:
-            units = self._units(word)  # the pre-tokenizer decides (cjk: "école" is one symbol)
-        else:
-            units = word
+        units = base_units(m, word)  # a trained pipeline decides (cjk: "école" is one symbol)
         ids: List[int] = []
         spans: List[Span] = []
         drops: List[Span] = []
@@ -260,10 +252,10 @@ class Encoder:
         return ids, spans, drops
 
     # -- algorithms ----------------------------------------------------------------------------
-    def _build_merge_table(self) -> Dict[Tuple[int, int], Tuple[int, int]]:
+    def _build_merge_table(self) -> MergeTable:
         """(left, right) -> (rank, new id). tokenizers strips the prefix from the right token."""
         m, vocab, plen = self.model, self._vocab, len(self._prefix)
-        table: Dict[Tuple[int, int], Tuple[int, int]] = {}
+        table: MergeTable = {}
         # GPT-2 and tokenizers build a map from the merges list: a repeated pair keeps its last rank
         last_wins = m.source_format in ("hf-json", "gpt2-files")
         for rank, (a, b) in enumerate(m.merges[: self.merges_limit]):
@@ -284,36 +276,11 @@ class Encoder:
         ids, spans, drops = self._symbols(word, suffix)
         if len(ids) < 2:
             return ids, spans, drops
-        table = self._merge_table
-        n = len(ids)
-        nxt = list(range(1, n + 1))
-        prv = list(range(-1, n - 1))
-        alive = [True] * n
-        heap = []
-        for i in range(n - 1):
-            hit = table.get((ids[i], ids[i + 1]))
-            if hit is not None:
-                heap.append((hit[0], i, hit[1]))
-        heapq.heapify(heap)
-        while heap:
-            rank, i, new = heapq.heappop(heap)
-            j = nxt[i]
-            # stale entry: the left symbol is gone, or the pair at i no longer makes `new` (tokenizers' check)
-            if not alive[i] or j >= n or table.get((ids[i], ids[j]), (0, -1))[1] != new:
-                continue
-            ids[i] = new
-            spans[i] = (spans[i][0], spans[j][1])
-            alive[j] = False
-            nxt[i] = nxt[j]
-            if nxt[i] < n:
-                prv[nxt[i]] = i
-            for a in (prv[i], i):
-                if a >= 0 and nxt[a] < n:
-                    hit = table.get((ids[a], ids[nxt[a]]))
-                    if hit is not None:
-                        heapq.heappush(heap, (hit[0], a, hit[1]))
-        keep = [k for k in range(n) if alive[k]]
-        return [ids[k] for k in keep], [spans[k] for k in keep], drops
+        merged, starts = segment(ids, self._merge_table)
+        if len(merged) == len(ids):
+            return ids, spans, drops
+        ends = starts[1:] + [len(ids)]
+        return merged, [(spans[s][0], spans[e - 1][1]) for s, e in zip(starts, ends)], drops
 
     def _rank(self, data: bytes) -> Optional[int]:
         r = self._vocab.get(data)
@@ -327,7 +294,10 @@ class Encoder:
         r = self._rank_of(data)
         if r is not None:
             return [r], [(0, n)], []
-        bounds = self._bpe_short(data) if n < 64 else self._bpe_long(data)
+        if n < 64:  # a list and min() at C speed; the heap wins on long pieces
+            bounds = byte_pair_bounds(data, self._vocab.get if self._max_rank is None else self._rank_or)
+        else:
+            bounds = byte_pair_bounds_long(data, self._rank_of)
         ids: List[int] = []
         spans: List[Span] = []
         drops: List[Span] = []
@@ -345,52 +315,6 @@ class Encoder:
         r = self._rank(data)
         return default if r is None else r
 
-    def _bpe_short(self, data: bytes) -> List[int]:
-        """Part boundaries after tiktoken's merge loop; pair ranks in a list so ``min`` scans in C."""
-        big = 1 << 62  # "no rank": never the minimum while a real pair is left
-        get = self._vocab.get if self._max_rank is None else self._rank_or
-        bounds = list(range(len(data) + 1))
-        pr = list(map(get, [data[i:i + 2] for i in range(len(data) - 1)], repeat(big)))
-        while pr:
-            best = min(pr)
-            if best == big:
-                break
-            i = pr.index(best)  # the leftmost lowest rank, as tiktoken
-            del bounds[i + 1]
-            del pr[i]
-            if i > 0:
-                pr[i - 1] = get(data[bounds[i - 1]:bounds[i + 1]], big)
-            if i < len(pr):
-                pr[i] = get(data[bounds[i]:bounds[i + 2]], big)
-        return bounds
-
-    def _bpe_long(self, data: bytes) -> List[int]:
-        """The same merge loop with a heap and a linked list: O(n log n) for 10k-character words."""
-        n = len(data)
-        rank = self._rank_of
-        nxt = list(range(1, n + 2))
-        prv = list(range(-1, n))
-        alive = [True] * (n + 1)
-        heap = [(r, i, i + 2) for i in range(n - 1) if (r := rank(data[i:i + 2])) is not None]
-        heapq.heapify(heap)
-        while heap:
-            r, i, end = heapq.heappop(heap)
-            if not alive[i] or nxt[i] > n or nxt[nxt[i]] != end:
-                continue  # stale: a boundary inside or at this pair is gone
-            alive[nxt[i]] = False
-            nxt[i] = end
-            prv[end] = i
-            for a in (prv[i], i):
-                if a >= 0 and nxt[a] < n:
-                    e2 = nxt[nxt[a]]
-                    r2 = rank(data[a:e2])
-                    if r2 is not None:
-                        heapq.heappush(heap, (r2, a, e2))
-        bounds = [0]
-        while bounds[-1] < n:
-            bounds.append(nxt[bounds[-1]])
-        return bounds
-
     def _word_seed000_greedy(self, word: str, suffix: bool) -> WordResult:
         """One word with seed 000's frequency-greedy merging (no sentence markers)."""
         from bpe_core.encoding.seed000_greedy import EOW, merge_greedy
@@ -405,89 +329,3 @@ class Encoder:
             spans.append((pos, pos + n))
             pos += n
         return ids, spans, []
-
-
-def _span_mapper(p: Piece, unit_bytes: bool) -> Callable[[Span], Span]:
-    """Maps a span in units of ``p.text`` to characters of the input text.
-
-    A token covering part of a multi-byte character gets that whole character's span.
-    """
-    text = p.text
-    align = p.meta.get("align") if p.meta else None
-    if align is None and len(text) != p.end - p.start:
-        return lambda sp: (p.start, p.end)  # text was rewritten without an alignment: whole piece
-    if unit_bytes and not text.isascii():
-        b2c: List[int] = []
-        for ci, ch in enumerate(text):
-            b2c.extend([ci] * len(ch.encode()))
-        b2c.append(len(text))
-        to_chars = lambda sp: (b2c[sp[0]], b2c[sp[1] - 1] + 1 if sp[1] > sp[0] else b2c[sp[0]])  # noqa: E731
-    else:
-        to_chars = lambda sp: sp  # noqa: E731
-    if align is None:
-        base = p.start
-        return lambda sp: (base + to_chars(sp)[0], base + to_chars(sp)[1])
-
-    def mapped(sp: Span) -> Span:
-        cs, ce = to_chars(sp)
-        if ce <= cs:  # zero-width (a suffix symbol): sits at the end of the previous character
-            pos = align[cs - 1][1] if cs > 0 else p.start
-            return pos, pos
-        return min(a[0] for a in align[cs:ce]), max(a[1] for a in align[cs:ce])
-    return mapped
-
-
-def _decode_chars(m: BPEModel, raws: List[Raw]) -> str:
-    """Character tokens back to text: byte-fallback runs decoded, word suffixes/prefixes undone,
-    and the tokenizer.json decoder's Metaspace / Replace / Strip steps applied."""
-    out: List[str] = []
-    pending = bytearray()
-    sfx = m.hf_end_of_word_suffix or m.end_of_word_suffix
-    prefix = m.continuing_subword_prefix
-    ended_word = False
-    for k, r in enumerate(raws):
-        s = r.decode("utf-8", "replace") if isinstance(r, bytes) else r
-        fb = _BYTE_TOKEN.fullmatch(s) if m.byte_fallback else None
-        if fb:
-            pending.append(int(fb.group(1), 16))
-            continue
-        if pending:
-            out.append(pending.decode("utf-8", "replace"))
-            pending.clear()
-        if prefix:
-            if s.startswith(prefix):
-                s = s[len(prefix):]
-            elif k > 0 and not ended_word:
-                s = " " + s
-        ended_word = bool(sfx) and s.endswith(sfx)
-        if ended_word:
-            s = s[: -len(sfx)] + " "
-        out.append(s)
-    if pending:
-        out.append(pending.decode("utf-8", "replace"))
-    text = "".join(out)
-    if ended_word:
-        text = text[:-1]  # the space the last word's suffix stood for
-    return _apply_decoder(m.config.get("decoder") if isinstance(m.config, dict) else None, text)
-
-
-def _apply_decoder(dec: Optional[dict], text: str) -> str:
-    if not isinstance(dec, dict):
-        return text
-    kind = dec.get("type")
-    if kind == "Sequence":
-        for d in dec.get("decoders", []):
-            text = _apply_decoder(d, text)
-    elif kind == "Metaspace":
-        text = text.replace(dec.get("replacement", "\u2581"), " ")
-        if dec.get("prepend_scheme", "always") != "never" and dec.get("add_prefix_space", True):
-            text = text[1:] if text.startswith(" ") else text
-    elif kind == "Replace" and "String" in (dec.get("pattern") or {}):
-        text = text.replace(dec["pattern"]["String"], dec.get("content", ""))
-    elif kind == "Strip":
-        c = dec.get("content", " ")
-        for _ in range(dec.get("start", 0)):
-            text = text[len(c):] if c and text.startswith(c) else text
-        for _ in range(dec.get("stop", 0)):
-            text = text[: -len(c)] if c and text.endswith(c) else text
-    return text

@@ -12,40 +12,46 @@ exactly as in the seed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from bpe_core.model import BPEModel
-from bpe_core.types import BPELensError, EncodedToken, Encoding
-
-if TYPE_CHECKING:
-    from bpe_core.training.trainer import Trainer
+from bpe_core.types import BPELensError, EncodedToken, Encoding, MergeStep, Raw
 
 SPECIALS = ("<line/>", "</line>", "<pad>", "<unk>")
 EOW = "</w>"
 
 
-def seed000_tables(trainer: "Trainer") -> Tuple[Dict[str, int], Dict[str, int]]:
-    """(freqs, vocab_to_idx) exactly as seed 000's ``train_bpe`` returns them."""
+def seed000_tables(segmentations: Iterable[Sequence[Raw]], history: Sequence[MergeStep]
+                   ) -> Tuple[Dict[str, int], Dict[str, int]]:
+    """(freqs, vocab_to_idx) exactly as seed 000's ``train_bpe`` returns them.
+
+    ``segmentations``: every unique word's final subwords; ``history``: the merges, in order.
+    (Plain data, not the trainer: this module must not import the training package.)
+
+    >>> seed000_tables([["ab", "</w>"], ["ab"]], [])[1]["ab"]
+    0
+    """
     freqs: Dict[str, int] = {}
-    for w in range(len(trainer.words)):
-        for tid in trainer.segmentation(w):
-            sub = trainer.token(tid)
+    for subs in segmentations:
+        for sub in subs:
             freqs[sub] = freqs.get(sub, 0) + 1  # type: ignore[index]
     for special in SPECIALS:
         freqs[special] = freqs.get(special, 0) + 1
     ordered = sorted(freqs.items(), key=lambda kv: kv[1], reverse=True)  # stable, like the seed
     vocab_to_idx = {word: i for i, (word, _) in enumerate(ordered)}
     merged: Dict[str, int] = {}
-    for step in trainer.history:
+    for step in history:
         key = step.new_token
         merged[key] = merged.get(key, 0) + step.count  # type: ignore[index]
     freqs.update(merged)
     return freqs, vocab_to_idx
 
 
-def seed000_model(trainer: "Trainer", base: BPEModel) -> BPEModel:
-    """Renumber ``base`` the seed's way and attach its tables; merges keep their ranks."""
-    freqs, vocab_to_idx = seed000_tables(trainer)
+def seed000_model(segmentations: Iterable[Sequence[Raw]], history: Sequence[MergeStep], base: BPEModel
+                  ) -> BPEModel:
+    """Renumber ``base`` the seed's way and attach its tables (see :func:`seed000_tables`);
+    merges keep their ranks."""
+    freqs, vocab_to_idx = seed000_tables(segmentations, history)
     tokens: List = [None] * len(vocab_to_idx)
     for sub, i in vocab_to_idx.items():
         tokens[i] = sub

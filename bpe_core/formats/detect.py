@@ -48,7 +48,15 @@ def detect_format(path) -> str:
 
 def open_vocabulary(path, *, pattern: Optional[str] = None) -> BPEModel:
     """Read ``path`` whatever its format; ``pattern`` is the split regex of a ``.tiktoken`` file
-    (OpenAI's own files are recognised by name and need none)."""
+    (OpenAI's own files are recognised by name and need none).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "tokenizer.json")
+    >>> write_vocabulary(BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)]), path, "tokenizer.json")
+    >>> m = open_vocabulary(path)
+    >>> m.source_format, m.tokens, m.merges
+    ('hf-json', ['a', 'b', 'ab'], [(0, 1)])
+    """
     p = Path(path)
     fmt, target = _detect(p)
     try:
@@ -82,6 +90,12 @@ def write_vocabulary(model: BPEModel, path, fmt: str) -> None:
 
     ``vocab-merges`` and ``seed000`` write several files: ``path`` is a folder for them (or,
     for vocab-merges, a ``*vocab.json`` name whose ``*merges.txt`` goes beside it).
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> write_vocabulary(BPEModel(unit="bytes", tokens=[b"a", b"b", b"ab"], merges=[(0, 1)]), folder, "vocab-merges")
+    >>> sorted(os.listdir(folder))
+    ['merges.txt', 'vocab.json']
     """
     if fmt == "native":
         from bpe_core.formats.native import write_native

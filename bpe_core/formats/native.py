@@ -17,9 +17,9 @@ import json
 from typing import Any, Dict, List, Optional
 
 from bpe_core.model import BPEModel
-from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
+from bpe_core.training.config import config_from_dict
 from bpe_core.encoding.symbols import from_glyphs, to_glyphs
-from bpe_core.types import BPELensError, Raw, TrainerConfig
+from bpe_core.types import BPELensError, Raw
 
 FORMAT = "bpe-lens"
 VERSION = 1
@@ -49,14 +49,14 @@ def model_to_native(model: BPEModel) -> Dict[str, Any]:
         text_tokens = [t for t in model.tokens if isinstance(t, str) and t not in model.specials]
         if text_tokens:  # added tokens kept as text in a byte-level vocabulary (NeoX's runs of spaces)
             out["text_tokens"] = text_tokens
-    if not isinstance(model.pipeline, TrainerPipeline) and model.pipeline is not None:
+    if model.pipeline is not None and not model.pipeline.decides_symbols:  # an imported pipeline
         out.update(_imported_pipeline(model))
     return out
 
 
 def _imported_pipeline(model: BPEModel) -> Dict[str, Any]:
     """A loaded vocabulary's pipeline, as tokenizer.json describes it, so the file encodes alike."""
-    from bpe_core.formats.writers import _added_tokens, hf_pipeline_json
+    from bpe_core.formats.writers import added_tokens_json, hf_pipeline_json
     if model.source_format == "sentencepiece":
         raise BPELensError("a sentencepiece model cannot be saved in the native format; "
                            "keep the .model file or convert it to tokenizer.json")
@@ -64,7 +64,7 @@ def _imported_pipeline(model: BPEModel) -> Dict[str, Any]:
     unk = model.tokens[model.unk_id] if model.unk_id is not None else None
     return {
         "pipeline": {"normalizer": layout.get("normalizer"), "pre_tokenizer": layout.get("pre_tokenizer"),
-                     "added_tokens": _added_tokens(model)},
+                     "added_tokens": added_tokens_json(model)},
         "options": {"unk_token": _text(unk) if unk is not None else None,
                     "continuing_subword_prefix": model.continuing_subword_prefix,
                     "end_of_word_suffix": model.hf_end_of_word_suffix, "byte_fallback": model.byte_fallback,
@@ -134,7 +134,7 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
     if "pipeline" in data:  # an imported vocabulary: rebuild its own pipeline
         _restore_imported(model, data, path)
         return model
-    config = _config_from_dict(cfg_dict, path)
+    config = config_from_dict(cfg_dict, path)
     if config is not None:
         from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
         model.pipeline = TrainerPipeline(config, specials)
@@ -163,17 +163,3 @@ def _restore_imported(model: BPEModel, data: Dict[str, Any], path: str) -> None:
         if raw not in model.vocab:
             raise BPELensError(f"{path}: unk token {unk!r} is not in the vocab")
         model.unk_id = model.vocab[raw]
-
-
-def _config_from_dict(d: Dict[str, Any], path: str) -> Optional[TrainerConfig]:
-    if not d:
-        return None
-    from dataclasses import fields
-    known = {f.name for f in fields(TrainerConfig)}
-    kw = {k: v for k, v in d.items() if k in known}
-    if "special_tokens" in kw:
-        kw["special_tokens"] = tuple(kw["special_tokens"])
-    try:
-        return TrainerConfig(**kw)
-    except TypeError as exc:
-        raise BPELensError(f"{path}: bad config ({exc})") from None

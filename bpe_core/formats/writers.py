@@ -167,7 +167,7 @@ def _sentencepiece_layout(model: BPEModel) -> Dict[str, Any]:
             "decoder": {"type": "Sequence", "decoders": decoders}}
 
 
-def _added_tokens(model: BPEModel) -> List[Dict[str, Any]]:
+def added_tokens_json(model: BPEModel) -> List[Dict[str, Any]]:
     """Specials that the pipeline cuts out of text (SentencePiece: only user-defined ones)."""
     given = model.config.get("added_tokens")
     if isinstance(given, list):  # read from a tokenizer.json: keep its flags, fill in the rest
@@ -175,9 +175,7 @@ def _added_tokens(model: BPEModel) -> List[Dict[str, Any]]:
         return [{"id": t["id"], "content": t["content"], **{k: t.get(k, v) for k, v in defaults.items()}}
                 for t in given if isinstance(t, dict) and "id" in t and "content" in t]
     pipe = model.pipeline
-    matched = getattr(pipe, "user_defined", None)
-    if matched is None:
-        matched = getattr(pipe, "specials", None)
+    matched = pipe.matched_specials() if pipe is not None else None
     if matched is None:
         matched = model.specials
     # SentencePiece's user-defined pieces are text (decoded, matched after normalizing)
@@ -196,7 +194,7 @@ def tokenizer_json_dict(model: BPEModel) -> Dict[str, Any]:
                            "save as native or seed000 instead")
     vocab = _vocab(model)
     unk = model.tokens[model.unk_id] if model.unk_id is not None else None
-    added = _added_tokens(model)
+    added = added_tokens_json(model)
     layout = hf_pipeline_json(model)
     return {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,

@@ -12,12 +12,16 @@ Han characters no ``</w>``).
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Union
 
 from bpe_core.types import Piece, Raw, TrainerConfig
 
 
 class TrainerPipeline:
+    """A :class:`~bpe_core.pipelines.base.TextPipeline` whose pre-tokenizer decides each piece's symbols."""
+
+    decides_symbols = True
+
     def __init__(self, config: TrainerConfig, specials: Dict[str, int]) -> None:
         from bpe_core.pretokenize.pretokenizers import get_pretokenizer
         self.config = config
@@ -52,11 +56,16 @@ class TrainerPipeline:
             for p in self.pretokenizer.pieces(segment):
                 out.append(Piece(p.text, start + p.start, start + p.end, None, p.suffix, p.meta))
 
+    def split_words(self, text: str) -> List[Union[str, int]]:
+        """Piece texts and special ids; with nothing to cut out or lowercase, the pre-tokenizer's
+        own ``words`` (its fast path, the words the trainer counted)."""
+        if self._special_re is None and not self.config.encode_lowercase:
+            return self.pretokenizer.words(text)  # type: ignore[return-value]
+        return [p.text if p.special is None else p.special for p in self.split(text)]
+
     def initial_symbols(self, piece_text: str) -> Sequence[Raw]:
+        """The pre-tokenizer decides (the CJK splitter gives Han characters no ``</w>``)."""
         return self.pretokenizer.word_symbols(piece_text, self.config)
 
-    def units(self, piece_text: str) -> Sequence[Raw]:
-        """A piece's initial symbols without the separate end-of-word suffix (the encoder adds it)."""
-        syms = self.pretokenizer.word_symbols(piece_text, self.config)
-        suffix = self.config.end_of_word_suffix
-        return syms[:-1] if suffix and syms and syms[-1] == suffix and len(syms) > 1 else syms
+    def matched_specials(self) -> Dict[str, int]:
+        return dict(self.specials)

@@ -10,9 +10,9 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 import regex
 
+from bpe_core.encoding.units import word_units
 from bpe_core.types import BPELensError, Piece, Raw, TrainerConfig
 
-_BYTES: Tuple[bytes, ...] = tuple(bytes([i]) for i in range(256))
 
 
 class PreTokenizer:
@@ -122,8 +122,8 @@ class PreTokenizer:
             if config.end_of_word_suffix:
                 raise BPELensError(
                     f"an end-of-word suffix ({config.end_of_word_suffix!r}) needs unit 'chars', not 'bytes'")
-            return [_BYTES[b] for b in word.encode("utf-8")]
-        symbols: List[Raw] = list(word)
+            return word_units(word, "bytes")
+        symbols = word_units(word, "chars")
         if config.end_of_word_suffix:
             symbols.append(config.end_of_word_suffix)
         return symbols

@@ -2,8 +2,8 @@
 
 NLTK's ``sent_tokenize`` needs the ``punkt_tab`` tables in the user's ``nltk_data`` and
 ``nltk.download`` is often impossible (no network, locked-down machines). We ship NLTK's own
-English tables in ``resources/punkt_tab/english`` (see the README there for their origin) and
-read them here.
+English tables in ``resources/punkt_tab/english`` (see the README there for their origin; installed
+as package data, found through :mod:`bpe_core.resources`) and read them here.
 
 Why we parse the four small files ourselves instead of calling ``nltk.tokenize.punkt.
 load_punkt_params(dir)`` or appending to ``nltk.data.path``: NLTK >= 3.9.3 refuses to open model
@@ -22,10 +22,11 @@ from typing import Iterable
 
 from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
+from bpe_core.resources import punkt_dir
 from bpe_core.types import BPELensError
 
-#: ``<repo>/resources/punkt_tab/english`` (``bpe_core`` sits next to ``resources``)
-PUNKT_DIR: Path = Path(__file__).resolve().parents[2] / "resources" / "punkt_tab" / "english"
+#: ``resources/punkt_tab/english`` of the checkout or of the installed package data
+PUNKT_DIR: Path = punkt_dir("english")
 _FILES = ("collocations.tab", "sent_starters.txt", "abbrev_types.txt", "ortho_context.tab")
 
 

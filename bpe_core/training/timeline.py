@@ -49,7 +49,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from bpe_core.analysis.replay import merge_pair
+from bpe_core.encoding.merge import merge_pair
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.training.trainer import Trainer
@@ -146,7 +146,13 @@ def _undos(trainer: Trainer, n: int) -> Iterator[MergeStep]:
 
 
 class Timeline:
-    """The published position on a trainer's run, and the moves that change it (see the module doc)."""
+    """The published position on a trainer's run, and the moves that change it (see the module doc).
+
+    >>> from bpe_core.types import TrainerConfig
+    >>> tl = Timeline(Trainer({"aaab": 3, "ab": 2}, TrainerConfig()))
+    >>> [tl.display(s.new_id) for s in tl.step(2)], tl.undo(2) and tl.merge_count, len(tl.steps)
+    (['aa', 'ab'], 0, 2)
+    """
 
     def __init__(self, trainer: Trainer, *, top_k: int = TOP_K) -> None:
         if trainer.merge_count:

@@ -21,16 +21,21 @@ Tie rules, all deterministic (heap keys in :mod:`bpe_core.training.pair_index`):
 from __future__ import annotations
 
 import gc
-import heapq
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from bpe_core.encoding.merge import MergeTable, expand_pair, segment_all
+from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
-from bpe_core.training.pair_index import MASK, SHIFT, PairIndex, expand, pairs_of
-from bpe_core.encoding.symbols import BYTE_GLYPHS, display as display_raw
+from bpe_core.training.config import (alphabet_order, check_config, config_of, config_to_dict, limit_reached,
+                                      run_target)
+from bpe_core.training.memory import gc_paused
+from bpe_core.training.pair_index import MASK, SHIFT, PairIndex
+from bpe_core.training.records import changed_pairs, word_changes
 from bpe_core.types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
-                    TrainingStats, WordChange)
+                            TrainingStats)
+
+__all__ = ["Trainer", "check_config"]  # check_config: its home is training.config; callers import it here
 
 
 SymbolsFn = Callable[[str], Sequence[Raw]]
@@ -40,11 +45,18 @@ class Trainer:
     """Learns merges one at a time and can take each one back.
 
     ``word_counts`` maps each unique word to its frequency, in order of first appearance.
+    ``config`` says how (pre-tokenizer, unit, tie rule, stop rules); the options are keyword-only.
+
+    >>> t = Trainer({"hug": 10, "pug": 5, "hugs": 5}, TrainerConfig(tie_break="hf"))
+    >>> [(s.new_token, s.count) for s in t.run(merges=2)]
+    [('ug', 20), ('hug', 15)]
+    >>> t.undo().new_token, t.merge_count, t.model().merges
+    ('hug', 1, [(4, 0)])
     """
 
     EXAMPLES = 16
 
-    def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig,
+    def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig, *,
                  symbols_fn: Optional[SymbolsFn] = None, start: Optional[BPEModel] = None) -> None:
         """``start``: continue from a loaded vocabulary - its tokens keep their ids, its merges are
         applied to every word first, and new merges are learned on top (undo stops there)."""
@@ -86,7 +98,11 @@ class Trainer:
         self.initial_vocab_size = len(self._tokens)
         lens: List[int] = [len(t) for t in self._tokens]
         if start is not None:
-            self._segs = _apply_merges(self._segs, self.base_merges, self._ids, self._tokens)
+            ids, tokens = self._ids, self._tokens
+            table: MergeTable = {}
+            for r, (a, b) in enumerate(self.base_merges):  # the first rank of a repeated pair wins
+                table.setdefault((a, b), (r, ids[tokens[a] + tokens[b]]))  # type: ignore[operator]
+            self._segs = segment_all(self._segs, table)  # as the vocabulary's encoder would
         self.total_words = sum(self.freqs)
         self.total_units = sum(f * self._word_units(w) for w, f in zip(self.words, self.freqs))
         self._total_tokens = sum(f * len(s) for f, s in zip(self.freqs, self._segs))
@@ -111,10 +127,10 @@ class Trainer:
         return cls(count_words_in_texts(texts, config), config)
 
     @classmethod
-    def continue_from(cls, model: BPEModel, path: str, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
+    def continue_from(cls, model: BPEModel, path: str, *, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
         """Learn further merges of ``model`` on the corpus at ``path`` (its config by default)."""
         from bpe_core.corpus.counting import count_words
-        cfg = config or _config_of(model)
+        cfg = config or config_of(model)
         check_config(cfg)
         return cls(count_words(path, cfg, **kw), cfg, start=model)
 
@@ -136,18 +152,9 @@ class Trainer:
     def _build_alphabet(self, seen: Dict[Raw, None]) -> None:
         """Ids for the specials and the symbols ``seen`` (in order of first appearance)."""
         cfg = self.config
-        if cfg.unit == "bytes" and cfg.full_byte_alphabet:
-            for b in range(256):
-                seen.setdefault(bytes([b]), None)
-        if cfg.alphabet_order == "first-seen":
-            alphabet = list(seen)
-        elif cfg.alphabet_order == "bytes" or cfg.unit == "chars":
-            alphabet = sorted(seen)  # type: ignore[type-var]
-        else:  # bytes sorted like HF sorts GPT-2 glyph characters (by code point)
-            alphabet = sorted(seen, key=lambda b: BYTE_GLYPHS[b[0]] if len(b) == 1 else display_raw(b))
         if cfg.specials_position == "first":
             self._add_specials()
-        for s in alphabet:
+        for s in alphabet_order(seen, cfg):
             self._add_token(s)
         if cfg.specials_position == "after-alphabet":
             self._add_specials()
@@ -207,23 +214,13 @@ class Trainer:
         return [PairCount(key >> SHIFT, key & MASK, c) for key, c in self._idx.top(k)]
 
     # -- stepping ------------------------------------------------------------------------
-    def _limit_reached(self) -> Optional[str]:
-        cfg = self.config
-        if cfg.num_merges is not None and self.merge_count >= cfg.num_merges:
-            return "merges"
-        if cfg.vocab_size is not None:
-            size = self.vocab_size if cfg.vocab_size_counts == "distinct" else self.initial_vocab_size + self.merge_count
-            if size >= cfg.vocab_size:
-                return "vocab_size"
-        return None
-
     def step(self, *, detail: bool = True) -> Optional[MergeStep]:
         """Apply the next merge; None (and ``stop_reason`` set) when a stop rule holds.
 
         ``detail=False`` leaves ``examples`` and ``changed_pairs`` empty (bulk runs: half the cost);
         :meth:`detail` fills them in for the latest step.
         """
-        reason = self._limit_reached()
+        reason = limit_reached(self.config, self.merge_count, self.vocab_size, self.initial_vocab_size)
         if reason:
             self.stop_reason = reason
             return None
@@ -291,35 +288,10 @@ class Trainer:
     def _details(self, left: int, right: int, new_id: int, changed: Sequence[int],
                  befores: Optional[List[List[int]]], log: Optional[List[Tuple[int, int]]] = None
                  ) -> Tuple[tuple, tuple]:
-        """Examples (most frequent changed words) and the pairs whose count moved (net).
-
-        ``log`` holds the count changes the merge made; without it the changed words are diffed.
-        """
-        counts = self._idx.counts
-        delta: Dict[int, int] = {}
-        for kk, d in log or ():
-            delta[kk] = delta.get(kk, 0) + d
-        for j, w in enumerate(changed if log is None else ()):
-            after = self._segs[w]
-            before = befores[j] if befores is not None else expand(after, new_id, left, right)
-            f = self.freqs[w]
-            for kk in pairs_of(before):
-                delta[kk] = delta.get(kk, 0) - f
-            for kk in pairs_of(after):
-                delta[kk] = delta.get(kk, 0) + f
-        touched = sorted(kk for kk, d in delta.items() if d)  # canonical order: (left, right)
-        if len(changed) > self.EXAMPLES:
-            picked = heapq.nlargest(self.EXAMPLES, range(len(changed)), key=lambda j: self.freqs[changed[j]])
-        else:
-            picked = sorted(range(len(changed)), key=lambda j: -self.freqs[changed[j]])
-        examples = []
-        for j in picked:
-            w = changed[j]
-            after = tuple(self._segs[w])
-            before = tuple(befores[j]) if befores is not None else expand(after, new_id, left, right)
-            examples.append(WordChange(w, self.words[w], self.freqs[w], before, after))
-        pairs = tuple([(kk >> SHIFT, kk & MASK, counts.get(kk, 0)) for kk in touched])
-        return tuple(examples), pairs
+        merge = (left, right, new_id)
+        pairs = changed_pairs(self._idx.counts, self._segs, self.freqs, changed, befores, merge, log)
+        examples = word_changes(self.words, self.freqs, self._segs, changed, befores, merge, self.EXAMPLES)
+        return examples, pairs
 
     def undo(self) -> Optional[MergeStep]:
         """Take the last merge back; the state equals the state before it, exactly."""
@@ -328,7 +300,7 @@ class Trainer:
         step = self.history.pop()
         left, right, new_id, created, changed, befores = self._undo_log.pop()
         for j, w in enumerate(changed):
-            old = befores[j] if befores is not None else list(expand(self._segs[w], new_id, left, right))
+            old = befores[j] if befores is not None else expand_pair(self._segs[w], new_id, left, right)
             self._total_tokens += self._idx.replace(w, old)
         if created:
             raw = self._tokens.pop()
@@ -355,9 +327,10 @@ class Trainer:
         ``cancel`` is checked between merges; on cancel the merges done so far are kept and
         :class:`Cancelled` is raised.
         """
-        target = self._target(merges, vocab_size)
+        target = run_target(self.config, merges, vocab_size, self.merge_count, self.vocab_size,
+                            len(self._idx.counts))
         out: List[MergeStep] = []
-        with _gc_paused():  # records are light; detail() the last one when it is shown
+        with gc_paused():  # records are light; detail() the last one when it is shown
             while True:
                 if merges is not None and self.merge_count >= merges:
                     break
@@ -374,15 +347,6 @@ class Trainer:
         if progress is not None:  # finished: report done == total even when a stop rule came early
             progress(Progress(self.merge_count, self.merge_count, "merges"))
         return out
-
-    def _target(self, merges: Optional[int], vocab_size: Optional[int]) -> int:
-        cfg = self.config
-        candidates = [merges, cfg.num_merges]
-        for v in (vocab_size, cfg.vocab_size):
-            if v is not None:
-                candidates.append(self.merge_count + max(0, v - self.vocab_size))
-        known = [c for c in candidates if c is not None]
-        return min(known) if known else self.merge_count + len(self._idx.counts)
 
     def seek(self, k: int) -> List[MergeStep]:
         """Step or undo until ``merge_count == k`` (or a stop rule holds); returns the steps."""
@@ -426,86 +390,7 @@ class Trainer:
             config=dict(self._config_dict))  # a copy: a model's config may be edited
         if cfg.encode_mode == "seed000-greedy":
             from bpe_core.encoding.seed000_greedy import seed000_model
-            return seed000_model(self, model)
+            tokens = self._tokens
+            subwords = ([tokens[t] for t in seg] for seg in self._segs)
+            return seed000_model(subwords, self.history, model)
         return model
-
-
-def _apply_merges(segs: List[List[int]], merges: List[Tuple[int, int]], ids: Dict[Raw, int],
-                  tokens: List[Raw]) -> List[List[int]]:
-    """Segment words with a vocabulary's merges, lowest rank first (GPT-2 / tokenizers)."""
-    rank = {}
-    for r, (a, b) in enumerate(merges):
-        rank.setdefault((a, b), (r, ids[tokens[a] + tokens[b]]))  # type: ignore[operator]
-    cache: Dict[Tuple[int, ...], List[int]] = {}
-    out = []
-    for syms in segs:
-        key = tuple(syms)
-        hit = cache.get(key)
-        if hit is None:
-            word = list(syms)
-            while len(word) > 1:
-                best = min((rank.get((word[i], word[i + 1]), (1 << 62, 0)), i) for i in range(len(word) - 1))
-                (r, new), i = best
-                if r == 1 << 62:
-                    break
-                a, b = word[i], word[i + 1]
-                j, merged = 0, []
-                while j < len(word):
-                    if j + 1 < len(word) and word[j] == a and word[j + 1] == b:
-                        merged.append(new)
-                        j += 2
-                    else:
-                        merged.append(word[j])
-                        j += 1
-                word = merged
-            hit = cache[key] = word
-        out.append(list(hit))
-    return out
-
-
-def _config_of(model: BPEModel) -> TrainerConfig:
-    """The training settings stored in a native file, or GPT-2-like ones for other formats."""
-    from bpe_core.formats.native import _config_from_dict
-    cfg = _config_from_dict(model.config, model.name or "vocabulary") if model.source_format == "native" else None
-    if cfg is not None:
-        return cfg
-    if model.unit == "bytes":
-        return TrainerConfig(preset="continued", pretokenizer="gpt2", unit="bytes", tie_break="hf")
-    return TrainerConfig(preset="continued", pretokenizer="whitespace-split", tie_break="hf")
-
-
-def check_config(cfg: TrainerConfig) -> None:
-    """Raise :class:`BPELensError` for a setting no training can use (called before any reading)."""
-    from bpe_core.types import TIE_BREAKS
-    if cfg.tie_break not in TIE_BREAKS:
-        raise BPELensError(f"unknown tie rule {cfg.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
-    if cfg.unit not in ("chars", "bytes"):
-        raise BPELensError(f"unknown unit {cfg.unit!r}; choose chars or bytes")
-    if cfg.unit == "bytes" and cfg.end_of_word_suffix:
-        raise BPELensError("an end-of-word suffix needs character units, not bytes")
-    for name in ("vocab_size", "num_merges"):
-        v = getattr(cfg, name)
-        if v is not None and v < 0:
-            raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v}")
-    if cfg.min_frequency < 0:
-        raise BPELensError(f"min frequency must be 0 or more, not {cfg.min_frequency}")
-
-
-def config_to_dict(cfg: TrainerConfig) -> dict:
-    from dataclasses import asdict
-    d = asdict(cfg)
-    d["special_tokens"] = list(cfg.special_tokens)
-    return d
-
-
-@contextmanager
-def _gc_paused():
-    """Python's cyclic GC causes 50-300 ms pauses in long runs (FACTS.md); nothing here makes cycles."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()  # what the run built is long-lived too; a full collection now would take seconds
-        if was:
-            gc.enable()

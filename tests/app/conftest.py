@@ -22,13 +22,23 @@ SMALL_TEXT = (
 )
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path_factory):
-    """QSettings go to a temporary folder, never to the user's real configuration."""
+    """QSettings go to a fresh temporary folder for each test, never to the user's real configuration
+    (and what one test's window remembers, such as its preset, cannot leak into the next test)."""
     folder = tmp_path_factory.mktemp("settings")
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
     yield
+
+
+@pytest.fixture(autouse=True)
+def _discarding_needs_no_answer(monkeypatch):
+    """Closing a window with trained merges asks first; a modal question would hang a test's teardown,
+    so tests discard without asking (test_desktop.py drives the real question)."""
+    from bpe_lens_app.main_window import MainWindow
+
+    monkeypatch.setattr(MainWindow, "ask_to_discard", lambda self, action: True)
 
 
 @pytest.fixture(scope="session", autouse=True)

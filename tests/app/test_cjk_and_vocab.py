@@ -14,9 +14,9 @@ from bpe_lens_app.widgets.chip_text import readable_text
 from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
 from bpe_lens_app.session import make_config
 
-from tests.core.paths import DATA as SHARED
-SANGUO = SHARED / "chinese" / "sanguo_yanyi.txt"
-GPT2 = SHARED / "gpt2" / "tokenizer.json"
+from tests.core.paths import find
+SANGUO = find("chinese/sanguo_yanyi.txt")  # an excerpt is shipped in tests/data/real
+GPT2 = find("gpt2/tokenizer.json")
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -18,9 +18,9 @@ from bpe_lens_app.panes.token_table_model import TokenTableModel  # noqa: E402
 from bpe_lens_app.widgets.merge_tree import MergeTreeView  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 
-from tests.core.paths import DATA
+from tests.core.paths import find
 
-GPT2 = str(DATA / "gpt2" / "tokenizer.json")
+GPT2 = str(find("gpt2/tokenizer.json"))
 CORPUS = ("the theory of the other thing: there, then, these, those. the thermal theatre\n"
           "tokenization tokenizer tokens token 中文中文中文\n") * 4
 T = TokenTableModel

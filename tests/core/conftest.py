@@ -1,19 +1,14 @@
-"""Shared fixtures for the corpus / pre-tokenizer / Punkt tests (real data from shared/data)."""
+"""Shared fixtures for the corpus / pre-tokenizer / Punkt tests (real data: see paths.py)."""
 from __future__ import annotations
 
 import functools
-import os
 import shutil
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-DATA = Path(os.environ.get("BPE_LENS_DATA", Path(__file__).resolve().parents[3] / "shared" / "data"))
-if not DATA.is_dir():  # the work tree is /work/main and the data /work/shared/data
-    DATA = Path("/work/shared/data")
-
-REPO = Path(__file__).resolve().parents[2]
+from .paths import DATA, ROOT as REPO, need
 
 
 class RealData:
@@ -23,10 +18,7 @@ class RealData:
     repo = REPO
 
     def path(self, rel: str) -> Path:
-        path = DATA / rel
-        if not path.is_file():
-            pytest.skip(f"real data missing: {path}")
-        return path
+        return need(rel)
 
     def text(self, rel: str, limit: int = 0) -> str:
         """The file decoded like Python's open(encoding="utf-8-sig") (universal newlines)."""

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from .paths import DATA
+from .paths import find
 
-VALID = DATA / "wikitext-2-raw" / "wiki.valid.raw"
+VALID = find("wikitext-2-raw/wiki.valid.raw")  # shipped in tests/data/real
 
 
 def cli(*args, cwd=None):

@@ -11,15 +11,11 @@ import pytest
 
 from bpe_core.cli import vocab as cli_vocab
 
-from .paths import DATA  # ../shared/data beside the checkout
+from .paths import need
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _need(rel: str) -> Path:
-    path = DATA / rel
-    if not path.exists():
-        pytest.skip(f"real data missing: {path}")
-    return path
+_need = need  # the one resolver (tests/core/paths.py)
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:

@@ -19,7 +19,7 @@ from bpe_core.types import BPELensError
 from bpe_core.encoding import seed000_greedy
 from tests.reference import seed000
 
-from .paths import DATA  # ../shared/data beside the checkout
+from .paths import need
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +28,8 @@ def spm():
     return pytest.importorskip("sentencepiece")
 
 
-def _need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"real data missing: {path}")
-    return path
+def _need(rel: str) -> Path:
+    return need(rel)  # the one resolver (tests/core/paths.py)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +37,7 @@ def sp_models(spm, tmp_path_factory) -> dict:
     """Tiny real BPE models trained by sentencepiece itself on real text."""
     d = tmp_path_factory.mktemp("sp")
     corpus = d / "corpus.txt"
-    corpus.write_bytes(_need(DATA / "tinyshakespeare.txt").read_bytes()[:200_000])
+    corpus.write_bytes(_need("tinyshakespeare.txt").read_bytes()[:200_000])
     common = dict(input=str(corpus), model_type="bpe", minloglevel=2, num_threads=1)
     spm.SentencePieceTrainer.train(model_prefix=str(d / "plain"), vocab_size=300, **common)
     spm.SentencePieceTrainer.train(model_prefix=str(d / "bytes"), vocab_size=400, byte_fallback=True,
@@ -50,9 +48,9 @@ def sp_models(spm, tmp_path_factory) -> dict:
 
 
 def _real_lines() -> list:
-    text = _need(DATA / "wikitext-2-raw" / "wiki.valid.raw").read_text(encoding="utf-8")
+    text = _need("wikitext-2-raw/wiki.valid.raw").read_text(encoding="utf-8")
     lines = text.splitlines()[:1200]
-    lines += _need(DATA / "chinese" / "sanguo_yanyi.txt").read_text(encoding="utf-8").splitlines()[100:150]
+    lines += _need("chinese/sanguo_yanyi.txt").read_text(encoding="utf-8").splitlines()[100:150]
     return lines + ["  two  spaces  ", "x<sep>y Romeo", "\ufb00 a\u00a8b", "\ttab\there", "", " ", " <sep> "]
 
 
@@ -108,7 +106,7 @@ def seed_trio(tmp_path_factory):
     ref = seed000
     if getattr(ref, "punkt_missing", lambda: None)():
         pytest.skip("Punkt tables missing")
-    text = _need(DATA / "tinyshakespeare.txt").read_text(encoding="utf-8")[:40_000]
+    text = _need("tinyshakespeare.txt").read_text(encoding="utf-8")[:40_000]
     text += "\n中文的测试。Ünïcödé “quotes” back\\slash ½ x"  # non-ASCII keys, escapes
     trained = ref.train_texts([text], merges=250)
     folder = tmp_path_factory.mktemp("seed000")
@@ -135,7 +133,7 @@ def test_seed000_reads_and_writes_back_byte_identical(seed_trio, tmp_path):
 def test_seed000_model_encodes_like_the_seed(seed_trio):
     ref, trained, folder = seed_trio
     model = open_vocabulary(folder)
-    sample = _need(DATA / "tinyshakespeare.txt").read_text(encoding="utf-8")[50_000:53_000]
+    sample = _need("tinyshakespeare.txt").read_text(encoding="utf-8")[50_000:53_000]
     assert seed000_greedy.encode_seed000(model, sample).ids == ref.encode_text(sample, trained["tokenizer"])
 
 
@@ -170,15 +168,15 @@ def test_seed000_errors_name_the_file(seed_trio, tmp_path):
     ("tiktoken_ranks/r50k_base.tiktoken", "tiktoken"), ("tiktoken_ranks/o200k_base.tiktoken", "tiktoken"),
 ])
 def test_detects_real_files(rel, fmt):
-    assert detect_format(_need(DATA / rel)) == fmt
+    assert detect_format(_need(rel)) == fmt
 
 
 def test_detects_renamed_files_by_content(tmp_path):
     tj = tmp_path / "weird.name"
-    tj.write_bytes(_need(DATA / "gpt2" / "tokenizer.json").read_bytes())
+    tj.write_bytes(_need("gpt2/tokenizer.json").read_bytes())
     assert detect_format(tj) == "tokenizer.json"
     tk = tmp_path / "ranks.txt"
-    tk.write_bytes(_need(DATA / "tiktoken_ranks" / "r50k_base.tiktoken").read_bytes()[:5000])
+    tk.write_bytes(_need("tiktoken_ranks/r50k_base.tiktoken").read_bytes()[:5000])
     assert detect_format(tk) == "tiktoken"
     native = tmp_path / "mine.vocab"
     native.write_text(json.dumps({"format": "bpe-lens", "version": 1}), encoding="utf-8")
@@ -214,7 +212,7 @@ def test_bad_folders_and_partners(tmp_path):
         open_vocabulary(tmp_path)
     lone = tmp_path / "lone"
     lone.mkdir()
-    (lone / "vocab.json").write_bytes(_need(DATA / "gpt2" / "vocab.json").read_bytes())
+    (lone / "vocab.json").write_bytes(_need("gpt2/vocab.json").read_bytes())
     with pytest.raises(BPELensError, match="merges.txt"):
         open_vocabulary(lone / "vocab.json")
     broken = tmp_path / "broken.tiktoken"
@@ -236,7 +234,7 @@ def test_charsmap_normalizer_equals_tokenizers_precompiled(sp_models):
     from bpe_core.formats.sentencepiece_model import charsmap_normalizer
     charsmap = base64.b64decode(read_sentencepiece(sp_models["plain"]).extras["precompiled_charsmap"])
     ours, theirs = charsmap_normalizer(charsmap), normalizers.Precompiled(charsmap)
-    text = _need(DATA / "bench" / "multilingual" / "ru_anna_karenina.txt").read_text(encoding="utf-8")[:30_000]
+    text = _need("bench/multilingual/ru_anna_karenina.txt").read_text(encoding="utf-8")[:30_000]
     for line in text.splitlines() + _real_lines() + ["\ufb00\u2460\uff28\uff45\u00a0\u3000\u00a8 x\t"]:
         assert ours(line) == theirs.normalize_str(line), line
     with pytest.raises(BPELensError, match="not valid"):

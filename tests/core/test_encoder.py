@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats import read_tokenizer_json
-from bpe_core.formats.tiktoken_file import RegexPipeline
+from bpe_core.pipelines.tiktoken import RegexPipeline
 from bpe_core.pipelines.hf import HFPipeline
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
@@ -260,13 +260,14 @@ MIXED = st.text(st.sampled_from(list("aZsdtlvrem '\t\n\r  .,/019") +
 def test_split_words_equals_the_full_pattern(name: str, text: str) -> None:
     import regex
 
-    from bpe_core.formats.tiktoken_file import _COVERED, KNOWN_ENCODINGS, covered_twin
+    from bpe_core.formats.tiktoken_file import KNOWN_ENCODINGS
+    from bpe_core.pipelines.tiktoken import COVERED, covered_twin
     pattern = KNOWN_ENCODINGS[name][0]
     full = regex.compile(pattern)
     assert RegexPipeline(pattern, {}).split_words(text) == full.findall(text)
     twin = covered_twin(pattern)
     if twin is not None:  # None on Python < 3.11 (no possessive quantifiers in re)
-        covered = "".join(c for c in text if c in _COVERED)
+        covered = "".join(c for c in text if c in COVERED)
         assert twin.findall(covered) == full.findall(covered)
 
 
@@ -274,11 +275,12 @@ def test_split_words_equals_the_full_pattern(name: str, text: str) -> None:
 def test_covered_twin_on_every_covered_character(name: str) -> None:
     import regex
 
-    from bpe_core.formats.tiktoken_file import _COVERED, KNOWN_ENCODINGS, covered_twin
+    from bpe_core.formats.tiktoken_file import KNOWN_ENCODINGS
+    from bpe_core.pipelines.tiktoken import COVERED, covered_twin
     pattern = KNOWN_ENCODINGS[name][0]
     twin, full = covered_twin(pattern), regex.compile(pattern)
     if twin is None:
         pytest.skip("re has no possessive quantifiers before Python 3.11")
-    for c in _COVERED:
+    for c in COVERED:
         for text in (c, c + c, "'" + c, " " + c + "a", "A" + c + " ", c + "\n", "1" + c + "s"):
             assert twin.findall(text) == full.findall(text), (hex(ord(c)), text)

@@ -19,8 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats import read_tiktoken, read_tokenizer_json, read_vocab_merges
 
-from .paths import DATA  # ../shared/data beside the checkout
-pytestmark = pytest.mark.skipif(not DATA.exists(), reason="shared data not present")
+from .paths import data_files, need, rel_name
 
 TIKTOKEN = ("r50k_base", "cl100k_base", "o200k_base")
 HF = ("gpt2-tokenizer.json", "gpt2-vocab+merges", "neox-20b")
@@ -48,19 +47,7 @@ ADVERSARIAL: Dict[str, str] = {
 }
 
 
-def _data_files() -> List[Path]:
-    out = []
-    for p in sorted(DATA.rglob("*")):
-        if p.is_file():
-            try:
-                p.read_text(encoding="utf-8")
-            except UnicodeDecodeError:
-                continue
-            out.append(p)
-    return out
-
-
-FILES = _data_files() if DATA.exists() else []
+FILES = data_files()  # ../shared/data's text files, or the ones shipped in tests/data/real
 
 
 def read_raw(path: Path) -> str:
@@ -84,7 +71,7 @@ def tiktoken_reference(name: str):
     import tiktoken
     import tiktoken_ext.openai_public as op
     from tiktoken.load import load_tiktoken_bpe
-    local = str(DATA / "tiktoken_ranks" / f"{name}.tiktoken")
+    local = str(need(f"tiktoken_ranks/{name}.tiktoken"))
     loader = op.load_tiktoken_bpe
     op.load_tiktoken_bpe = lambda *a, **k: load_tiktoken_bpe(local)  # no network: the local file
     try:
@@ -100,11 +87,11 @@ def hf_reference(name: str):
     from tokenizers import Tokenizer, pre_tokenizers
     from tokenizers.models import BPE
     if name == "gpt2-vocab+merges":
-        tok = Tokenizer(BPE.from_file(str(DATA / "gpt2/vocab.json"), str(DATA / "gpt2/merges.txt")))
+        tok = Tokenizer(BPE.from_file(str(need("gpt2/vocab.json")), str(need("gpt2/merges.txt"))))
         tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
         tok.add_special_tokens(["<|endoftext|>"])
     else:
-        path = DATA / ("gpt2/tokenizer.json" if name == "gpt2-tokenizer.json" else "gpt-neox-20b/20B_tokenizer.json")
+        path = need("gpt2/tokenizer.json" if name == "gpt2-tokenizer.json" else "gpt-neox-20b/20B_tokenizer.json")
         tok = Tokenizer.from_file(str(path))
         tok.no_truncation()  # the gpt2 file carries a leftover max_length 50
     return tok
@@ -121,10 +108,10 @@ def reference_ids(name: str, text: str, ordinary: bool = False) -> List[int]:
 @functools.lru_cache(maxsize=None)
 def our_encoder(name: str) -> Encoder:
     if name in TIKTOKEN:
-        return Encoder(read_tiktoken(str(DATA / "tiktoken_ranks" / f"{name}.tiktoken")))
+        return Encoder(read_tiktoken(str(need(f"tiktoken_ranks/{name}.tiktoken"))))
     if name == "gpt2-vocab+merges":
-        return Encoder(read_vocab_merges(str(DATA / "gpt2" / "merges.txt")))
-    path = DATA / ("gpt2/tokenizer.json" if name == "gpt2-tokenizer.json" else "gpt-neox-20b/20B_tokenizer.json")
+        return Encoder(read_vocab_merges(str(need("gpt2/merges.txt"))))
+    path = need("gpt2/tokenizer.json" if name == "gpt2-tokenizer.json" else "gpt-neox-20b/20B_tokenizer.json")
     return Encoder(read_tokenizer_json(str(path)))
 
 
@@ -147,12 +134,12 @@ def test_adversarial_ids(name: str, case: str) -> None:
 
 @pytest.mark.parametrize("name", TIKTOKEN)
 def test_encode_ordinary_matches(name: str) -> None:
-    text = "".join(v for k, v in ADVERSARIAL.items() if k != "specials_inside") + sample(DATA / "tinyshakespeare.txt")
+    text = "".join(v for k, v in ADVERSARIAL.items() if k != "specials_inside") + sample(need("tinyshakespeare.txt"))
     assert "<|" not in text  # encode_ordinary reads specials as text; ours always cuts them out
     assert_same(our_encoder(name).encode_ids(text), reference_ids(name, text, ordinary=True), text, name)
 
 
-@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(DATA)) for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[rel_name(p) for p in FILES])
 @pytest.mark.parametrize("name", MODELS)
 def test_corpus_sample_ids(name: str, path: Path) -> None:
     text = sample(path)
@@ -160,7 +147,7 @@ def test_corpus_sample_ids(name: str, path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(DATA)) for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[rel_name(p) for p in FILES])
 @pytest.mark.parametrize("name", MODELS)
 def test_corpus_full_file_ids(name: str, path: Path) -> None:
     # every text file in ../shared/data, whole: ~6 minutes, part of the default run (CI);
@@ -182,7 +169,7 @@ def tiles(text: str, tokens) -> str:
 
 @pytest.mark.parametrize("name", ("r50k_base", "o200k_base", "gpt2-tokenizer.json", "neox-20b"))
 def test_spans_tile_the_text(name: str) -> None:
-    text = "".join(ADVERSARIAL.values()) + sample(DATA / "chinese" / "sanguo_yanyi.txt", 2)
+    text = "".join(ADVERSARIAL.values()) + sample(need("chinese/sanguo_yanyi.txt"), 2)
     enc = our_encoder(name).encode(text)
     if name == "neox-20b":  # NFC changes the text: spans stay in bounds and in order
         starts = [t.start for t in enc.tokens]
@@ -221,14 +208,14 @@ def test_r50k_equals_gpt2_files() -> None:
     """FACTS: r50k_base is GPT-2: same ids, and the recovered merges are GPT-2's merges."""
     a, b = our_encoder("r50k_base").model, our_encoder("gpt2-vocab+merges").model
     assert a.merges == b.merges
-    text = sample(DATA / "tinyshakespeare.txt")
+    text = sample(need("tinyshakespeare.txt"))
     assert our_encoder("r50k_base").encode_ids(text) == our_encoder("gpt2-vocab+merges").encode_ids(text)
 
 
 @pytest.mark.parametrize("limit", [0, 1, 50, 1000])
 def test_merges_limit_agrees_between_algorithms(limit: int) -> None:
     """With the first k merges only, tiktoken ranks and GPT-2 merges still agree (r50k == GPT-2)."""
-    text = sample(DATA / "tinyshakespeare.txt", 2) + ADVERSARIAL["emoji_zwj"]
+    text = sample(need("tinyshakespeare.txt"), 2) + ADVERSARIAL["emoji_zwj"]
     tk = Encoder(our_encoder("r50k_base").model, merges_limit=limit).encode_ids(text)
     mg = Encoder(our_encoder("gpt2-vocab+merges").model, merges_limit=limit).encode_ids(text)
     assert tk == mg

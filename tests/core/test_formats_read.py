@@ -13,8 +13,7 @@ from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats import read_tiktoken, read_tokenizer_json, read_vocab_merges
 from bpe_core.types import BPELensError
 
-from .paths import DATA  # ../shared/data beside the checkout
-needs_data = pytest.mark.skipif(not DATA.exists(), reason="shared data not present")
+from .paths import need
 
 SMALL = {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": {"type": "Whitespace"},
          "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "c": 3}, "merges": ["a b"]}}
@@ -32,10 +31,9 @@ def small(**model) -> dict:
 
 
 # -- tokenizer.json -----------------------------------------------------------------------------
-@needs_data
 def test_gpt2_tokenizer_json_shape_and_load_time() -> None:
     t = time.perf_counter()
-    m = read_tokenizer_json(str(DATA / "gpt2" / "tokenizer.json"))
+    m = read_tokenizer_json(str(need("gpt2/tokenizer.json")))
     elapsed = time.perf_counter() - t
     assert elapsed < 3.0  # target 1 s (bench/bench_encode.py); generous here for a busy machine
     assert (m.unit, m.vocab_size, len(m.merges), m.specials) == ("bytes", 50257, 50000, {"<|endoftext|>": 50256})
@@ -44,9 +42,8 @@ def test_gpt2_tokenizer_json_shape_and_load_time() -> None:
     assert m.token_info(m.id_of(b" the")).parts == (m.id_of(b" t"), m.id_of(b"he"))
 
 
-@needs_data
 def test_neox_added_tokens() -> None:
-    m = read_tokenizer_json(str(DATA / "gpt-neox-20b" / "20B_tokenizer.json"))
+    m = read_tokenizer_json(str(need("gpt-neox-20b/20B_tokenizer.json")))
     assert m.config["normalizer"] == {"type": "NFC"}
     assert m.specials["<|endoftext|>"] == 0 and m.specials["<|padding|>"] == 1
     assert m.tokens[50254] == " " * 24 and " " * 24 not in m.specials  # added, not special
@@ -127,22 +124,20 @@ def test_bad_split_pattern(tmp_path: Path) -> None:
 
 
 # -- vocab.json + merges.txt ----------------------------------------------------------------------
-@needs_data
 def test_gpt2_files_from_either_file() -> None:
-    a = read_vocab_merges(str(DATA / "gpt2" / "vocab.json"))
-    b = read_vocab_merges(str(DATA / "gpt2" / "merges.txt"))
-    hf = read_tokenizer_json(str(DATA / "gpt2" / "tokenizer.json"))
+    a = read_vocab_merges(str(need("gpt2/vocab.json")))
+    b = read_vocab_merges(str(need("gpt2/merges.txt")))
+    hf = read_tokenizer_json(str(need("gpt2/tokenizer.json")))
     assert a.merges == b.merges == hf.merges and a.tokens == hf.tokens
     assert a.specials == {"<|endoftext|>": 50256} and a.unit == "bytes"
 
 
-@needs_data
 @pytest.mark.parametrize("vocab_name, merges_name, given", [
     ("encoder.json", "vocab.bpe", "vocab.bpe"), ("gpt2-vocab.json", "gpt2-merges.txt", "gpt2-vocab.json"),
     ("vocab.json", "merges.txt", "merges.txt")])
 def test_sibling_names(tmp_path: Path, vocab_name: str, merges_name: str, given: str) -> None:
-    shutil.copy(DATA / "gpt2" / "vocab.json", tmp_path / vocab_name)
-    shutil.copy(DATA / "gpt2" / "merges.txt", tmp_path / merges_name)
+    shutil.copy(need("gpt2/vocab.json"), tmp_path / vocab_name)
+    shutil.copy(need("gpt2/merges.txt"), tmp_path / merges_name)
     assert len(read_vocab_merges(str(tmp_path / given)).merges) == 50000
 
 
@@ -193,9 +188,8 @@ def _ranks_file(path: Path, tokens) -> str:
     return str(path)
 
 
-@needs_data
 def test_known_tiktoken_files() -> None:
-    m = read_tiktoken(str(DATA / "tiktoken_ranks" / "cl100k_base.tiktoken"))
+    m = read_tiktoken(str(need("tiktoken_ranks/cl100k_base.tiktoken")))
     assert m.algorithm == "tiktoken" and m.unit == "bytes" and m.specials["<|endofprompt|>"] == 100276
     assert Encoder(m).encode_ids("hello world") == [15339, 1917]
     assert m.__dict__["_merges"] is None  # encoding never needed the merges: still not recovered

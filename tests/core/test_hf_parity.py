@@ -14,14 +14,14 @@ from bpe_core.presets import make_config
 from bpe_core.encoding.symbols import to_glyphs
 from bpe_core.training.trainer import Trainer
 
-from .paths import DATA
+from .paths import need
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 tokenizers = pytest.importorskip("tokenizers")
 
 
 def lines_of(rel: str, start: int = 0, count: int | None = None) -> list[str]:
-    with open(DATA / rel, encoding="utf-8-sig") as f:  # universal newlines, like our corpus reader
+    with open(need(rel), encoding="utf-8-sig") as f:  # universal newlines, like our corpus reader
         lines = f.readlines()
     return lines[start:None if count is None else start + count]
 
@@ -114,7 +114,7 @@ def assert_same_as_tokenizers(path, preset: str, vocab: int):
 
 def slice_bytes(rel: str, lines: int) -> bytes:
     """The first ``lines`` lines of a file, byte for byte (CRLF and a BOM as they are)."""
-    data = (DATA / rel).read_bytes()
+    data = need(rel).read_bytes()
     cut = 0
     for _ in range(lines):
         cut = data.index(b"\n", cut) + 1
@@ -155,4 +155,4 @@ def test_seed_presets_keep_python_text_mode(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("preset, vocab", [("gpt2", 8000), ("char-hf", 5000)])
 def test_whole_crlf_file_as_tokenizers(preset, vocab):
-    assert_same_as_tokenizers(DATA / "bench/gutenberg/war_and_peace.txt", preset, vocab)
+    assert_same_as_tokenizers(need("bench/gutenberg/war_and_peace.txt"), preset, vocab)

@@ -12,33 +12,33 @@ from bpe_core.presets import make_config
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError
 
-from .paths import DATA, EXAMPLES
+from .paths import EXAMPLES, need
 
 TEXT = ("The Lord of the Rings — “quoted” 自然语言处理 🙂👍🏽 naïve café\r\n\tcode: x += 1;    "
         "<|endoftext|> end   \n")
 
 
-@pytest.mark.parametrize("path", [
-    DATA / "tiktoken_ranks" / "r50k_base.tiktoken",
-    DATA / "tiktoken_ranks" / "cl100k_base.tiktoken",
-    DATA / "gpt2" / "tokenizer.json",
-    DATA / "gpt-neox-20b" / "20B_tokenizer.json",
+@pytest.mark.parametrize("rel", [
+    "tiktoken_ranks/r50k_base.tiktoken",
+    "tiktoken_ranks/cl100k_base.tiktoken",
+    "gpt2/tokenizer.json",
+    "gpt-neox-20b/20B_tokenizer.json",
 ])
-def test_imported_vocabulary_round_trips_through_native(tmp_path, path):
-    model = open_vocabulary(str(path))
+def test_imported_vocabulary_round_trips_through_native(tmp_path, rel):
+    model = open_vocabulary(str(need(rel)))
     out = tmp_path / "v.json"
     write_native(model, str(out))
     back = read_native(str(out))
     assert [t for t in back.tokens] == [t for t in model.tokens]
     assert back.merges == model.merges
-    lines = (DATA / "wikitext-2-raw" / "wiki.test.raw").read_text(encoding="utf-8").splitlines(True)[:300]
+    lines = (need("wikitext-2-raw/wiki.test.raw")).read_text(encoding="utf-8").splitlines(True)[:300]
     for text in [TEXT, "".join(lines)]:
         assert Encoder(back).encode_ids(text) == Encoder(model).encode_ids(text)
 
 
 @pytest.mark.parametrize("preset", ["gpt2", "char-whitespace", "nltk-wordpunct", "cjk-mixed", "hf-course"])
 def test_trained_vocabulary_round_trips(tmp_path, preset):
-    corpus = EXAMPLES / "seed004_mixed.txt" if preset == "cjk-mixed" else DATA / "wikitext-2-raw" / "wiki.valid.raw"
+    corpus = EXAMPLES / "seed004_mixed.txt" if preset == "cjk-mixed" else need("wikitext-2-raw/wiki.valid.raw")
     t = Trainer.from_corpus(str(corpus), make_config(preset, num_merges=150))
     t.run()
     model = t.model()

@@ -7,9 +7,9 @@ from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import PRESETS, make_config
 from bpe_core.training.trainer import Trainer
 
-from .paths import DATA, EXAMPLES
+from .paths import EXAMPLES, find, need
 
-SAMPLE = DATA / "wikitext-2-raw" / "wiki.valid.raw"
+SAMPLE = find("wikitext-2-raw/wiki.valid.raw")  # shipped in tests/data/real
 
 
 def _corpus(preset: str):
@@ -80,7 +80,7 @@ def test_continue_training_equals_one_long_run():
     whole.run()
     part = Trainer.from_corpus(str(SAMPLE), make_config("gpt2", num_merges=60))
     part.run()
-    more = Trainer.continue_from(part.model(), str(SAMPLE), make_config("gpt2", num_merges=40))
+    more = Trainer.continue_from(part.model(), str(SAMPLE), config=make_config("gpt2", num_merges=40))
     assert more.undo() is None and more.merge_count == 0  # the loaded merges are the floor
     more.run()
     combined = more.model()
@@ -91,8 +91,8 @@ def test_continue_training_equals_one_long_run():
 
 def test_continue_training_from_gpt2_files_on_new_text():
     from bpe_core.formats import read_vocab_merges
-    gpt2 = read_vocab_merges(str(DATA / "gpt2" / "vocab.json"))
-    t = Trainer.continue_from(gpt2, str(EXAMPLES / "seed004_mixed.txt"), make_config("gpt2", num_merges=5))
+    gpt2 = read_vocab_merges(str(need("gpt2/vocab.json")))
+    t = Trainer.continue_from(gpt2, str(EXAMPLES / "seed004_mixed.txt"), config=make_config("gpt2", num_merges=5))
     steps = t.run()
     assert len(steps) == 5 and all(s.new_id >= 50257 for s in steps if s.created)
     assert t.model().merges[:50000] == gpt2.merges

@@ -11,10 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-#: the project checkout (``tests/reference/`` is two levels below it)
-ROOT = Path(__file__).resolve().parents[2]
-#: real corpora shared beside the project
-SHARED_DATA = ROOT.parent / "shared" / "data"
+from tests.core.paths import ROOT, find
 
 
 class ReferenceUnavailable(RuntimeError):
@@ -50,8 +47,9 @@ def from_glyphs(text: str) -> bytes:
 # -- the corpora goldens are made from (a golden's "corpus" entry) --------------------------------
 
 def corpus_path(spec: dict) -> Path:
-    """``{"root": "shared"|"project", "path": ...}`` -> the file."""
-    return (SHARED_DATA if spec["root"] == "shared" else ROOT) / spec["path"]
+    """``{"root": "shared"|"project", "path": ...}`` -> the file (a shared one from the real data, else
+    its copy shipped in tests/data/real; ``corpus_bytes``'s hash check catches a short excerpt)."""
+    return find(spec["path"]) if spec["root"] == "shared" else ROOT / spec["path"]
 
 
 def raw_lines(path: Path) -> list:

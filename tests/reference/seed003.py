@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import lru_cache
 
-from . import SHARED_DATA
+from tests.core.paths import need
 
 corpus = [
     "This is the HuggingFace Course.",
@@ -48,7 +48,7 @@ def gpt2_pre_tokenizer():
     # LENS: tokenizer._tokenizer.pre_tokenizer of AutoTokenizer.from_pretrained("gpt2"), read offline
     from tokenizers import Tokenizer
 
-    return Tokenizer.from_file(str(SHARED_DATA / "gpt2" / "tokenizer.json")).pre_tokenizer
+    return Tokenizer.from_file(str(need("gpt2/tokenizer.json"))).pre_tokenizer
 
 
 # 计算字典中所有词元对频率

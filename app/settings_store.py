@@ -1,0 +1,63 @@
+"""What the app remembers between runs (QSettings): the training settings, the font size and the
+recent corpora and vocabularies.
+
+Every function takes the ``QSettings`` to use, so the main window and the tests (which always pass
+a temporary file, never the user's configuration) go through the same code. A stored value that
+no longer makes sense (a preset renamed, a setting removed) is ignored rather than trusted.
+"""
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+from PySide6.QtCore import QSettings
+
+from bpe_core.presets import make_config
+from bpe_core.training.trainer import check_config, config_to_dict
+from bpe_core.types import BPELensError, TrainerConfig
+
+CONFIG_KEY = "training/config"
+FONT_KEY = "view/font_size"
+MAX_RECENT = 8
+
+
+def save_config(settings: QSettings, config: TrainerConfig) -> None:
+    settings.setValue(CONFIG_KEY, json.dumps(config_to_dict(config)))
+
+
+def saved_config(settings: QSettings) -> Optional[TrainerConfig]:
+    """The last training settings, rebuilt on top of their preset; None when absent or stale."""
+    raw = settings.value(CONFIG_KEY)
+    if not raw:
+        return None
+    try:
+        fields = json.loads(raw)
+        config = make_config(fields.pop("preset"), **fields)
+        check_config(config)
+    except (BPELensError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return config
+
+
+def save_font_size(settings: QSettings, points: int) -> None:
+    settings.setValue(FONT_KEY, int(points))
+
+
+def saved_font_size(settings: QSettings) -> Optional[int]:
+    try:
+        value = int(settings.value(FONT_KEY, 0))
+    except (TypeError, ValueError):
+        return None
+    return value or None
+
+
+def recent(settings: QSettings, key: str) -> List[str]:
+    """The list stored under ``key``, newest first (QSettings returns one string for a one-item list)."""
+    value = settings.value(key, [])
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def remember(settings: QSettings, key: str, path: str) -> None:
+    """Put ``path`` first in the list under ``key`` (once; at most :data:`MAX_RECENT`)."""
+    rest = [p for p in recent(settings, key) if p != path]
+    settings.setValue(key, [path] + rest[: MAX_RECENT - 1])

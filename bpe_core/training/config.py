@@ -1,0 +1,124 @@
+"""Training settings: checked before any reading, converted to and from a file's plain dict.
+
+One home for what a :class:`~bpe_core.types.TrainerConfig` may hold and how it is stored: the
+trainer checks it, the native format writes and reads it, continuing a vocabulary recovers it.
+
+>>> cfg = TrainerConfig(unit="bytes", special_tokens=("<s>",))
+>>> config_from_dict(config_to_dict(cfg), "example") == cfg
+True
+>>> check_config(TrainerConfig(unit="bytes", end_of_word_suffix="</w>"))
+Traceback (most recent call last):
+...
+bpe_core.types.BPELensError: an end-of-word suffix needs character units, not bytes
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+from typing import Any, Dict, List, Optional
+
+from bpe_core.encoding.symbols import BYTE_GLYPHS, display
+from bpe_core.model import BPEModel
+from bpe_core.types import TIE_BREAKS, BPELensError, Raw, TrainerConfig
+
+
+def check_config(cfg: TrainerConfig) -> None:
+    """Raise :class:`BPELensError` for a setting no training can use (called before any reading)."""
+    if cfg.tie_break not in TIE_BREAKS:
+        raise BPELensError(f"unknown tie rule {cfg.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
+    if cfg.unit not in ("chars", "bytes"):
+        raise BPELensError(f"unknown unit {cfg.unit!r}; choose chars or bytes")
+    if cfg.unit == "bytes" and cfg.end_of_word_suffix:
+        raise BPELensError("an end-of-word suffix needs character units, not bytes")
+    for name in ("vocab_size", "num_merges"):
+        v = getattr(cfg, name)
+        if v is not None and v < 0:
+            raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v}")
+    if cfg.min_frequency < 0:
+        raise BPELensError(f"min frequency must be 0 or more, not {cfg.min_frequency}")
+
+
+def config_to_dict(cfg: TrainerConfig) -> Dict[str, Any]:
+    """The config as JSON-ready fields (special tokens as a list)."""
+    d = asdict(cfg)
+    d["special_tokens"] = list(cfg.special_tokens)
+    return d
+
+
+def config_from_dict(d: Dict[str, Any], source: str) -> Optional[TrainerConfig]:
+    """A config from a file's stored fields (unknown keys ignored); None for an empty dict.
+
+    ``source`` names the file in the error a bad field raises.
+    """
+    if not d:
+        return None
+    known = {f.name for f in fields(TrainerConfig)}
+    kw = {k: v for k, v in d.items() if k in known}
+    if "special_tokens" in kw:
+        kw["special_tokens"] = tuple(kw["special_tokens"])
+    try:
+        return TrainerConfig(**kw)
+    except TypeError as exc:
+        raise BPELensError(f"{source}: bad config ({exc})") from None
+
+
+def config_of(model: BPEModel) -> TrainerConfig:
+    """The training settings stored in a native file, or GPT-2-like ones for other formats.
+
+    >>> config_of(BPEModel(unit="bytes", tokens=[], source_format="tiktoken")).pretokenizer
+    'gpt2'
+    """
+    cfg = config_from_dict(model.config, model.name or "vocabulary") if model.source_format == "native" else None
+    if cfg is not None:
+        return cfg
+    if model.unit == "bytes":
+        return TrainerConfig(preset="continued", pretokenizer="gpt2", unit="bytes", tie_break="hf")
+    return TrainerConfig(preset="continued", pretokenizer="whitespace-split", tie_break="hf")
+
+
+def alphabet_order(seen: Dict[Raw, None], cfg: TrainerConfig) -> List[Raw]:
+    """The base symbols in id order, as ``cfg.alphabet_order`` says (``seen``: first appearance).
+
+    ``full_byte_alphabet`` adds the bytes no word holds (to ``seen`` too).
+
+    >>> alphabet_order({b"b": None, b"a": None}, TrainerConfig(unit="bytes", alphabet_order="bytes"))
+    [b'a', b'b']
+    """
+    if cfg.unit == "bytes" and cfg.full_byte_alphabet:
+        for b in range(256):
+            seen.setdefault(bytes([b]), None)
+    if cfg.alphabet_order == "first-seen":
+        return list(seen)
+    if cfg.alphabet_order == "bytes" or cfg.unit == "chars":
+        return sorted(seen)  # type: ignore[type-var]
+    # bytes sorted like HF sorts GPT-2 glyph characters (by code point)
+    return sorted(seen, key=lambda b: BYTE_GLYPHS[b[0]] if len(b) == 1 else display(b))  # type: ignore[index]
+
+
+def limit_reached(cfg: TrainerConfig, merge_count: int, vocab_size: int, initial_vocab_size: int) -> Optional[str]:
+    """The stop rule of ``cfg`` that holds now ("merges", "vocab_size"), or None.
+
+    >>> limit_reached(TrainerConfig(vocab_size=300), 44, 300, 256)
+    'vocab_size'
+    """
+    if cfg.num_merges is not None and merge_count >= cfg.num_merges:
+        return "merges"
+    if cfg.vocab_size is not None:
+        size = vocab_size if cfg.vocab_size_counts == "distinct" else initial_vocab_size + merge_count
+        if size >= cfg.vocab_size:
+            return "vocab_size"
+    return None
+
+
+def run_target(cfg: TrainerConfig, merges: Optional[int], vocab_size: Optional[int], merge_count: int,
+               current_vocab: int, pairs_left: int) -> int:
+    """The merge count a run expects to reach (for progress): the nearest of its limits and ``cfg``'s.
+
+    >>> run_target(TrainerConfig(num_merges=50), None, 300, 0, 256, 1000)
+    44
+    """
+    candidates = [merges, cfg.num_merges]
+    for v in (vocab_size, cfg.vocab_size):
+        if v is not None:
+            candidates.append(merge_count + max(0, v - current_vocab))
+    known = [c for c in candidates if c is not None]
+    return min(known) if known else merge_count + pairs_left
