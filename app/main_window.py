@@ -11,9 +11,11 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMes
 
 from bpe_core import resources
 from bpe_core.formats.detect import detect_format
-from bpe_core.types import BPELensError
+from bpe_core.types import BPELensError, TrainerConfig
 
 from . import export, settings_store
+from .examples import EXAMPLES
+from .keys import key_lines
 from .panes.controls import ControlsPane, RunStatus, TrainActions, bind
 from .panes.encode_pane import EncodePane
 from .panes.history_chart import HistoryChart
@@ -197,10 +199,11 @@ class MainWindow(QMainWindow):
             self._opening_vocabulary = str(path)
             self.session.open_vocabulary(path, pattern=pattern)
 
-    def load_corpus(self, path: str) -> None:
-        """Train on another corpus, after asking when that would discard trained merges."""
+    def load_corpus(self, path: str, config: Optional[TrainerConfig] = None) -> None:
+        """Train on another corpus (with ``config``: these settings, e.g. an example's own preset),
+        after asking when that would discard trained merges."""
         if self.ask_to_discard(f"Opening {Path(path).name}"):
-            self.session.load_corpus(path)
+            self.session.load_corpus(path, config)
 
     def ask_to_discard(self, action: str) -> bool:
         """Whether the user lets ``action`` throw away the merges trained so far (no question at merge 0).
@@ -297,9 +300,7 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "About BPE Lens", about_html())
 
     def show_keys(self) -> None:
-        lines = [f"{a.text().replace('&', '')}: {a.shortcut().toString()}" for a in self.findChildren(QAction)
-                 if not a.shortcut().isEmpty()]
-        QMessageBox.information(self, "Keys", "\n".join(sorted(set(lines))))
+        QMessageBox.information(self, "Keys", "\n".join(key_lines(self)))
 
     # -- session facts ------------------------------------------------------------------------------------
     def _on_session_corpus_loaded(self, info) -> None:
@@ -352,8 +353,8 @@ class MainWindow(QMainWindow):
             menu.addAction("(none)").setEnabled(False)
 
     def _fill_examples(self) -> None:
-        for path in resources.examples():
-            self.examples_menu.addAction(path.stem.replace("_", " "), lambda p=str(path): self.load_corpus(p))
+        for example in EXAMPLES:  # each with its own preset: another one would misread it
+            self.examples_menu.addAction(example.title, lambda e=example: self.load_corpus(str(e.path), e.config()))
         self.examples_menu.setEnabled(not self.examples_menu.isEmpty())
 
     def dragEnterEvent(self, event) -> None:

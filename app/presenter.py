@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from PySide6.QtCore import QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QPainter, QShortcut
-from PySide6.QtWidgets import (QHBoxLayout, QInputDialog, QPushButton, QSplitter, QVBoxLayout,
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QPainter, QShortcut
+from PySide6.QtWidgets import (QApplication, QHBoxLayout, QInputDialog, QLabel, QPushButton, QSplitter, QVBoxLayout,
                                QWidget)
 
 from bpe_core.types import MergeStep
@@ -20,14 +20,16 @@ from .panes.controls import TrainActions, tool_button
 from .panes.encode_pane import EncodePane
 from .panes.pair_chart import PairChart
 from .session import Session
-from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, font_with_size,
-                    presenter_stylesheet)
+from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_MIN_POINT_SIZE,
+                    PRESENTER_POINT_SIZE, font_with_size, presenter_stylesheet)
 from .widgets.chip_text import chip_text
 from .widgets.chips import ChipMetrics, paint_chips
 from .widgets.chips_table import TokenChips
 from .widgets.quiet import live_label
 
 SHOWCASE_WORDS = 10
+#: pixels between the showcase's rows of chips
+ROW_GAP = 6
 
 
 def banner_text(session: Session, chips: TokenChips) -> str:
@@ -52,6 +54,7 @@ class Showcase(QWidget):
         self.word_indices: List[int] = []
         self.flash_ids: set = set()
         self._metrics: Optional[ChipMetrics] = None
+        self._fit_key: tuple = ()
         self._timer = QTimer(self, singleShot=True, interval=FLASH_MS)
         self._timer.timeout.connect(self._on_timer_timeout)
         session.corpus_loaded.connect(lambda *_: self.set_words(()))
@@ -88,26 +91,51 @@ class Showcase(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(700, 500)
 
+    def minimumSizeHint(self) -> QSize:
+        return QSize(200, 100)
+
+    def _fit_metrics(self) -> ChipMetrics:
+        """Chips up to 1.6x the presenter's type, as large as lets every chosen word have a row
+        (a big screen is filled, not left half empty), down to the type itself (then the rows
+        that fit are shown). Sizes change with the widget's height, never per step."""
+        base = self.font().pointSizeF()
+        rows = max(len(self.word_indices), 1)
+        key = (base, rows, self.height(), self.font().family())
+        if self._metrics is not None and key == self._fit_key:
+            return self._metrics
+        self._fit_key = key
+        size = round(base * 1.6)
+        while size > base and QFontMetrics(font_with_size(self.font(), size)).height() + 2 * ChipMetrics.PAD_Y + ROW_GAP > \
+                self.height() / rows:
+            size -= 1
+        font = font_with_size(self.font(), max(size, base))
+        if self._metrics is None or self._metrics.font != font:
+            self._metrics = ChipMetrics(font)
+        return self._metrics
+
+    def shown_rows(self) -> int:
+        """How many of the chosen words have a row (tests)."""
+        m = self._fit_metrics()
+        return max(1, min(len(self.word_indices), self.height() // (m.height() + ROW_GAP)))
+
     def paintEvent(self, event) -> None:
         s = self.session
         if not self.word_indices or not s.is_loaded:
             return
         painter = QPainter(self)
-        font = self.font()
-        if self._metrics is None or self._metrics.font != font:
-            self._metrics = ChipMetrics(font)
-        m = self._metrics
-        row_h = max(m.height() + 10, self.height() // max(len(self.word_indices), 1))
-        row_h = min(row_h, 2 * m.height() + 10)
+        m = self._fit_metrics()
+        shown = self.shown_rows()
+        row_h = max(m.height() + ROW_GAP, self.height() // shown)
+        row_h = min(row_h, 2 * m.height() + ROW_GAP)
         label_w = max(m.fm.horizontalAdvance(chip_text(s.words[i])[0]) for i in self.word_indices) + 24
         label_w = min(label_w, self.width() // 3)
         painter.setPen(self.palette().windowText().color())
-        for r, i in enumerate(self.word_indices):
+        for r, i in enumerate(self.word_indices[:shown]):  # whole rows only: none cut at the bottom
             y = r * row_h
-            painter.setFont(font)
+            painter.setFont(m.font)
             painter.drawText(QRect(4, y, label_w - 8, row_h), Qt.AlignVCenter | Qt.AlignRight,
                              m.fm.elidedText(chip_text(s.words[i])[0], Qt.ElideRight, label_w - 8))
-            paint_chips(painter, QRect(label_w, y + 3, self.width() - label_w - 4, row_h - 6),
+            paint_chips(painter, QRect(label_w, y + ROW_GAP // 2, self.width() - label_w - 4, row_h - ROW_GAP),
                         self.token_chips.chips(s.segmentation(i)), metrics=m, highlight_ids=self.flash_ids)
         painter.end()
 
@@ -125,15 +153,20 @@ class PresenterWindow(QWidget):
         self.session = session
         self.token_chips = TokenChips(session.token)
         session.corpus_loaded.connect(self.token_chips.clear)
+        self.point_size = PRESENTER_POINT_SIZE
+        self._type_size = 0
         big = QFont(self.font())
-        big.setPointSize(PRESENTER_POINT_SIZE)
+        big.setPointSize(self.point_size)
         self.banner = live_label(self, object_name="banner")
         self.banner.setAlignment(Qt.AlignCenter)
-        self.merge_label = live_label(self, min_text="merge 88,888   vocab 88,888", font=big)
+        # the merge number is in the banner; the vocabulary size among the controls
+        self.merge_label = live_label(self, min_text="vocab 88,888", font=big)
+        self.merge_label.setAlignment(Qt.AlignCenter)
         buttons = QHBoxLayout()
         for name in ("reset", "undo", "step", "step_n", "play"):
             button = tool_button(actions[name], self)
             button.setToolButtonStyle(Qt.ToolButtonTextOnly)  # small dark icons vanish on black
+            button.setFocusPolicy(Qt.NoFocus)  # the keyboard stays with the window: Space steps
             buttons.addWidget(button)
         buttons.addStretch(1)
         buttons.addWidget(self.merge_label)
@@ -148,23 +181,33 @@ class PresenterWindow(QWidget):
         leave.setFocusPolicy(Qt.NoFocus)
         leave.clicked.connect(self.leave)
         buttons.addWidget(leave)
-        self.chart = PairChart(session, k=10, font=big, title="Next pairs (top 10)")
+        self.chart = PairChart(session, k=10, font=big, title="Next pairs (top {k})")
         self.chart.follow_palette = False  # the presenter's own black, whatever the desktop
+        self.chart.title_scale = 1.0
         self._darken_chart()
         self.showcase = Showcase(session, self.token_chips, self)
-        self.showcase.setFont(font_with_size(big, PRESENTER_POINT_SIZE * 1.25))
         self.encode = EncodePane(self)
-        self.encode.setFont(big)
         self.encode.observe(session)
+        self.encode.editor.installEventFilter(self)  # Esc in the box: back to stepping
+        #: over the encode box's corner while it has the keyboard (Space types there; Esc gives it
+        #: back): no layout, so showing it moves nothing
+        self.focus_hint = QLabel("typing · Esc: Space steps", self.encode.editor, objectName="focus_hint")
+        self.focus_hint.hide()
+        for w in (self.chart, self.showcase):
+            w.setFocusPolicy(Qt.ClickFocus)  # a click beside the box takes the keyboard back
         middle = QSplitter(Qt.Horizontal, self)
         middle.addWidget(self.chart)
         middle.addWidget(self.showcase)
-        middle.setSizes([900, 900])
+        middle.setSizes([1100, 900])  # bars and their labels need more room than the words
+        middle.setChildrenCollapsible(False)
         outer = QSplitter(Qt.Vertical, self)
         outer.addWidget(middle)
         outer.addWidget(self.encode)
         outer.setSizes([700, 300])
+        outer.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 8)
+        layout.setSpacing(4)
         layout.addWidget(self.banner)
         layout.addLayout(buttons)
         layout.addWidget(outer, 1)
@@ -173,7 +216,54 @@ class PresenterWindow(QWidget):
             QShortcut(QKeySequence(key), self, self.leave)
         for signal in (session.corpus_loaded, session.steps_applied, session.steps_undone, session.reset_done):
             signal.connect(self.refresh)
+        QApplication.instance().focusChanged.connect(self._on_app_focus_changed)
+        self._fit_type()
         self.refresh()
+
+    # -- fitting the screen ------------------------------------------------------------------------------
+    def _fit_type(self) -> None:
+        """22 pt on a full-HD screen, 20 pt below it (1024x768, 1280x720 projectors); only when
+        the size class changes (a new style sheet re-lays out everything: never per step)."""
+        full_hd = self.width() >= 1600 and self.height() >= 1000
+        size = PRESENTER_POINT_SIZE if full_hd else PRESENTER_MIN_POINT_SIZE
+        if size == self._type_size:
+            return
+        self._type_size = size
+        self.point_size = size
+        self.setStyleSheet(presenter_stylesheet(size))
+        big = font_with_size(self.font(), size)
+        self.merge_label.setFont(big)
+        self.chart.set_chart_font(big)
+        self.chart.plot_item.setLabel("bottom", "count (yellow: next merge)")
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_type()
+
+    def eventFilter(self, obj, event) -> bool:
+        kind = event.type()
+        if obj is self.encode.editor and kind in (QEvent.ShortcutOverride, QEvent.KeyPress) and \
+                event.key() == Qt.Key_Escape:
+            if kind == QEvent.ShortcutOverride:
+                event.accept()  # the box takes this Esc: the window's "leave" shortcut does not fire
+            else:
+                self.setFocus()  # leave the box, not presenter mode: Space steps again
+            return True
+        return super().eventFilter(obj, event)
+
+    def _on_app_focus_changed(self, old, new) -> None:
+        hint = self.focus_hint
+        if new is self.encode.editor:
+            hint.adjustSize()
+            hint.move(self.encode.editor.width() - hint.width() - 24, 4)
+            hint.raise_()
+            hint.show()
+        else:
+            hint.hide()
+
+    def typing(self) -> bool:
+        """True while the encode box has the keyboard (Space types there, and the hint says so)."""
+        return self.encode.editor.hasFocus()
 
     def _darken_chart(self) -> None:
         import pyqtgraph as pg
@@ -184,8 +274,7 @@ class PresenterWindow(QWidget):
             axis = plot.getAxis(name)
             axis.setPen(pg.mkPen(PRESENTER_FG))
             axis.setTextPen(pg.mkPen(PRESENTER_FG))
-        plot.titleLabel.setText(plot.titleLabel.text, color=PRESENTER_FG, size=f"{PRESENTER_POINT_SIZE}pt")
-        plot.setLabel("bottom", "pair count — the yellow bar is the next merge")
+        plot.titleLabel.setText(plot.titleLabel.text, color=PRESENTER_FG)
         self.chart.set_bar_colors(PRESENTER_ACCENT, PRESENTER_BAR)
 
     def enter(self) -> None:
@@ -193,6 +282,7 @@ class PresenterWindow(QWidget):
             self.showcase.set_words(())
         self.showFullScreen()
         self.activateWindow()
+        self.setFocus()  # the keyboard to the window, not the encode box: Space steps
         self.encode.follow(self.session.model)
         self.refresh()
 
@@ -213,5 +303,10 @@ class PresenterWindow(QWidget):
 
     def refresh(self, *_) -> None:
         s = self.session
-        self.banner.setText(banner_text(s, self.token_chips))
-        self.merge_label.setText(f"merge {s.merge_count:,}   vocab {s.vocab_size:,}")
+        self.merge_label.setText(f"vocab {s.vocab_size:,}")
+        text = banner_text(s, self.token_chips)
+        fm = self.banner.label.fontMetrics()
+        if fm.horizontalAdvance(text) > self.banner.width() > 0:  # long tokens: elided, never cut
+            self.banner.setToolTip(text)
+            text = fm.elidedText(text, Qt.ElideRight, self.banner.width())
+        self.banner.setText(text)

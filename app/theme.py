@@ -143,6 +143,8 @@ def style_plot(plot_widget, plot_item, palette: Optional[QPalette] = None) -> No
 
 
 PRESENTER_POINT_SIZE = 22
+#: the presenter's type below full HD (1024x768, 1280x720 projectors): the least a room reads
+PRESENTER_MIN_POINT_SIZE = 20
 PRESENTER_BG = "#000000"
 PRESENTER_FG = "#ffffff"
 PRESENTER_ACCENT = "#ffd43b"
@@ -202,6 +204,14 @@ def font_with_size(font: QFont, point_size: float, *, bold: bool = False) -> QFo
     return out
 
 
+def bold_font() -> QFont:
+    """A font that sets only the weight: family and size still come from the parent (so the
+    widget follows Ctrl +/-, which a full copy of a font would freeze)."""
+    font = QFont()
+    font.setBold(True)
+    return font
+
+
 def change_app_font_size(delta: int) -> int:
     """Make every widget's font ``delta`` points larger (Ctrl +/-); returns the new size."""
     return set_app_font_size(round(QApplication.instance().font().pointSizeF()) + delta)
@@ -218,7 +228,13 @@ def set_app_font_size(points: int) -> int:
 
 
 def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE) -> str:
-    """High contrast for a projector: white on black, yellow accents, large type."""
+    """High contrast for a projector: white on black, yellow accents, large type.
+
+    Secondary controls (``Words…``, ``Esc``, the typing hint) are smaller than the stepping ones, so
+    one row of controls fits a 1024-pixel projector at 20 pt; the encode box wears a yellow frame
+    while it has the keyboard (then Space types instead of stepping).
+    """
+    small = round(point_size * 0.7)
     return f"""
         QWidget#presenter, QWidget#presenter QWidget {{
             background: {PRESENTER_BG}; color: {PRESENTER_FG}; font-size: {point_size}pt;
@@ -228,7 +244,11 @@ def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE) -> str:
         }}
         QWidget#presenter QToolButton, QWidget#presenter QPushButton {{
             background: #222; color: {PRESENTER_FG}; border: 2px solid {PRESENTER_FG};
-            border-radius: 6px; padding: 4px 10px;
+            border-radius: 6px; padding: 2px 8px;
         }}
+        QWidget#presenter QPushButton, QWidget#presenter QLabel#focus_hint {{ font-size: {small}pt; }}
+        QWidget#presenter QLabel#focus_hint {{ color: {PRESENTER_ACCENT}; }}
         QWidget#presenter QToolButton:checked {{ background: {PRESENTER_ACCENT}; color: #000; }}
+        QWidget#presenter QPlainTextEdit {{ border: 2px solid #444; }}
+        QWidget#presenter QPlainTextEdit:focus {{ border: 3px solid {PRESENTER_ACCENT}; }}
     """

@@ -5,13 +5,17 @@
 * ``encode_pane.png`` — the encode pane on mixed English / Chinese / emoji text;
 * ``inspector.png`` — the vocabulary inspector on GPT-2's tokenizer.json with a token's merge tree;
 * ``main_window_chinese.png`` — the main window training on Chinese (Romance of the Three Kingdoms) with the
-  ``cjk-mixed`` preset after 100 merges: multi-character chips such as 玄德 and 曹操.
+  ``cjk-mixed`` preset after 100 merges: multi-character chips such as 玄德 and 曹操;
+* ``presenter_1280x720.png``, ``presenter_1024x768.png`` — presenter mode on the common projector sizes;
+* ``main_window_1024x700.png`` — the main window on a small screen (one history chart, picked by tabs);
+* ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
+  its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py /tmp/dark --dark --only training``.
 
 Runs offscreen unless a display is set (``xvfb-run -a -s "-screen 0 1600x1000x24" python ...`` for a
-real X server); every image is at least 1280x800.
+real X server); the images of the default views are at least 1280x800, the small-screen ones at their size.
 """
 from __future__ import annotations
 
@@ -92,9 +96,49 @@ def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -
     settle(80)
     out.append(outdir / "presenter.png")
     presenter.grab().save(str(out[-1]))
+    for w, h in ((1280, 720), (1024, 768)):  # projectors
+        presenter.resize(QSize(w, h))
+        session.step()
+        presenter.encode.encode_now()
+        settle(80)
+        out.append(outdir / f"presenter_{w}x{h}.png")
+        presenter.grab().save(str(out[-1]))
     presenter.leave()
+    window.resize(QSize(1024, 700))  # a small laptop screen
+    session.step()
+    settle(120)
+    out.append(outdir / "main_window_1024x700.png")
+    window.grab().save(str(out[-1]))
     window.close()
     return out
+
+
+def render_unknown_characters(outdir: Path) -> list[Path]:
+    """The encode pane on the cjk-mixed example (its own preset, 20 merges) with text it has no
+    tokens for: every unknown character reads as itself, marked, with id −1 under it."""
+    from bpe_lens_app.examples import EXAMPLES
+    from bpe_lens_app.panes.encode_pane import EncodePane
+    from bpe_lens_app.session import Session
+
+    example = next(e for e in EXAMPLES if e.file == "seed004_mixed.txt")
+    session = Session(config=example.config())
+    session.load_corpus(str(example.path))
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.step(20)
+    pane = EncodePane()
+    pane.resize(QSize(1000, 360))
+    pane.show()
+    pane.observe(session)
+    pane.follow(session.model)
+    pane.ids_toggle.setChecked(True)
+    pane.set_text("Hello 世界! 🤖 BPE 是一种常用的分词算法, widely used in NLP.")
+    pane.encode_now()
+    settle(80)
+    out = outdir / "encode_pane_unknown.png"
+    pane.grab().save(str(out))
+    pane.close()
+    session.shutdown()
+    return [out]
 
 
 def render_chinese(outdir: Path) -> list[Path]:
@@ -167,7 +211,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -186,6 +230,8 @@ def main(argv=None) -> int:
         written += render_chinese(outdir)
     if args.only in (None, "others"):
         written += render_other_panes(outdir)
+    if args.only in (None, "unknown"):
+        written += render_unknown_characters(outdir)
     for path in written:
         print(path)
     return 0

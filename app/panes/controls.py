@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from typing import Dict, Optional
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBar, QSpinBox, QStatusBar, QStyle,
                                QToolButton, QVBoxLayout, QWidget)
 
 from ..coalesce import KeyRepeat, Latest
 from ..session import RunEnd, Session
-from ..theme import font_with_size
+from ..stop_text import STOP_RULES, stop_text
+from ..theme import bold_font
 from ..widgets.quiet import QuietSlider, live_label
 
 #: merges a second offered for Play
@@ -108,7 +109,7 @@ def bind(actions: TrainActions, session: Session) -> None:
     session.run_started.connect(actions.show_running)
     session.run_finished.connect(lambda end: actions.show_running(session.run_kind))
     session.loading_started.connect(lambda _: actions.actions["cancel"].setEnabled(True))
-    for signal in (session.corpus_loaded, session.load_cancelled, session.error_raised):
+    for signal in (session.corpus_loaded, session.vocabulary_opened, session.load_cancelled, session.error_raised):
         signal.connect(lambda *_: actions.show_running(session.run_kind))
 
 
@@ -151,7 +152,7 @@ class ControlsPane(QWidget):
         row.addWidget(tool_button(actions["cancel"], self))
         row.addStretch(1)
         self.merge_label = live_label(self, object_name="merge_label", min_text="merge 88,888 / 88,888    vocab 88,888",
-                                      font=font_with_size(self.font(), self.font().pointSizeF(), bold=True))
+                                      font=bold_font())  # bold only: the size follows Ctrl +/-
         self.merge_label.setTextFormat(Qt.PlainText)  # rich text costs a document layout per step
         self.stats_label = live_label(self, object_name="stats_label")
         info = QHBoxLayout()
@@ -216,6 +217,10 @@ class RunStatus(QObject):
     def __init__(self, session: Session, bar: QStatusBar, cancel: QAction) -> None:
         super().__init__(bar)
         self.bar = bar
+        self.session = session
+        # a run complete on a stop rule keeps its full bar as long as its message shows
+        self._done_timer = QTimer(self, singleShot=True, interval=15000)
+        self._done_timer.timeout.connect(lambda: self.progress.hide())
         self.progress = QProgressBar(bar, textVisible=True)
         self.progress.setFixedWidth(260)  # a new text never re-lays out the status bar (and the window)
         self.cancel_button = tool_button(cancel, bar)
@@ -235,6 +240,7 @@ class RunStatus(QObject):
         session.run_finished.connect(self._on_session_run_finished)
 
     def busy(self, text: str) -> None:
+        self._done_timer.stop()
         self.bar.showMessage(text)
         self.progress.setRange(0, 0)  # "working" until the first report
         self.progress.show()
@@ -256,5 +262,15 @@ class RunStatus(QObject):
             self.bar.clearMessage()
 
     def _on_session_run_finished(self, end: RunEnd) -> None:
-        stopped = end.kind in ("run", "play", "step")
-        self.idle(f"Stopped at merge {end.merge_count:,}: {end.reason}" if stopped else "")
+        s = self.session
+        if end.kind not in ("run", "play", "step"):
+            self.idle()
+            return
+        text = stop_text(end.reason, s.config, end.merge_count, s.vocab_size)
+        self.idle(text[:1].upper() + text[1:], 15000)
+        if end.reason in STOP_RULES and end.kind == "run":  # the run is complete: its end came early
+            self.progress.setRange(0, 1)
+            self.progress.setValue(1)
+            self.progress.setFormat(f"100 % — done at merge {end.merge_count:,}")
+            self.progress.show()
+            self._done_timer.start()

@@ -24,13 +24,14 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, Q
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.model import BPEModel
-from bpe_core.types import EncodedToken, Encoding
+from bpe_core.types import Encoding
 
 from ..encode_follow import SessionFollower
 from ..encode_jobs import EncodeJobs, EncodeResult, encode_job
+from .encode_chips import PER_SPAN, chip_for, stats_texts
 from ..session import Session
 from ..widgets.chip_colors import ACCENT, TEXT_COLOR
-from ..widgets.chip_text import chip_text, escape_html, token_tooltip
+from ..widgets.chip_text import escape_html, token_tooltip, unknown_tooltip
 from ..widgets.chips import Chip
 from ..widgets.quiet import FitLabel
 from ..widgets.token_view import TokenView
@@ -42,7 +43,6 @@ DEBOUNCE_MS = 40
 SAME_FRAME_MS = 4.0
 #: after an encoding slower than this (ms), or for text longer than WORKER_CHARS, encode on a worker
 WORKER_MS, WORKER_CHARS = 15.0, 1000
-_PER_SPAN = object()
 #: longer input is encoded only up to here (the rest would cost seconds on the GUI thread)
 MAX_CHARS = 200_000
 
@@ -309,32 +309,16 @@ class EncodePane(QWidget):
         for t in enc.tokens:
             hit = cache.get(t.id)
             if hit is None:
-                hit = cache[t.id] = self._chip_for(t, None, mode, ws, show_ids)
-            if hit is _PER_SPAN:  # a partial character: the chip reads the span it belongs to
+                hit = cache[t.id] = chip_for(t, None, mode, ws, show_ids)
+            if hit is PER_SPAN:  # a partial character: the chip reads the span it belongs to
                 key = (t.id, text[t.start:t.end])
                 hit = cache.get(key)
                 if hit is None:
-                    hit = cache[key] = self._chip_for(t, text, mode, ws, show_ids)
+                    hit = cache[key] = chip_for(t, text, mode, ws, show_ids)
             add_chip(hit[0])
             add_break(hit[1])
         self.view.set_chips(chips, breaks)
         self._set_stats()
-
-    def _chip_for(self, t: EncodedToken, text: Optional[str], mode: str, ws: bool, show_ids: bool):
-        """(chip, line breaks after it); ``_PER_SPAN`` when the chip depends on the span."""
-        raw = t.raw
-        if raw is None:
-            label, partial = f"<{t.id}>", False
-        else:
-            label, partial = chip_text(raw, mode=mode, whitespace=ws)
-            if partial and mode == "text" and text is None:
-                return _PER_SPAN
-            if partial and mode == "text" and t.end > t.start:
-                # bytes of a character split across tokens: show the character(s) they belong
-                # to (the encoder's span); the dashed outline says "part of"; hex shows the bytes
-                label = chip_text(text[t.start:t.end], whitespace=ws)[0]
-        nl = raw.count(b"\n" if isinstance(raw, bytes) else "\n") if raw is not None and not t.special else 0
-        return Chip(label, t.id, None, False, partial, t.special, str(t.id) if show_ids else None), nl
 
     def _placeholder(self) -> str:
         if self._error:
@@ -349,21 +333,8 @@ class EncodePane(QWidget):
             msg = "encode failed" if self._error else ""
             self.stats_label.set_texts(msg, msg)
             return
-        n = len(enc)
-        chars = len(self._text)
-        cpt = f"{chars / n:.2f}" if n else "—"
-        parts = [f"{n:,} tokens", f"{cpt} chars/token"]
-        short = [f"{n:,} tok", f"{cpt} c/t"]
-        if self._merges_limit is not None:
-            parts.append(f"first {self._merges_limit:,} merges")
-        unknown = getattr(enc, "unknown", ())  # spans the vocabulary has no token for (dropped)
-        if unknown:
-            parts.append(f"{sum(e - s for s, e in unknown):,} chars without a token")
-            short.append("some chars dropped")
-        if self._truncated:
-            parts.append(f"first {MAX_CHARS:,} chars only")
-            short.append("truncated")
-        self.stats_label.set_texts("  ·  ".join(parts), " · ".join(short))
+        self.stats_label.set_texts(*stats_texts(enc, len(self._text), self._merges_limit,
+                                                MAX_CHARS if self._truncated else None))
 
     def _on_view_hovered(self, i: int) -> None:
         sel = []
@@ -384,7 +355,7 @@ class EncodePane(QWidget):
         self.editor.setExtraSelections(sel)
 
     def _on_view_clicked(self, i: int) -> None:
-        if self._encoding is not None:
+        if self._encoding is not None and self._encoding.tokens[i].id >= 0:  # id -1 names no token
             self.token_activated.emit(self._encoding.tokens[i].id)
 
     def _tooltip(self, i: int) -> str:
@@ -393,6 +364,8 @@ class EncodePane(QWidget):
         t = self._encoding.tokens[i]
         span = self._text[t.start:t.end]
         extra = f"span {t.start}–{t.end}: {escape_html(repr(span))} · token {i + 1} of {len(self._encoding)}"
+        if t.id < 0:
+            return unknown_tooltip(t.raw, extra=extra)
         try:
             return token_tooltip(self._model, t.id, extra=extra)
         except (IndexError, KeyError):

@@ -18,109 +18,33 @@ from typing import List, Optional
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF
-from PySide6.QtGui import QPainter, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QSize
+from PySide6.QtWidgets import QGraphicsItem, QTabBar, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
 from ..session import Session
 from ..theme import CURVES, chart_colors, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
+from ..widgets.history_curve import HistoryCurve
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: points per curve before long runs are thinned (about twice a chart's width in pixels)
 MAX_POINTS = 2048
 
 
-class HistoryCurve(pg.GraphicsObject):
-    """A line through (x, y) points that grows one merge at a time.
+def relax_width(label: pg.LabelItem) -> None:
+    """Let a chart title be narrower than its text: a cut title beats a chart cut off at the
+    pane's edge. pyqtgraph sets a label's minimum width to its text's on every text change and
+    resize, so the label's own ``updateMin`` is wrapped."""
+    update_min = label.updateMin
 
-    ``set_data`` with the previous points plus new ones at the end (the last old point may have
-    moved: a thinned line ends at the current merge) moves / appends polygon points and repaints
-    only the strip from the last old points to the new ones (the axes' grid pixmaps and the rest
-    of the line are not redrawn); anything else rebuilds the polygon. ``paint`` strokes only the
-    points inside the exposed rectangle (and one beyond each side): Qt strokes a whole path even
-    when the painter clips it to a few pixels (~0.7 ms at 300 points, ~4 ms at 2,000). The
-    bounding rectangle is the view's range (``set_bounds``), not the data's, so a new point never
-    changes the geometry (which would repaint the whole plot).
-    """
+    def relaxed() -> None:
+        update_min()
+        label.setMinimumWidth(0)
 
-    def __init__(self, pen) -> None:
-        super().__init__()
-        self.pen = pen
-        self._x = self._y = np.zeros(0)
-        self._poly = QPolygonF()
-        self._bounds = QRectF()
-        self._pad: Optional[tuple] = None
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption)  # paint() gets the exposed rectangle
-
-    def getData(self):
-        return self._x, self._y
-
-    def points(self) -> List[tuple]:
-        """The polygon drawn, as (x, y) pairs (tests)."""
-        return [(pt.x(), pt.y()) for pt in self._poly]
-
-    def set_bounds(self, rect: QRectF) -> None:
-        self.prepareGeometryChange()
-        self._bounds = QRectF(rect)
-        self._pad = None
-
-    def boundingRect(self) -> QRectF:
-        return self._bounds
-
-    def set_data(self, x: np.ndarray, y: np.ndarray, *, grown: Optional[bool] = None) -> None:
-        """The line's points; ``grown``: the caller knows they are the previous ones (but the last,
-        which may move) plus new ones (else they are compared)."""
-        old = len(self._x)
-        keep = old - 1  # the points both lines share; the last old point may move (a thinned tail)
-        if grown is None:
-            grown = 0 < old <= len(x) and np.array_equal(x[:keep], self._x[:keep]) and \
-                np.array_equal(y[:keep], self._y[:keep])
-        poly = self._poly
-        if grown and 0 < old <= len(x) and poly.size() == old and np.isfinite(y[keep:]).all():
-            poly[keep] = QPointF(float(x[keep]), float(y[keep]))
-            for xi, yi in zip(x[old:].tolist(), y[old:].tolist()):
-                poly.append(QPointF(xi, yi))
-            # repaint from the point before the old last one to the end, padded by the pen
-            lo = max(keep - 1, 0)
-            xs = self._x[lo:].tolist() + x[lo:].tolist()
-            ys = self._y[lo:].tolist() + y[lo:].tolist()
-            self._x, self._y = x, y
-            px, py = self._padding()
-            x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-            self.update(QRectF(x0 - px, y0 - py, x1 - x0 + 2 * px, y1 - y0 + 2 * py))
-            return
-        self._x, self._y = x, y
-        poly = QPolygonF()
-        if len(x) and np.isfinite(y).all():  # (no corpus yet: NaN, no line)
-            for xi, yi in zip(x.tolist(), y.tolist()):
-                poly.append(QPointF(xi, yi))
-        self._poly = poly
-        self.update()
-
-    def _padding(self) -> tuple:
-        """Three pixels in data units (a 2 px pen and antialiasing), kept until the view changes."""
-        if self._pad is None:
-            self._pad = ((self.pixelWidth() or 0.0) * 3, (self.pixelHeight() or 0.0) * 3)
-        return self._pad
-
-    def viewTransformChanged(self) -> None:
-        self._pad = None
-
-    def paint(self, p: QPainter, option, *args) -> None:
-        n = self._poly.size()
-        if n < 2:
-            return
-        exposed = option.exposedRect
-        x = self._x
-        lo = max(int(np.searchsorted(x, exposed.left(), "left")) - 1, 0)
-        hi = min(int(np.searchsorted(x, exposed.right(), "right")) + 1, n)
-        if hi - lo < 2:
-            return
-        p.setPen(self.pen)
-        p.drawPolyline(self._poly if (lo, hi) == (0, n) else self._poly.mid(lo, hi - lo))
+    label.updateMin = relaxed
+    relaxed()
 
 
 class HistoryChart(QWidget):
@@ -132,19 +56,19 @@ class HistoryChart(QWidget):
         self._n = 0  # merges shown
         self._cap = 0
         self._x = self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
-        specs = [("count of each merge (log)", "count"), ("vocabulary size", "tokens"),
-                 ("tokens per word / total tokens", "tokens / word"), ("characters per token", "chars / token")]
+        #: titles and y labels (the fourth says bytes for byte-level training: :meth:`rebuild`)
+        self.titles = ["count of each merge (log)", "vocabulary size", "tokens per word / total tokens",
+                       "characters per token"]
+        self.ylabels = ["count", "tokens", "tokens / word", "chars / token"]
         self.plots: List[pg.PlotItem] = []
         self.curves: List[HistoryCurve] = []
-        for i, (title, ylabel) in enumerate(specs):
+        for i in range(4):
             plot = self.layout_widget.addPlot(row=i // 2, col=i % 2)
-            plot.setTitle(title, size="10pt")
             plot.setMouseEnabled(False, False)
             plot.hideButtons()
             plot.setMenuEnabled(False)
-            if i >= 2:  # one "merge" label per column is enough (the charts are small)
-                plot.setLabel("bottom", "merge")
-            plot.setLabel("left", ylabel)
+            plot.setLabel("bottom", "merge")
+            relax_width(plot.titleLabel)
             plot.showGrid(x=True, y=True, alpha=0.2)
             for name in ("left", "bottom"):  # axes (and the grid they draw) change rarely: keep them
                 plot.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # as pixmaps
@@ -160,16 +84,24 @@ class HistoryChart(QWidget):
         tpw = self.plots[2]
         tpw.showAxis("right")
         self.total_axis = tpw.getAxis("right")
-        self.total_axis.setLabel("total", units="tokens")  # SI prefix: "k tokens", short labels
         self.total_axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.total_axis.setStyle(autoReduceTextSpace=False)
         self._yrange = (0, 0)  # decades of the count chart
         self._tpw_range = self._upt_range = (0.0, 0.0)
         self._xmax: float = 0.0
         self._drawn = (math.inf, 0)  # (merges, thinning) the curves show; inf: lines to rebuild
+        # narrow or short: one chart at a time, picked by a tab (four would be cut off or unreadable)
+        self.picker = QTabBar(self, drawBase=False, expanding=False, documentMode=True)
+        for title in ("count", "vocab", "tok/word", "chars/tok"):
+            self.picker.addTab(title)
+        self.picker.currentChanged.connect(lambda *_: self._arrange(force=True))
+        self._single: Optional[bool] = None
+        self._apply_font()
         self.apply_palette()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.picker)
         layout.addWidget(self.layout_widget)
         session.corpus_loaded.connect(self.rebuild)
         session.reset_done.connect(self.rebuild)
@@ -191,6 +123,62 @@ class HistoryChart(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.PaletteChange:
             self.apply_palette()
+        elif event.type() == QEvent.FontChange:  # Ctrl +/-: titles, labels and ticks follow
+            self._apply_font()
+            self.apply_palette()
+            self._arrange(force=True)
+
+    # -- layout ------------------------------------------------------------------------------------------
+    def _apply_font(self) -> None:
+        """Titles, axis labels and tick labels in the widget's font (a point larger for titles)."""
+        font = self.font()
+        pt = font.pointSizeF()
+        for plot, title, ylabel in zip(self.plots, self.titles, self.ylabels):
+            plot.setTitle(title, size=f"{pt + 1:g}pt")
+            for axis in (plot.getAxis("left"), plot.getAxis("bottom")):
+                axis.setStyle(tickFont=font)
+                axis.labelStyle = {"font-size": f"{pt:g}pt"}
+            plot.setLabel("left", ylabel)
+            plot.setLabel("bottom", "merge")
+        self.total_axis.setStyle(tickFont=font)
+        self.total_axis.labelStyle = {"font-size": f"{pt:g}pt"}
+        self.total_axis.setLabel("total", units="tokens")  # SI prefix: "k tokens", short labels
+
+    def single_chart(self) -> bool:
+        """True when the pane is too small for four charts: one shows, picked by the tabs."""
+        em = self.fontMetrics().height()
+        return self.width() < 30 * em or self.height() < 20 * em
+
+    def _arrange(self, force: bool = False) -> None:
+        """Four charts in a 2x2 grid, or the picked one alone (only when the size class changes:
+        a relayout of the charts costs a frame, never a step)."""
+        single = self.single_chart()
+        if single == self._single and not force:
+            return
+        self._single = single
+        grid = self.layout_widget.ci.layout
+        for plot in self.plots:
+            grid.removeItem(plot)
+        shown = [self.plots[self.picker.currentIndex()]] if single else self.plots
+        for plot in self.plots:
+            plot.setVisible(plot in shown)
+        for i, plot in enumerate(shown):
+            grid.addItem(plot, i // 2, i % 2)
+            # one "merge" label per column in the grid is enough (the charts are small)
+            plot.getAxis("bottom").showLabel(single or i >= 2)
+        for i in range(2):
+            grid.setRowStretchFactor(i, 1 if i < (1 if single else 2) else 0)
+            grid.setColumnStretchFactor(i, 1 if i < (1 if single else 2) else 0)
+        self.picker.setVisible(single)
+
+    def minimumSizeHint(self) -> QSize:
+        # room for one readable chart: a splitter never squeezes the pane below it
+        em = self.fontMetrics().height()
+        return QSize(14 * em, 10 * em)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._arrange()
 
     def _ensure(self, n: int) -> None:
         if n < self._cap:
@@ -223,8 +211,12 @@ class HistoryChart(QWidget):
         self._xmax = 0.0
         self._drawn = (math.inf, 0)
         unit = "bytes" if s.config.unit == "bytes" else "chars"
-        self.plots[3].setTitle(f"{'bytes' if unit == 'bytes' else 'characters'} per token", size="10pt")
-        self.plots[3].setLabel("left", f"{unit} / token")
+        title = f"{'bytes' if unit == 'bytes' else 'characters'} per token"
+        if title != self.titles[3]:
+            self.titles[3], self.ylabels[3] = title, f"{unit} / token"
+            self._apply_font()
+            self.apply_palette()
+            self.picker.setTabText(3, f"{unit}/tok")
         self.total_axis.setScale(s.stats.total_words if s.stats is not None else 1.0)
         if s.stats is not None:
             self._vocab[0], self._tpw[0], self._upt[0] = s.stats.vocab_size, s.stats.tokens_per_word, \
@@ -232,7 +224,7 @@ class HistoryChart(QWidget):
         for step in s.history:
             self._write(step)
         self._n = s.merge_count
-        self._set_x(max(self._n, len(s.timeline)))
+        self._set_x(self._n)  # from the merge shown (0 after a reset), not the old range
         self._set_fixed_y()
         self._redraw()
 
@@ -245,12 +237,16 @@ class HistoryChart(QWidget):
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
         self._n = self.session.merge_count
+        if self._xmax > 2 * nice_ceiling(max(100, self._n * 1.5)):  # scrubbed far back: zoom in
+            self._xmax = 0.0
+            self._set_x(self._n)
         self._redraw()
 
     # -- drawing -----------------------------------------------------------------------------------------
     def _set_x(self, n: int) -> None:
-        """x: 0 to a round number past the merges; grows by half again when they reach its end."""
-        if n > self._xmax:
+        """x: 0 to a round number past the merges (at least 100, also at merge 0); grows by half
+        again when they reach its end."""
+        if n > self._xmax or not self._xmax:
             self._xmax = nice_ceiling(max(100, n * 1.5))
             for plot in self.plots:
                 plot.setXRange(0, self._xmax, padding=0.02)

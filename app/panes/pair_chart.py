@@ -99,7 +99,10 @@ class LabelAxis(pg.AxisItem):
                 st.prepare(font=font)
             size = st.size()
             x = edge - offset - size.width() if left else edge + offset
-            p.drawStaticText(QPointF(x, y0 + i * dy - size.height() / 2), st)
+            y = y0 + i * dy - size.height() / 2
+            if y < rect.top() - 1 or y + size.height() > rect.bottom() + 1:
+                continue  # a row below the rows shown (:meth:`PairChart._fit_rows`): no half label
+            p.drawStaticText(QPointF(x, y), st)
 
 
 class CountAxis(pg.AxisItem):
@@ -138,7 +141,8 @@ class CountAxis(pg.AxisItem):
         dx = self.mapFromItem(view.childGroup, QPointF(1, 0)).x() - x0
         lo, hi = self.range
         levels = self.tickValues(lo, hi, rect.width())
-        values = levels[0][1] if levels else []
+        # counts are whole numbers: a tick at 0.5 would read "0" or "1" again (small ranges)
+        values = [v for v in (levels[0][1] if levels else []) if abs(v - round(v)) < 1e-9]
         top = rect.top()
         for v in values:
             x = x0 + v * dx
@@ -207,6 +211,10 @@ class PairChart(QWidget):
         self.session = session
         self.k = k
         self._font = QFont(font or self.font())
+        #: the labels follow the widget's font (Ctrl +/-) unless the owner gave one (presenter)
+        self.follow_font = font is None
+        #: the title's size over the labels' (the presenter's type is large already: 1)
+        self.title_scale = 1.3
         self._xmax = 1.0
         self.left_axis, self.right_axis = LabelAxis("left"), LabelAxis("right")
         self.plot_widget = pg.PlotWidget(self, axisItems={"left": self.left_axis, "right": self.right_axis,
@@ -219,7 +227,10 @@ class PairChart(QWidget):
         plot.invertY(True)
         plot.setYRange(-0.6, k - 0.4, padding=0)
         plot.showAxis("right")
-        plot.setTitle(title or f"Next pairs (top {k})")
+        self._title = title or "Next pairs (top {k})"  # {k}: the rows that fit (:meth:`_fit_rows`)
+        self.rows = k
+        plot.setTitle(self._title.format(k=k))
+        plot.getViewBox().sigResized.connect(self._fit_rows)
         plot.setLabel("bottom", "pair count — the orange bar is the next merge")
         for axis in (self.left_axis, self.right_axis, plot.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
@@ -257,6 +268,8 @@ class PairChart(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.PaletteChange and self.follow_palette:
             self.apply_palette()
+        elif event.type() == QEvent.FontChange and self.follow_font and self.font() != self._font:
+            self.set_chart_font(self.font())
 
     def chart_font(self) -> QFont:
         """The font of the labels and counts."""
@@ -269,19 +282,43 @@ class PairChart(QWidget):
     def set_chart_font(self, font: QFont) -> None:
         self._font = QFont(font)
         self._pair_texts.clear()
+        title = self.plot_item.titleLabel
+        title.setText(title.text, size=f"{font.pointSizeF() * self.title_scale:.3g}pt")
+        self._fit_rows()
         for axis in (self.left_axis, self.right_axis, self.plot_item.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
             axis.label.setFont(self._font)
         self._fit_axes()
         self.refresh()
 
+    def _fit_rows(self, *_) -> None:
+        """Show as many of the top ``k`` pairs as have a line of text each (large fonts, small
+        windows): labels never overlap. Changes with the chart's size or font, never per step."""
+        height = self.plot_item.getViewBox().height()
+        line = QFontMetrics(self._font).height() * 1.05
+        rows = self.k if height <= 0 else max(1, min(self.k, int(height / line)))
+        if rows != self.rows:
+            self.rows = rows
+            self.plot_item.setYRange(-0.6, rows - 0.4, padding=0)
+            title = self.plot_item.titleLabel
+            title.setText(self._title.format(k=rows))
+
     def _fit_axes(self) -> None:
+        """Axis widths for this corpus and font: the labels shown now (with room to spare; they
+        widen when a longer one comes) and the largest count of the training (counts never
+        exceed the first merge's), so the bars keep the room a small window or a large font
+        leaves them."""
         self._fm = QFontMetrics(self._font)
-        self._left_width = self._fm.horizontalAdvance('"Ġthe" + "Ġthe"') + 12
+        s = self.session
+        texts = [self._pair_text(p)[1] for p in s.top_pairs[: self.k]] if s.is_loaded else []
+        guess = self._fm.horizontalAdvance('"Ġth" + "e"')
+        self._left_width = int(max([guess] + texts) * 1.1) + 12
         self.left_axis.setWidth(self._left_width)
-        self.right_axis.setWidth(self._fm.horizontalAdvance("88,888,888") + 8)
+        top = s.history[0].count if s.is_loaded and s.history else \
+            (s.top_pairs[0].count if s.is_loaded and s.top_pairs else 88_888)
+        self.right_axis.setWidth(self._fm.horizontalAdvance(f"{max(top, 999):,}") + 12)
         bottom = self.plot_item.getAxis("bottom")  # ticks, counts, then the axis title
-        bottom.setHeight(6 + self._fm.height() + int(bottom.label.boundingRect().height() * 0.8) + 2)
+        bottom.setHeight(6 + self._fm.height() + int(bottom.label.boundingRect().height()) + 2)
 
     def _fit_left_axis(self, widths: Sequence[int]) -> None:
         """Widen the label axis when a label would be cut, with room to spare; it narrows only for
@@ -305,6 +342,7 @@ class PairChart(QWidget):
     def _on_session_corpus_loaded(self, *_) -> None:
         self._pair_texts.clear()  # token ids mean other tokens now
         self._fit_axes()
+        self._labels = []  # (the label axis is set again)
         self.refresh()
 
     def labels(self) -> List[str]:

@@ -190,9 +190,10 @@ class WordsPane(QWidget):
             self.changed_title.setText("Words the last merge changed appear here.")
             return
         text = self.token_chips.chip
+        # short: at 1024 px this pane is ~300 px wide (the rows below are the most frequent words)
         self.changed_title.setText(
             f"Merge {step.rank} ({text(step.left).text} + {text(step.right).text} → {text(step.new_id).text}) "
-            f"changed {len(step.changed_words):,} words; the most frequent:")
+            f"changed {len(step.changed_words):,} words")
         self.changed_model.set_rows([(chip_text(ex.word)[0], f"{ex.freq:,}", ex.before, ex.after)
                                      for ex in step.examples])
 

@@ -10,17 +10,19 @@ font) become ``‹thumbs up sign›`` instead of a tofu box (:func:`readable_tex
 from __future__ import annotations
 
 import unicodedata
-from typing import Dict, Iterable, List, Literal, Tuple
+from typing import Dict, Iterable, List, Literal, Optional, Tuple
 
 from PySide6.QtGui import QFont, QTextLayout
 
 from bpe_core.encoding.symbols import to_glyphs, to_hex, visible_whitespace
 from bpe_core.types import Raw
 
-__all__ = ["TextMode", "chip_text", "chip_texts", "decode_marked", "readable_text", "font_lacks",
-           "token_tooltip", "escape_html"]
+__all__ = ["UNKNOWN_LABEL", "TextMode", "chip_text", "chip_texts", "decode_marked", "readable_text", "font_lacks",
+           "token_tooltip", "unknown_tooltip", "escape_html"]
 
 # --------------------------------------------------------------------------- text
+#: what a chip of id -1 reads when its character is not known (only an id to go by)
+UNKNOWN_LABEL = "?"
 TextMode = Literal["glyphs", "hex", "text"]
 _CONTROL_PICTURES = {c: chr(0x2400 + c) for c in range(32)}
 _CONTROL_PICTURES[0x7F] = "\u2421"
@@ -136,8 +138,11 @@ def readable_text(text: str, font: QFont) -> str:
 def token_tooltip(model, token_id: int, *, extra: str = "") -> str:
     """Rich tooltip of a token: id, merge rank and parts, bytes (hex), glyphs and decoded text.
 
-    ``model`` is a :class:`bpe_core.model.BPEModel`.
+    ``model`` is a :class:`bpe_core.model.BPEModel`. A negative id (a symbol the vocabulary
+    lacks) names no token: Python's ``tokens[-1]`` would be the newest one.
     """
+    if token_id < 0:
+        return unknown_tooltip(None, extra=extra)
     raw = model.tokens[token_id]
     if raw is None:
         return f"id {token_id} (unused)"
@@ -158,6 +163,26 @@ def token_tooltip(model, token_id: int, *, extra: str = "") -> str:
         lines.append(f"text: {escape_html(repr(text))}" + (" <i>(partial UTF-8 character)</i>" if partial else ""))
     else:
         lines.append(f"text: {escape_html(repr(raw))}")
+    if extra:
+        lines.append(extra)
+    return "<br>".join(lines)
+
+
+def unknown_tooltip(raw: Optional[Raw], *, extra: str = "") -> str:
+    """Tooltip of a symbol the vocabulary has no token for (id -1): the character(s), their code
+    points and names, and what that means.
+
+    >>> unknown_tooltip("世").split("<br>")[:2]
+    ['<b>not in vocabulary</b> (id −1)', "text: '世' · U+4E16 CJK UNIFIED IDEOGRAPH-4E16"]
+    """
+    lines = ["<b>not in vocabulary</b> (id −1)"]
+    if raw is not None:
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in text[:4])
+        lines.append(f"text: {escape_html(repr(text))} · {escape_html(names)}")
+        data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
+        lines.append(f"bytes ({len(data)}): {to_hex(data)}")
+    lines.append("<i>no token of this vocabulary covers it; it is kept as id −1</i>")
     if extra:
         lines.append(extra)
     return "<br>".join(lines)

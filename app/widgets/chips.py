@@ -13,9 +13,9 @@ from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPixmap, QStaticText
 
 from .chip_colors import ACCENT, PALETTE, TEXT_COLOR, chip_indices
-from .chip_text import TextMode, chip_text, readable_text, token_tooltip
+from .chip_text import UNKNOWN_LABEL, TextMode, chip_text, readable_text, token_tooltip, unknown_tooltip
 
-__all__ = ["Chip", "ChipMetrics", "model_chip", "model_chips", "paint_chip", "paint_chip_batch", "layout_chips",
+__all__ = ["Chip", "UNKNOWN_FILL", "UNKNOWN_OUTLINE", "ChipMetrics", "model_chip", "model_chips", "paint_chip", "paint_chip_batch", "layout_chips",
            "paint_chips", "chips_size_hint"]
 
 # --------------------------------------------------------------------------- chips
@@ -24,6 +24,9 @@ class Chip:
     """One chip: what it reads, whose color it wears, and how it is marked.
 
     ``sub`` is a second, smaller line under the text (the encode pane puts ids there).
+    ``unknown``: a symbol the vocabulary has no token for (id -1, kept by the seed presets); it
+    reads as the character itself on a white chip with a dotted dark-red outline, never as a
+    vocabulary token (``tokens[-1]`` would be the newest one).
     """
 
     text: str
@@ -33,11 +36,19 @@ class Chip:
     partial: bool = False
     special: bool = False
     sub: Optional[str] = None
+    unknown: bool = False
+
+
+#: the look of a chip whose symbol is not in the vocabulary (:attr:`Chip.unknown`)
+UNKNOWN_FILL = QColor("#FFFFFF")
+UNKNOWN_OUTLINE = QColor("#B00020")
 
 
 def model_chip(model, token_id: int, *, mode: TextMode = "glyphs", whitespace: bool = True,
                show_id: bool = False, tooltip: bool = False, flash: bool = False) -> Chip:
     """A chip for one token of a :class:`~bpe_core.model.BPEModel`."""
+    if token_id < 0:  # a symbol without a token: its id names nothing in ``tokens`` (no [-1])
+        return Chip(UNKNOWN_LABEL, token_id, unknown_tooltip(None) if tooltip else None, unknown=True)
     raw = model.tokens[token_id]
     if raw is None:
         text, partial = f"<{token_id}>", False
@@ -126,7 +137,10 @@ def paint_chip(painter: QPainter, rect: QRectF, chip: Chip, color: QColor, metri
                *, highlight: bool = False) -> None:
     """Paint one chip into ``rect`` (the caller has laid it out)."""
     outline = QColor(color).darker(150)
-    if chip.partial:
+    if chip.unknown:
+        color = UNKNOWN_FILL
+        pen = QPen(UNKNOWN_OUTLINE, 1.6, Qt.DotLine)
+    elif chip.partial:
         pen = QPen(QColor("#333333"), 1.2, Qt.DashLine)
     elif chip.special:
         pen = QPen(QColor("#333333"), 2.0)
@@ -175,7 +189,7 @@ def paint_chip_batch(painter: QPainter, rects: Sequence[QRectF], chips: Sequence
     for i, (r, chip, k) in enumerate(zip(rects, chips, color_indices)):
         hl = chip.flash or (highlighted is not None and highlighted[i])
         w, h = int(r.width()), int(r.height())
-        key = (chip.text, chip.sub, chip.partial, chip.special, hl, k, w, h, dpr)
+        key = (chip.text, chip.sub, chip.partial, chip.special, chip.unknown, hl, k, w, h, dpr)
         pm = get(key)
         if pm is None:
             pm = cache[key] = _chip_pixmap(chip, k, w, h, m, hl, dpr)

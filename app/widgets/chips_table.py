@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QWidget
 
 from bpe_core.types import Raw
 
-from .chip_text import chip_text
+from .chip_text import UNKNOWN_LABEL, chip_text
 from .chips import Chip, ChipMetrics, chips_size_hint, paint_chips
 from .quiet import QuietScrollBar, RowsView
 from .roles import ACCESSIBLE, DISPLAY, HORIZONTAL, IDS_ROLE
@@ -38,7 +38,9 @@ class TokenChips:
 
     def chip(self, token_id: int) -> Chip:
         chip = self._cache.get(token_id)
-        if chip is None:
+        if chip is None and token_id < 0:  # no token (``token(-1)`` would be the newest one)
+            chip = self._cache[token_id] = Chip(UNKNOWN_LABEL, token_id, unknown=True)
+        elif chip is None:
             text, partial = chip_text(self.token(token_id))
             chip = self._cache[token_id] = Chip(text, token_id, partial=partial)
         return chip

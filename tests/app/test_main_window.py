@@ -74,8 +74,13 @@ def test_recent_files_are_remembered_and_reopen(qtbot, loaded_window, small_corp
 
 
 def test_examples_menu_lists_the_example_corpora(qtbot, window):
-    names = sorted(p.stem.replace("_", " ") for p in (RESOURCES / "examples").glob("*.txt"))
-    assert [a.text() for a in window.examples_menu.actions()] == names
+    from bpe_lens_app.examples import EXAMPLES
+
+    # issue 9: readable names ("Seed 004: Chinese + English (cjk-mixed)"), not file stems; every file listed
+    files = sorted(p.name for p in (RESOURCES / "examples").glob("*.txt"))
+    titles = {e.title: e.file for e in EXAMPLES}
+    names = [a.text() for a in window.examples_menu.actions()]
+    assert sorted(titles[n] for n in names) == files
     if names:
         with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
             window.examples_menu.actions()[-1].trigger()

@@ -182,7 +182,11 @@ def test_run_to_target_reaches_the_stop_rule(qtbot, loaded_window):
     with qtbot.waitSignal(s.run_finished, timeout=30000) as end:
         w.train_actions["run"].trigger()
     assert end.args[0].reason == s.stop_reason == "min_frequency"
-    assert "min_frequency" in w.statusBar().currentMessage()
+    # issue 9: the stop rule in words, not the trainer's code "min_frequency"
+    message = w.statusBar().currentMessage()
+    assert message.startswith(f"No pair occurs twice any more (min frequency 2) — {s.merge_count:,} merges, "
+                              f"vocabulary {s.vocab_size:,}")
+    assert w.status.progress.isVisible() and w.status.progress.value() == w.status.progress.maximum()
     assert_views_match_session(w)
 
 

@@ -1,0 +1,67 @@
+"""What the encode pane shows of an encoding: one chip per token, and the stats line above them.
+
+Plain functions of an encoding, so the pane keeps only its widgets and its timing.
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from bpe_core.types import EncodedToken, Encoding
+
+from ..widgets.chip_text import chip_text
+from ..widgets.chips import Chip
+
+#: :func:`chip_for`'s answer when a chip depends on the token's span (not cacheable per id)
+PER_SPAN = object()
+
+
+def chip_for(t: EncodedToken, text: Optional[str], mode: str, ws: bool, show_ids: bool):
+    """(chip, line breaks after it); :data:`PER_SPAN` when the chip depends on the span and
+    ``text`` is None (the caller then asks again with the text)."""
+    raw = t.raw
+    if t.id < 0:  # not in the vocabulary: the chip reads its own span, whatever the id
+        if text is None:
+            return PER_SPAN
+        label = chip_text(raw if mode != "text" else text[t.start:t.end], mode=mode, whitespace=ws)[0]
+        sub = "−1" if show_ids else None
+        return Chip(label or "?", t.id, None, False, False, False, sub, unknown=True), 0
+    if raw is None:
+        label, partial = f"<{t.id}>", False
+    else:
+        label, partial = chip_text(raw, mode=mode, whitespace=ws)
+        if partial and mode == "text" and text is None:
+            return PER_SPAN
+        if partial and mode == "text" and t.end > t.start:
+            # bytes of a character split across tokens: show the character(s) they belong
+            # to (the encoder's span); the dashed outline says "part of"; hex shows the bytes
+            label = chip_text(text[t.start:t.end], whitespace=ws)[0]
+    nl = raw.count(b"\n" if isinstance(raw, bytes) else "\n") if raw is not None and not t.special else 0
+    return Chip(label, t.id, None, False, partial, t.special, str(t.id) if show_ids else None), nl
+
+
+def stats_texts(enc: Encoding, chars: int, merges_limit: Optional[int],
+                truncated_at: Optional[int]) -> Tuple[str, str]:
+    """The stats line, long and short: tokens, characters per token, and what was left out.
+
+    >>> from bpe_core.types import EncodedToken, Encoding
+    >>> stats_texts(Encoding((EncodedToken(5, "ab", "ab", 0, 2), EncodedToken(-1, "世", "世", 2, 3))), 3, None, None)
+    ('2 tokens  ·  1.50 chars/token  ·  1 not in vocabulary (id −1)', '2 tok · 1.50 c/t · 1 unknown')
+    """
+    n = len(enc)
+    cpt = f"{chars / n:.2f}" if n else "—"
+    parts: List[str] = [f"{n:,} tokens", f"{cpt} chars/token"]
+    short: List[str] = [f"{n:,} tok", f"{cpt} c/t"]
+    if merges_limit is not None:
+        parts.append(f"first {merges_limit:,} merges")
+    unknown = getattr(enc, "unknown", ())  # spans the vocabulary has no token for (dropped)
+    if unknown:
+        parts.append(f"{sum(e - s for s, e in unknown):,} chars without a token")
+        short.append("some chars dropped")
+    kept = sum(1 for t in enc.tokens if t.id < 0)
+    if kept:
+        parts.append(f"{kept:,} not in vocabulary (id −1)")
+        short.append(f"{kept:,} unknown")
+    if truncated_at is not None:
+        parts.append(f"first {truncated_at:,} chars only")
+        short.append("truncated")
+    return "  ·  ".join(parts), " · ".join(short)

@@ -1,0 +1,140 @@
+"""Issue 9 (look): chart ranges at merge 0 and after reset / scrubbing, whole-number ticks, a
+window usable at 1024x700, Ctrl +/- reaching charts and counters, stops in words, Cancel, keys."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication
+
+
+def x_range(plot):
+    return plot.getViewBox().viewRange()[0]
+
+
+def test_history_axes_at_merge_0_and_after_reset(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    for plot in w.history_chart.plots:
+        lo, hi = x_range(plot)
+        assert -5 <= lo <= 0 and 90 <= hi <= 120  # 0 .. 100 merges, not ±50,000
+    vocab_lo, vocab_hi = w.history_chart.plots[1].getViewBox().viewRange()[1]
+    assert vocab_lo > 0 and vocab_hi < 10 * s.vocab_size  # around the alphabet, not ±5e7
+    with qtbot.waitSignal(s.run_finished, timeout=30000):
+        s.seek(150)
+    assert x_range(w.history_chart.plots[0])[1] >= 150
+    with qtbot.waitSignal(s.reset_done, timeout=30000):
+        s.reset()
+    assert 90 <= x_range(w.history_chart.plots[0])[1] <= 120  # rescaled for merge 0
+
+
+def test_history_x_range_follows_scrubbing_back(qtbot, loaded_window):
+    s = loaded_window.session
+    chart = loaded_window.history_chart
+    with qtbot.waitSignal(s.run_finished, timeout=30000):
+        s.seek(300)
+    wide = x_range(chart.plots[0])[1]
+    assert wide >= 200
+    s.seek(2)  # a trained merge: shown at once (a jump; the trainer catches up behind)
+    qtbot.waitUntil(lambda: s.merge_count == 2, timeout=30000)
+    assert x_range(chart.plots[0])[1] < wide / 2
+
+
+def test_pair_count_ticks_are_whole_and_never_repeat(qtbot, loaded_window, tmp_path):
+    w = loaded_window
+    s = w.session
+    with qtbot.waitSignal(s.run_finished, timeout=30000):
+        s.run_to_target()  # the last pairs counted: small counts, a range of a few units
+    assert w.pair_chart.x_max() <= 10
+    w.pair_chart.plot_widget.grab()  # paints the axis
+    drawn = w.pair_chart.plot_item.getAxis("bottom").drawn
+    assert drawn and len(drawn) == len(set(drawn))
+    assert all(t.replace(",", "").isdigit() for t in drawn)
+
+
+def test_usable_at_1024x700(qtbot, loaded_window):
+    w = loaded_window
+    w.resize(1024, 700)
+    w.session.step(5)
+    qtbot.wait(50)
+    assert w.width() <= 1024 and w.height() <= 700
+    chart = w.history_chart
+    assert chart.single_chart() and chart.picker.isVisible()
+    shown = [p for p in chart.plots if p.isVisible()]
+    assert len(shown) == 1
+    # the chart shown fits its view (nothing cut off at the right or bottom)
+    view = chart.layout_widget
+    assert shown[0].sceneBoundingRect().right() <= view.width() + 1
+    assert shown[0].sceneBoundingRect().bottom() <= view.height() + 1
+    chart.picker.setCurrentIndex(2)
+    assert [p for p in chart.plots if p.isVisible()] == [chart.plots[2]]
+    # pair labels have a line each: as many rows as fit
+    pair = w.pair_chart
+    line = QFontMetrics(pair.chart_font()).height()
+    assert 1 <= pair.rows <= pair.k and pair.rows * line <= pair.plot_item.getViewBox().height()
+    assert pair.plot_item.titleLabel.text == f"Next pairs (top {pair.rows})"
+    w.resize(1440, 900)
+    qtbot.wait(50)
+    assert not chart.single_chart() and all(p.isVisible() for p in chart.plots)
+
+
+def test_font_size_reaches_charts_and_counters(qtbot, loaded_window):
+    from bpe_lens_app.theme import change_app_font_size
+
+    w = loaded_window
+    before = QApplication.font().pointSizeF()
+    try:
+        change_app_font_size(+3)
+        qtbot.wait(20)  # (font changes reach widgets through posted events)
+        size = QApplication.font().pointSizeF()
+        assert size > before
+        assert w.controls.merge_label.label.font().pointSizeF() == size
+        assert w.controls.merge_label.label.font().bold()
+        assert w.pair_chart.chart_font().pointSizeF() == size
+        axis = w.history_chart.plots[0].getAxis("left")
+        assert axis.style["tickFont"].pointSizeF() == size
+    finally:
+        change_app_font_size(round(before) - round(QApplication.font().pointSizeF()))
+        qtbot.wait(20)
+    assert QApplication.font().pointSizeF() == before
+
+
+def test_cancel_is_disabled_after_opening_a_vocabulary(qtbot, loaded_window, tmp_path):
+    from bpe_core.formats import native  # noqa: F401  (the format the app saves by default)
+    from bpe_lens_app import export
+
+    w = loaded_window
+    s = w.session
+    s.step(5)
+    path = tmp_path / "vocab.json"
+    export.save_vocabulary(s.model(), str(path), export.format_for(str(path), ""))
+    cancel = w.train_actions["cancel"]
+    with qtbot.waitSignal(s.vocabulary_opened, timeout=20000):
+        s.open_vocabulary(str(path))
+    assert not cancel.isEnabled()
+
+
+def test_help_keys_lists_every_shortcut_of_every_action(window):
+    from PySide6.QtGui import QAction
+
+    from bpe_lens_app.keys import key_lines
+
+    lines = key_lines(window)
+    text = "\n".join(lines)
+    for action in window.findChildren(QAction):
+        for key in action.shortcuts():
+            if key.toString():
+                assert key.toString() in text
+    step = next(line for line in lines if line.startswith("Step:"))
+    assert "Space" in step and "Right" in step  # both keys, not only the first
+
+
+@pytest.mark.parametrize("reason, expected", [
+    ("min_frequency", "no pair occurs twice any more (min frequency 2) — 8,105 merges, vocabulary 8,362"),
+    ("no_pairs", "every word is a single token: no pairs left to merge — 8,105 merges, vocabulary 8,362"),
+    ("vocab_size", "the vocabulary reached its target size (30,000) — 8,105 merges, vocabulary 8,362"),
+])
+def test_stop_text(reason, expected):
+    from bpe_core.presets import make_config
+    from bpe_lens_app.stop_text import stop_text
+
+    assert stop_text(reason, make_config("gpt2"), 8105, 8362) == expected
