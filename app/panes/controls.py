@@ -22,6 +22,8 @@ from ..stop_text import STOP_RULES, stop_text
 from ..theme import bold_font
 from ..widgets.quiet import QuietSlider, live_label
 
+#: stop reasons that end training before the configured target
+EARLY_STOPS = ("min_frequency", "no_pairs")
 #: merges a second offered for Play
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 500, 2000)
 
@@ -191,8 +193,9 @@ class ControlsPane(QWidget):
 
     def refresh(self, *_) -> None:
         s = self.session
-        target = s.target_merges
-        self.merge_label.setText(f"merge {s.merge_count:,} / {target:,}    vocab {s.vocab_size:,}")
+        # a stop rule that ended training early moves the end to where it stopped (not the target)
+        end = len(s.timeline) if s.stop_reason in EARLY_STOPS else s.target_merges
+        self.merge_label.setText(f"merge {s.merge_count:,} / {end:,}    vocab {s.vocab_size:,}")
         st = s.stats
         if st is None:
             self.stats_label.setText("no corpus loaded")

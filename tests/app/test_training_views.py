@@ -187,6 +187,9 @@ def test_run_to_target_reaches_the_stop_rule(qtbot, loaded_window):
     assert message.startswith(f"No pair occurs twice any more (min frequency 2) — {s.merge_count:,} merges, "
                               f"vocabulary {s.vocab_size:,}")
     assert w.status.progress.isVisible() and w.status.progress.value() == w.status.progress.maximum()
+    # the counter's end is where training stopped, not the unreachable target
+    assert w.controls.merge_label.text().startswith(f"merge {s.merge_count:,} / {s.merge_count:,} ")
+    assert s.merge_count < s.target_merges
     assert_views_match_session(w)
 
 
