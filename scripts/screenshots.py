@@ -11,6 +11,7 @@
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
+``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py /tmp/dark --dark --only training``.
 
@@ -200,6 +201,8 @@ def use_dark_palette(app: QApplication) -> None:
              QPalette.Dark: "#1a1a1a", QPalette.Light: "#505050"}
     for role, color in roles.items():
         p.setColor(role, QColor(color))
+    for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):  # greyed when disabled, as
+        p.setColor(QPalette.Disabled, role, QColor("#7a7a7a"))            # a desktop's dark theme does
     app.setPalette(p)
 
 
