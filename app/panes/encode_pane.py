@@ -28,7 +28,7 @@ from bpe_core.types import Encoding
 
 from ..encode_follow import SessionFollower
 from ..encode_jobs import EncodeJobs, EncodeResult, encode_job
-from .encode_chips import PER_SPAN, chip_for, stats_texts
+from ..widgets.encode_chips import PER_SPAN, chip_for, stats_texts
 from ..session import Session
 from ..widgets.chip_colors import ACCENT, TEXT_COLOR
 from ..widgets.chip_text import escape_html, token_tooltip, unknown_tooltip

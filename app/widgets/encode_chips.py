@@ -8,8 +8,8 @@ from typing import List, Optional, Tuple
 
 from bpe_core.types import EncodedToken, Encoding
 
-from ..widgets.chip_text import chip_text
-from ..widgets.chips import Chip
+from .chip_text import chip_text
+from .chips import Chip
 
 #: :func:`chip_for`'s answer when a chip depends on the token's span (not cacheable per id)
 PER_SPAN = object()
