@@ -79,6 +79,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"bpe-lens: {exc}", file=sys.stderr)
         return 2
     session = Session(config=config)
+    # quitting without closing the window (app.exit, a desktop session ending) still stops every
+    # worker first: a thread still running while Python tears Qt down can crash the exit
+    app.aboutToQuit.connect(session.shutdown)
     window = MainWindow(session)
     window.resize(1440, 900)
     window.show()
