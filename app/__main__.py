@@ -96,7 +96,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     session.load_corpus(corpus or str(DEFAULT_CORPUS))
     if vocab:
         _after_loading(session, lambda: window.open_vocabulary_path(vocab))
-    return app.exec()
+    code = app.exec()
+    _dispose(window)
+    return code
+
+
+def _dispose(window) -> None:
+    """Delete the window's widgets while Python is still whole. Left to interpreter exit, Qt sends
+    its last layout events to chart items whose Python overrides are half torn down, and shiboken
+    crashes reporting their error (a segfault on exit, seen with a fresh profile)."""
+    import shiboken6
+
+    window.hide()
+    if shiboken6.isValid(window):
+        shiboken6.delete(window)
 
 
 def _after_loading(session, then) -> None:
