@@ -4,7 +4,7 @@ The data goes to a temporary file in the *same* folder (``os.replace`` is only a
 one file system), is flushed and fsync'ed, and then replaces the target in one step. If
 anything fails, the old file is untouched and the temporary file is removed. Temp files are
 named ``.NAME.bpe-lens-tmp-PID-XXXXXXXX`` so that a save killed with SIGKILL can be recognised
-and cleaned up by the next save of NAME (or :func:`remove_stale_temps_in` at start-up).
+and cleaned up by the next save of NAME (:mod:`bpe_core.formats.temps`).
 
 >>> import tempfile, os
 >>> d = tempfile.mkdtemp()
@@ -18,21 +18,14 @@ and cleaned up by the next save of NAME (or :func:`remove_stale_temps_in` at sta
 from __future__ import annotations
 
 import os
-import re
 import tempfile
-import time
 from pathlib import Path
 from typing import List, Mapping, Tuple, Union
 
+from bpe_core.formats.temps import finish_renames, remove_stale_temps, temp_prefix, unlink_quietly, write_journal
 from bpe_core.types import BPELensError
 
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-#: marks our temporary files: ``.NAME.bpe-lens-tmp-PID-XXXXXXXX`` next to the target NAME
-TEMP_MARK = ".bpe-lens-tmp-"
-#: temp names of older versions (``.NAME.XXXXXXXX.tmp``), removed when older than this many seconds
-LEGACY_TEMP_AGE = 600
 
 
 def atomic_write_bytes(path: PathLike, data: bytes) -> None:
@@ -44,10 +37,13 @@ def atomic_write_bytes(path: PathLike, data: bytes) -> None:
 
 
 def atomic_write_files(files: Mapping[PathLike, bytes]) -> None:
-    """Replace several files as one save: every temp file is written (and fsync'ed) first,
-    and only then are they renamed into place, so a full disk or an error at any point leaves
-    all the old files as they were. (A kill between two renames, a few microseconds, is the
-    one moment a mix can remain.) Stale temp files of the same targets are removed first.
+    """Replace several files as one save (vocab.json + merges.txt, seed 000's three tables).
+
+    Every temp file is written and fsync'ed first, so a full disk or an error leaves all the
+    old files as they were. Then a journal lists the renames, the files are renamed, and the
+    journal is removed: a kill between two renames leaves the journal, and the next save or
+    read of that folder finishes the renames (:func:`~bpe_core.formats.temps.finish_interrupted_saves`),
+    so what is read is always the old set or the new one, never a mix.
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
@@ -61,21 +57,32 @@ def atomic_write_files(files: Mapping[PathLike, bytes]) -> None:
     for _, target, _ in plan:
         remove_stale_temps(target)
     written: List[Tuple[str, Path, Path]] = []
+    journal = None
     current = plan[0][0] if plan else Path()
     try:
         for current, target, data in plan:
             written.append((_write_temp(current, target, data), target, current))
+        if len(written) > 1:
+            journal = write_journal([(tmp, str(target)) for tmp, target, _ in written])
         while written:
             tmp, target, current = written[0]
             os.replace(tmp, target)
             written.pop(0)
     except BaseException as exc:
         # BaseException: a KeyboardInterrupt mid-write must not leave temp files either.
-        for tmp, _, _ in written:
-            _unlink(tmp)
+        if journal is not None and len(written) < len(plan):  # renaming had begun: finish it
+            if finish_renames([(tmp, str(target)) for tmp, target, _ in written]):
+                unlink_quietly(journal)
+        else:
+            for tmp, _, _ in written:
+                unlink_quietly(tmp)
+            if journal is not None:
+                unlink_quietly(journal)
         if isinstance(exc, OSError):
             raise BPELensError(f"{current}: write failed ({exc.strerror or exc})") from exc
         raise
+    if journal is not None:
+        unlink_quietly(journal)
     for folder in {target.parent for _, target, _ in plan}:
         _fsync_folder(folder)
 
@@ -91,38 +98,6 @@ def encode_text(path: PathLike, text: str, encoding: str = "utf-8") -> bytes:
         return text.encode(encoding)
     except UnicodeEncodeError as exc:
         raise BPELensError(f"{path}: text cannot be encoded as {encoding} ({exc.reason})") from exc
-
-
-def remove_stale_temps(target: PathLike) -> List[str]:
-    """Remove temp files a killed save of ``target`` left beside it; the names removed.
-
-    Ours carry the writer's process id: removed when that process is gone. Older versions'
-    ``.NAME.XXXXXXXX.tmp`` files are removed once they are ten minutes old.
-    """
-    t = Path(target)
-    folder = t.parent if str(t.parent) else Path(".")
-    removed = []
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return removed
-    ours, legacy = f".{t.name}{TEMP_MARK}", re.compile(rf"\.{re.escape(t.name)}\.[A-Za-z0-9_]{{8}}\.tmp")
-    for name in names:
-        stale = (name.startswith(ours) and not _alive(name[len(ours):].split("-")[0])) or \
-            (legacy.fullmatch(name) is not None and _age(folder / name) > LEGACY_TEMP_AGE)
-        if stale and _unlink(str(folder / name)):
-            removed.append(name)
-    return removed
-
-
-def remove_stale_temps_in(folder: PathLike) -> List[str]:
-    """:func:`remove_stale_temps` for every target in ``folder`` (for start-up cleaning)."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    targets = {n[1:n.index(TEMP_MARK)] for n in names if n.startswith(".") and TEMP_MARK in n}
-    return [r for t in sorted(targets) for r in remove_stale_temps(Path(folder) / t)]
 
 
 def _write_through(path: Path) -> Path:
@@ -141,7 +116,7 @@ def _check_target(shown: Path, target: Path) -> None:
 def _write_temp(shown: Path, target: Path, data: bytes) -> str:
     folder = target.parent if str(target.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}{os.getpid()}-", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), dir=folder)
     except OSError as exc:
         raise BPELensError(f"{shown}: cannot write in {folder} ({exc.strerror or exc})") from exc
     try:
@@ -153,39 +128,9 @@ def _write_temp(shown: Path, target: Path, data: bytes) -> str:
         # open() would give it (or keep the old file's mode when replacing one).
         _copy_mode(target, tmp)
     except BaseException:
-        _unlink(tmp)
+        unlink_quietly(tmp)
         raise
     return tmp
-
-
-def _unlink(path: str) -> bool:
-    try:
-        os.unlink(path)
-        return True
-    except OSError:
-        return False
-
-
-def _alive(pid_text: str) -> bool:
-    if not pid_text.isdigit():
-        return False
-    pid = int(pid_text)
-    if pid == os.getpid():
-        return False  # our own leftovers: a failed earlier save in this process
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True  # someone else's live process: leave its file alone
-    return True
-
-
-def _age(path: Path) -> float:
-    try:
-        return time.time() - path.stat().st_mtime
-    except OSError:
-        return 0.0
 
 
 def _copy_mode(target: Path, tmp: str) -> None:

@@ -35,6 +35,7 @@ from bpe_core.types import BPELensError
 from bpe_core.formats.seed000_trio import FILES as SEED_FILES
 from bpe_core.formats.seed000_trio import read_seed000, write_seed000
 from bpe_core.formats.sentencepiece_model import looks_like_sentencepiece, read_sentencepiece
+from bpe_core.formats.temps import finish_interrupted_saves
 
 FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "sentencepiece", "seed000")
 WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000")
@@ -59,6 +60,8 @@ def open_vocabulary(path, *, pattern: Optional[str] = None) -> BPEModel:
     """
     p = Path(path)
     fmt, target = _detect(p)
+    if fmt in ("vocab-merges", "seed000"):  # a save of the set killed between two renames: finish it
+        finish_interrupted_saves(target if target.is_dir() else target.parent)
     try:
         if fmt == "seed000":
             return read_seed000(target)
