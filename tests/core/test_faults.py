@@ -86,10 +86,9 @@ def test_full_disk_keeps_the_old_files_for_every_writer(tmp_path: Path, monkeypa
     before = snapshot(tmp_path)
     new = trained(preset, 6)
     for fail_at in range(1, files_written(fmt) + 1):  # the disk fills at the 1st, 2nd, ... file
-        FullDisk(monkeypatch, fail_at)
-        with pytest.raises(BPELensError) as err:
+        with monkeypatch.context() as patched, pytest.raises(BPELensError) as err:
+            FullDisk(patched, fail_at)
             write_vocabulary(new, out, fmt)
-        monkeypatch.undo()
         failed = _nth_file(out, fmt, fail_at)
         assert str(err.value) == f"{failed}: write failed (No space left on device)"
         assert snapshot(tmp_path) == before  # old files intact, no temp file left
@@ -118,16 +117,6 @@ def test_failed_rename_of_the_second_file_keeps_the_old_pair(tmp_path: Path, mon
     with pytest.raises(BPELensError, match=r"vocab\.json: write failed \(Input/output error\)"):
         write_vocabulary(trained("gpt2", 6), tmp_path, "vocab-merges")
     assert snapshot(tmp_path) == before and len(calls) == 1
-
-
-def test_merges_csv_export_is_atomic(tmp_path: Path, monkeypatch) -> None:
-    export = pytest.importorskip("bpe_lens_app.export")
-    out = tmp_path / "merges.csv"
-    out.write_text("old table\n", encoding="utf-8")
-    FullDisk(monkeypatch, 1)
-    with pytest.raises(BPELensError, match=r"^.*merges\.csv: write failed \(No space left on device\)$"):
-        export.export_merges_csv([], str(out))
-    assert snapshot(tmp_path) == {"merges.csv": b"old table\n"}
 
 
 def test_symlink_is_written_through(tmp_path: Path) -> None:
