@@ -61,7 +61,8 @@ def table_size(ids: Collection[int], where: str, entries: int = -1) -> int:
     entries = len(ids) if entries < 0 else entries
     top = max(ids, default=-1)
     if top > SPARSE_SLACK * entries + SPARSE_MARGIN:
-        raise BPELensError(f"{where + ': ' if where else ''}id {top} is far beyond its {entries} entries (a corrupt or hand-edited file)")
+        prefix = f"{where}: " if where else ""
+        raise BPELensError(f"{prefix}id {top} is far beyond its {entries} entries (a corrupt or hand-edited file)")
     return top + 1
 
 
