@@ -101,7 +101,12 @@ def merges_csv(steps: Sequence[MergeStep]) -> str:
 
 
 def export_merges_csv(steps: Sequence[MergeStep], path: str) -> str:
-    Path(path).write_text(merges_csv(steps), encoding="utf-8")
+    """Write the CSV atomically: a full disk or a crash never leaves half a table in place of the old one."""
+    from bpe_core.formats.atomic import atomic_write_text
+    from bpe_core.formats.outputs import check_output
+
+    check_output(path)
+    atomic_write_text(path, merges_csv(steps))
     return str(path)
 
 
@@ -123,9 +128,11 @@ def format_for(path: str, dialog_filter: str = "") -> str:
 def save_vocabulary(model: BPEModel, path: str, fmt: str = "native") -> str:
     """Write ``model`` as ``fmt`` through the core's writers; BPELensError when the format cannot hold it."""
     from bpe_core.formats.detect import write_vocabulary
+    from bpe_core.formats.outputs import check_save
 
     if model is None:
         raise BPELensError("Nothing to save: load a corpus first.")
+    check_save(str(path), fmt)
     write_vocabulary(model, str(path), fmt)
     return str(path)
 

@@ -87,25 +87,14 @@ def train_config(args: argparse.Namespace) -> TrainerConfig:
     return cfg
 
 
-def _check_output(path: str) -> None:
-    """Fail before training, not after, when the vocabulary could not be written."""
-    import os
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise BPELensError(f"{path}: is a folder, expected a file path")
-    if not os.path.isdir(folder):
-        raise BPELensError(f"{path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise BPELensError(f"{path}: folder {folder} is not writable")
-
-
 def run_train(args: argparse.Namespace) -> int:
     from bpe_core.corpus.files import count_words_in_files, expand_paths
     from bpe_core.formats.native import write_native
     from bpe_core.training.trainer import Trainer
+    from bpe_core.formats.outputs import check_output
     cfg = train_config(args)
-    _check_output(args.output)
     paths = expand_paths(args.corpus)
+    check_output(args.output, inputs=paths)  # before any work: a bad -o must not cost the training
     quiet = args.quiet
     with ProgressBar("counting") as counting:
         counts = count_words_in_files(paths, cfg, progress=None if quiet else counting, errors=args.errors)
@@ -137,7 +126,7 @@ def _add_encode(sub: argparse._SubParsersAction) -> None:
 def _encode_input(args: argparse.Namespace) -> str:
     """The text to encode, exactly as given (no newline conversion: a CRLF is part of the text)."""
     if args.text is not None:
-        return args.text
+        return _argument_text(args.text, "--text")
     if args.file is not None:
         name = args.file
         with open(args.file, "rb") as f:
@@ -151,6 +140,30 @@ def _encode_input(args: argparse.Namespace) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BPELensError(f"{name}: not valid UTF-8 at byte {exc.start}") from None
+
+
+def _argument_text(value: str, flag: str) -> str:
+    """A command-line argument as real text: Python hands undecodable argv bytes over as lone
+    surrogates (surrogateescape), which no encoder can turn into UTF-8."""
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        pass
+    raw = os.fsencode(value)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BPELensError(f"{flag}: not valid UTF-8 at byte {exc.start}") from None
+
+
+def _warn_unknown(text: str, unknown) -> None:
+    """Say which characters ``encode`` dropped (the vocabulary has no token and no unk for them)."""
+    chars = sorted({text[a:b] for a, b in unknown})
+    shown = ", ".join(json.dumps(c, ensure_ascii=True) for c in chars[:20])
+    more = f" and {len(chars) - 20} more" if len(chars) > 20 else ""
+    print(f"warning: dropped {len(unknown)} span(s) with no token in this vocabulary: {shown}{more}",
+          file=sys.stderr)
 
 
 def open_any(path: str, pattern: Optional[str] = None):
@@ -167,8 +180,14 @@ def run_encode(args: argparse.Namespace) -> int:
     text = _encode_input(args)
     model = open_any(args.vocab, args.pattern)
     enc = Encoder(model).encode(text)
+    unknown = list(getattr(enc, "unknown", ()))
+    if unknown:
+        _warn_unknown(text, unknown)
     if args.json:
-        print(json.dumps({"ids": enc.ids, "tokens": [t.display for t in enc.tokens]}, ensure_ascii=False))
+        out = {"ids": enc.ids, "tokens": [t.display for t in enc.tokens]}
+        if unknown:
+            out["unknown"] = [{"start": a, "end": b, "text": text[a:b]} for a, b in unknown]
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print(" ".join(f"{t.display}({t.id})" for t in enc.tokens))
     return 0

@@ -157,6 +157,8 @@ def _hf_step(d: Any) -> str:
 @_guarded
 def run_inspect(args: argparse.Namespace) -> int:
     from bpe_core.formats.detect import detect_format
+    if args.top < 0:
+        raise BPELensError(f"--top must be 0 or more, not {args.top}")
     fmt = detect_format(args.path)
     model = _open(args.path, args.pattern)
     info = describe(model, fmt, args.top)
@@ -213,8 +215,14 @@ def _token_id(model: BPEModel, token: str) -> int:
 @_guarded
 def run_convert(args: argparse.Namespace) -> int:
     from bpe_core.formats.detect import detect_format, write_vocabulary
+    from bpe_core.formats.outputs import check_save, files_in
+    from bpe_core.formats.seed000_trio import FILES
+    check_save(args.output, args.to)  # before reading: a bad OUT fails at once
     fmt = detect_format(args.input)
     model = _open(args.input, args.pattern)
+    inputs = files_in([args.input, *model.config.get("files", [])],
+                      [*FILES, "tokenizer.json", "vocab.json", "merges.txt", "encoder.json", "vocab.bpe"])
+    check_save(args.output, args.to, inputs=inputs)
     write_vocabulary(model, args.output, args.to)
     print(f"{args.output}: {args.to} written from {fmt} ({model.vocab_size} tokens, {len(model.merges)} merges)",
           file=sys.stderr)

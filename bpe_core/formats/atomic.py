@@ -2,7 +2,9 @@
 
 The data goes to a temporary file in the *same* folder (``os.replace`` is only atomic within
 one file system), is flushed and fsync'ed, and then replaces the target in one step. If
-anything fails, the old file is untouched and the temporary file is removed.
+anything fails, the old file is untouched and the temporary file is removed. Temp files are
+named ``.NAME.bpe-lens-tmp-PID-XXXXXXXX`` so that a save killed with SIGKILL can be recognised
+and cleaned up by the next save of NAME (:mod:`bpe_core.formats.temps`).
 
 >>> import tempfile, os
 >>> d = tempfile.mkdtemp()
@@ -18,25 +20,105 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Union
+from typing import List, Mapping, Tuple, Union
 
+from bpe_core.formats.temps import finish_renames, remove_stale_temps, temp_prefix, unlink_quietly, write_journal
 from bpe_core.types import BPELensError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
 def atomic_write_bytes(path: PathLike, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically; raise :class:`BPELensError` on I/O failure."""
-    target = Path(path)
+    """Replace ``path`` with ``data`` atomically; raise :class:`BPELensError` on I/O failure.
+
+    A symbolic link is written through: its target gets the new data and the link stays.
+    """
+    atomic_write_files({path: data})
+
+
+def atomic_write_files(files: Mapping[PathLike, bytes]) -> None:
+    """Replace several files as one save (vocab.json + merges.txt, seed 000's three tables).
+
+    Every temp file is written and fsync'ed first, so a full disk or an error leaves all the
+    old files as they were. Then a journal lists the renames, the files are renamed, and the
+    journal is removed: a kill between two renames leaves the journal, and the next save or
+    read of that folder finishes the renames (:func:`~bpe_core.formats.temps.finish_interrupted_saves`),
+    so what is read is always the old set or the new one, never a mix.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> atomic_write_files({os.path.join(d, "vocab.json"): b"{}", os.path.join(d, "merges.txt"): b""})
+    >>> sorted(os.listdir(d))
+    ['merges.txt', 'vocab.json']
+    """
+    plan = [(Path(p), _write_through(Path(p)), data) for p, data in files.items()]
+    for shown, target, _ in plan:
+        _check_target(shown, target)
+    for _, target, _ in plan:
+        remove_stale_temps(target)
+    written: List[Tuple[str, Path, Path]] = []
+    journal = None
+    current = plan[0][0] if plan else Path()
+    try:
+        for current, target, data in plan:
+            written.append((_write_temp(current, target, data), target, current))
+        if len(written) > 1:
+            journal = write_journal([(tmp, str(target)) for tmp, target, _ in written])
+        while written:
+            tmp, target, current = written[0]
+            os.replace(tmp, target)
+            written.pop(0)
+    except BaseException as exc:
+        # BaseException: a KeyboardInterrupt mid-write must not leave temp files either.
+        if journal is not None and len(written) < len(plan):  # renaming had begun: finish it
+            if finish_renames([(tmp, str(target)) for tmp, target, _ in written]):
+                unlink_quietly(journal)
+        else:
+            for tmp, _, _ in written:
+                unlink_quietly(tmp)
+            if journal is not None:
+                unlink_quietly(journal)
+        if isinstance(exc, OSError):
+            raise BPELensError(f"{current}: write failed ({exc.strerror or exc})") from exc
+        raise
+    if journal is not None:
+        unlink_quietly(journal)
+    for folder in {target.parent for _, target, _ in plan}:
+        _fsync_folder(folder)
+
+
+def atomic_write_text(path: PathLike, text: str, encoding: str = "utf-8") -> None:
+    """Replace ``path`` with ``text`` encoded as ``encoding``; newlines are written as given."""
+    atomic_write_bytes(path, encode_text(path, text, encoding))
+
+
+def encode_text(path: PathLike, text: str, encoding: str = "utf-8") -> bytes:
+    """``text`` as bytes for ``path``; BPELensError naming the file when it cannot be encoded."""
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        raise BPELensError(f"{path}: text cannot be encoded as {encoding} ({exc.reason})") from exc
+
+
+def _write_through(path: Path) -> Path:
+    # a symlink's target is what gets replaced (os.replace on the link would replace the link)
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _check_target(shown: Path, target: Path) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise BPELensError(f"{target}: folder {folder} does not exist")
+        raise BPELensError(f"{shown}: folder {folder} does not exist")
     if target.is_dir():
-        raise BPELensError(f"{target}: is a folder, expected a file path")
+        raise BPELensError(f"{shown}: is a folder, expected a file path")
+
+
+def _write_temp(shown: Path, target: Path, data: bytes) -> str:
+    folder = target.parent if str(target.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), dir=folder)
     except OSError as exc:
-        raise BPELensError(f"{target}: cannot write in {folder} ({exc.strerror or exc})") from exc
+        raise BPELensError(f"{shown}: cannot write in {folder} ({exc.strerror or exc})") from exc
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -45,26 +127,10 @@ def atomic_write_bytes(path: PathLike, data: bytes) -> None:
         # mkstemp creates 0600 files; a vocabulary should get the permissions a normal
         # open() would give it (or keep the old file's mode when replacing one).
         _copy_mode(target, tmp)
-        os.replace(tmp, target)
-    except BaseException as exc:
-        # BaseException: a KeyboardInterrupt mid-write must not leave the temp file either.
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise BPELensError(f"{target}: write failed ({exc.strerror or exc})") from exc
+    except BaseException:
+        unlink_quietly(tmp)
         raise
-    _fsync_folder(folder)
-
-
-def atomic_write_text(path: PathLike, text: str, encoding: str = "utf-8") -> None:
-    """Replace ``path`` with ``text`` encoded as ``encoding``; newlines are written as given."""
-    try:
-        data = text.encode(encoding)
-    except UnicodeEncodeError as exc:
-        raise BPELensError(f"{path}: text cannot be encoded as {encoding} ({exc.reason})") from exc
-    atomic_write_bytes(path, data)
+    return tmp
 
 
 def _copy_mode(target: Path, tmp: str) -> None:

@@ -35,6 +35,7 @@ from bpe_core.types import BPELensError
 from bpe_core.formats.seed000_trio import FILES as SEED_FILES
 from bpe_core.formats.seed000_trio import read_seed000, write_seed000
 from bpe_core.formats.sentencepiece_model import looks_like_sentencepiece, read_sentencepiece
+from bpe_core.formats.temps import finish_interrupted_saves
 
 FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "sentencepiece", "seed000")
 WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000")
@@ -59,6 +60,8 @@ def open_vocabulary(path, *, pattern: Optional[str] = None) -> BPEModel:
     """
     p = Path(path)
     fmt, target = _detect(p)
+    if fmt in ("vocab-merges", "seed000"):  # a save of the set killed between two renames: finish it
+        finish_interrupted_saves(target if target.is_dir() else target.parent)
     try:
         if fmt == "seed000":
             return read_seed000(target)
@@ -80,7 +83,7 @@ def open_vocabulary(path, *, pattern: Optional[str] = None) -> BPEModel:
         raise BPELensError(msg if str(p) in msg or p.name in msg else f"{p}: {msg}") from None
     except ImportError as exc:  # a reader module missing from this build
         raise BPELensError(f"{p}: reading {fmt} files is not available ({exc})") from None
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as exc:
         # readers are meant to raise BPELensError; anything else is still the file's fault
         raise BPELensError(f"{p}: not a readable {fmt} file ({type(exc).__name__}: {exc})") from None
 
@@ -141,6 +144,9 @@ def _detect(p: Path) -> Tuple[str, Path]:
     # the whole file worth parsing
     if head[:1] == b"\n" and looks_like_sentencepiece(p.read_bytes() if len(head) == _SNIFF else head):
         return "sentencepiece", p
+    if text is None and b"\0" not in head:  # Latin-1 or another 8-bit text: say so, not "binary"
+        raise BPELensError(f"{p}: not UTF-8 text at byte {_utf8_error_at(head)} (BPE Lens reads UTF-8 "
+                           "vocabulary files)")
     if text is None or "\0" in text:
         raise BPELensError(f"{p}: a binary file that is no SentencePiece model (nor any vocabulary format "
                            "BPE Lens reads)")
@@ -156,6 +162,14 @@ def _as_text(head: bytes) -> Optional[str]:
         except UnicodeDecodeError:
             continue
     return None
+
+
+def _utf8_error_at(head: bytes) -> int:
+    try:
+        head.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return len(head)
 
 
 def _detect_folder(p: Path) -> Tuple[str, Path]:

@@ -19,6 +19,7 @@ import json
 import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from bpe_core.formats.checks import first_duplicate, is_id, table_size
 from bpe_core.pipelines.hf import HFPipeline
 from bpe_core.model import BPEModel
 from bpe_core.encoding.symbols import from_glyphs
@@ -67,11 +68,19 @@ def build_bpe_model(vocab: Dict[str, int], merges: Sequence[Tuple[str, str]], *,
                     added_tokens: List[Dict[str, Any]], pipeline: Any, where: Callable[[int], str],
                     prefix: str = "", **fields: Any) -> BPEModel:
     """Shared by tokenizer.json and vocab.json+merges.txt: ids, merges checked against the vocab."""
-    size = max([*vocab.values(), *(t["id"] for t in added_tokens), -1]) + 1
-    tokens: List[Optional[Raw]] = [None] * size
     for tok, i in vocab.items():
-        if not isinstance(i, int) or i < 0:
+        if not is_id(i):
             raise BPELensError(f"vocabulary entry {tok!r} has id {i!r}, not a non-negative integer")
+    for t in added_tokens:
+        if not is_id(t["id"]) or not isinstance(t["content"], str):
+            raise BPELensError(f"added token {t['content']!r} has id {t['id']!r}, not a non-negative integer")
+    dup = first_duplicate(vocab.values())
+    if dup is not None:
+        raise BPELensError(f"id {dup} is given to two entries of the vocabulary")
+    table_size(vocab.values(), "")  # the vocabulary's own ids first: the message names the file's id
+    ids = [*vocab.values(), *(t["id"] for t in added_tokens)]
+    tokens: List[Optional[Raw]] = [None] * table_size(ids, "", len(vocab) + len(added_tokens))
+    for tok, i in vocab.items():
         tokens[i] = _glyph_token(tok) if byte_level else tok
     pairs: List[Tuple[int, int]] = []
     for k, (a, b) in enumerate(merges):
@@ -136,6 +145,10 @@ def read_tokenizer_json(path: str) -> BPEModel:
     byte_level = _has_byte_level(pre)
     prefix = model.get("continuing_subword_prefix") or ""
     unk = model.get("unk_token")
+    for field, value in (("continuing_subword_prefix", prefix), ("unk_token", unk),
+                         ("end_of_word_suffix", model.get("end_of_word_suffix") or "")):
+        if value is not None and not isinstance(value, str):
+            raise BPELensError(f"{name}: model.{field} is {value!r}, not a string")
     m = build_bpe_model(vocab, merges, byte_level=byte_level, added_tokens=added,
                         pipeline=HFPipeline(norm, pre, added), where=lambda k: f"{name}: merge {k + 1}",
                         prefix=prefix, hf_end_of_word_suffix=model.get("end_of_word_suffix") or "",

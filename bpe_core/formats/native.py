@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Optional
 
+from bpe_core.formats.checks import expect, first_duplicate, is_id, table_size
 from bpe_core.model import BPEModel
 from bpe_core.training.config import config_from_dict
 from bpe_core.encoding.symbols import from_glyphs, to_glyphs
@@ -100,13 +101,17 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
     unit = data.get("unit", "chars")
     if unit not in ("chars", "bytes"):
         raise BPELensError(f"{path}: unknown unit {unit!r}")
-    specials: Dict[str, int] = dict(data.get("specials", {}))
-    text_tokens = set(data.get("text_tokens") or ())
-    size = max(data["vocab"].values(), default=-1) + 1
-    tokens: List[Optional[Raw]] = [None] * size
-    for text, i in data["vocab"].items():
-        if not isinstance(i, int) or i < 0:
+    vocab = expect(data["vocab"], dict, "vocab", path)
+    specials: Dict[str, int] = dict(expect(data.get("specials", {}), dict, "specials", path))
+    text_tokens = set(expect(data.get("text_tokens") or [], list, "text_tokens", path))
+    for text, i in (*vocab.items(), *specials.items()):
+        if not is_id(i):
             raise BPELensError(f"{path}: token {text!r} has a bad id {i!r}")
+    dup = first_duplicate(vocab.values())
+    if dup is not None:
+        raise BPELensError(f"{path}: id {dup} is given to two tokens in \"vocab\"")
+    tokens: List[Optional[Raw]] = [None] * table_size(vocab.values(), path)
+    for text, i in vocab.items():
         if unit == "bytes" and text not in specials and text not in text_tokens:
             try:
                 tokens[i] = from_glyphs(text)
@@ -114,20 +119,25 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
                 raise BPELensError(f"{path}: byte-level token {text!r} is not written in GPT-2 byte glyphs") from None
         else:
             tokens[i] = text
+    for text, i in specials.items():
+        if i >= len(tokens) or tokens[i] != text:
+            raise BPELensError(f"{path}: special token {text!r} has id {i}, which the vocab gives to "
+                               f"{tokens[i] if i < len(tokens) else 'no token'!r}")
     ids = {t: i for i, t in enumerate(tokens) if t is not None}
     merges, counts = [], []
-    for n, m in enumerate(data["merges"], 1):
-        if not isinstance(m, list) or len(m) not in (2, 3):
+    for n, m in enumerate(expect(data["merges"], list, "merges", path), 1):
+        if not isinstance(m, list) or len(m) not in (2, 3) or not all(isinstance(x, str) for x in m[:2]) \
+                or not (len(m) == 2 or m[2] is None or is_id(m[2])):
             raise BPELensError(f"{path}: merge {n} is not [left, right, count]")
         pair = []
         for part in m[:2]:
-            raw: Raw = from_glyphs(part) if unit == "bytes" else part
-            if raw not in ids:
+            raw: Raw = _from_glyphs_or_none(part) if unit == "bytes" else part
+            if raw is None or raw not in ids:
                 raise BPELensError(f"{path}: merge {n} names {part!r}, which is not in the vocab")
             pair.append(ids[raw])
         merges.append((pair[0], pair[1]))
         counts.append(m[2] if len(m) == 3 else None)
-    cfg_dict = dict(data.get("config") or {})
+    cfg_dict = dict(expect(data.get("config") or {}, dict, "config", path))
     model = BPEModel(unit=unit, tokens=tokens, merges=merges, merge_counts=counts, specials=specials,
                      algorithm=data.get("algorithm", "merges"), name=str(data.get("preset", "")),
                      source_format="native", config=cfg_dict)
@@ -141,16 +151,34 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
         model.end_of_word_suffix = config.end_of_word_suffix
         model.keep_unknown = config.keep_unknown
     if "seed000" in data:
-        n_seed = data["seed000"]["vocab_size_seed"]
+        n_seed = _seed000_size(data["seed000"], len(tokens), path)
         model.extras = {"freqs": data["seed000"]["freqs"], "vocab_size_seed": n_seed,
                         "vocab_to_idx": {tokens[i]: i for i in range(n_seed)}}
         model.unk_id = specials.get("<unk>")
     return model
 
 
+def _from_glyphs_or_none(text: str) -> Optional[bytes]:
+    try:
+        return from_glyphs(text)
+    except KeyError:  # not glyphs: then it is not in the vocab either
+        return None
+
+
+def _seed000_size(seed: Any, n_tokens: int, path: str) -> int:
+    """Seed 000's table size, checked: its first ``n`` ids are the seed's own tokens."""
+    expect(seed, dict, "seed000", path)
+    expect(seed.get("freqs"), dict, "seed000.freqs", path)
+    n_seed = expect(seed.get("vocab_size_seed"), int, "seed000.vocab_size_seed", path)
+    if not 0 <= n_seed <= n_tokens:
+        raise BPELensError(f"{path}: \"seed000.vocab_size_seed\" is {n_seed}, but the vocab has {n_tokens} ids")
+    return n_seed
+
+
 def _restore_imported(model: BPEModel, data: Dict[str, Any], path: str) -> None:
     from bpe_core.pipelines.hf import HFPipeline
-    p, o = data["pipeline"], data.get("options") or {}
+    p = expect(data["pipeline"], dict, "pipeline", path)
+    o = expect(data.get("options") or {}, dict, "options", path)
     model.pipeline = HFPipeline(p.get("normalizer"), p.get("pre_tokenizer"), p.get("added_tokens"))
     model.continuing_subword_prefix = o.get("continuing_subword_prefix") or ""
     model.hf_end_of_word_suffix = o.get("end_of_word_suffix") or ""

@@ -20,7 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from bpe_core.formats.atomic import atomic_write_text
+from bpe_core.formats.atomic import atomic_write_files, encode_text
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 
@@ -165,7 +165,7 @@ def seed000_texts(model: BPEModel) -> Dict[str, str]:
 
 
 def write_seed000(model: BPEModel, folder) -> None:
-    """Write the three files into ``folder`` (created if needed), each atomically."""
+    """Write the three files into ``folder`` (created if needed) as one atomic save."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise BPELensError(f"{folder}: exists and is not a folder (seed 000's vocabulary is a folder)")
@@ -174,8 +174,7 @@ def write_seed000(model: BPEModel, folder) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BPELensError(f"{folder}: cannot create the folder ({exc.strerror or exc})") from exc
-    for name, text in texts.items():
-        atomic_write_text(folder / name, text)
+    atomic_write_files({folder / name: encode_text(folder / name, text) for name, text in texts.items()})
 
 
 def _example() -> BPEModel:

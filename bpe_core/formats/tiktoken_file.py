@@ -16,6 +16,7 @@ import os
 from typing import Dict, List, Optional, Tuple
 
 from bpe_core.encoding.merge import byte_pair_bounds
+from bpe_core.formats.checks import is_id, table_size
 from bpe_core.model import BPEModel
 from bpe_core.pipelines.tiktoken import RegexPipeline
 from bpe_core.pretokenize.pretokenizers import TIKTOKEN_PATTERNS
@@ -50,20 +51,31 @@ def _parse(path: str) -> Dict[bytes, int]:
         raise BPELensError(f"cannot read {path}: {e.strerror}") from None
     if b"\0" in data[:4096]:
         raise BPELensError(f"{os.path.basename(path)} is a binary file, not a tiktoken rank file")
+    name = os.path.basename(path)
     ranks: Dict[bytes, int] = {}
+    line_of: Dict[int, int] = {}  # rank -> line number, to name both lines of a duplicate
     for no, line in enumerate(data.splitlines(), 1):
         if not line.strip():
             continue
         parts = line.split()
         try:
-            if len(parts) != 2:
+            if len(parts) != 2 or not parts[1].isdigit():
                 raise ValueError
-            ranks[binascii.a2b_base64(parts[0], strict_mode=True)] = int(parts[1])
+            token, rank = binascii.a2b_base64(parts[0], strict_mode=True), int(parts[1])
         except (ValueError, binascii.Error):
             shown = line[:40].decode("utf-8", "replace")
-            raise BPELensError(f"{os.path.basename(path)} line {no} is not 'base64 rank': {shown!r}") from None
+            raise BPELensError(f"{name} line {no} is not 'base64 rank': {shown!r}") from None
+        # tiktoken itself refuses both (its encoder and decoder would differ in length)
+        if rank in line_of:
+            raise BPELensError(f"{name} line {no}: rank {rank} is already given on line {line_of[rank]}")
+        if token in ranks:
+            raise BPELensError(f"{name} line {no}: token {parts[0].decode('ascii')} already has rank "
+                               f"{ranks[token]} (line {line_of[ranks[token]]})")
+        ranks[token] = rank
+        line_of[rank] = no
     if not ranks:
-        raise BPELensError(f"{os.path.basename(path)} holds no ranks")
+        raise BPELensError(f"{name} holds no ranks")
+    table_size(line_of, name)
     return ranks
 
 
@@ -104,7 +116,10 @@ def read_tiktoken(path: str, pattern: Optional[str] = None,
     if specials is None:
         specials = dict(known[1]) if known else {}
     ranks = _parse(path)
-    size = max(max(ranks.values()), max(specials.values(), default=-1)) + 1
+    for text, sid in specials.items():
+        if not is_id(sid):
+            raise BPELensError(f"special token {text!r} has id {sid!r}, not a non-negative integer")
+    size = table_size([*ranks.values(), *specials.values()], name)
     tokens: List = [None] * size
     for tok, r in ranks.items():
         tokens[r] = tok

@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from bpe_core.formats.atomic import atomic_write_text
+from bpe_core.formats.atomic import atomic_write_files, atomic_write_text, encode_text
 from bpe_core.model import BPEModel
 from bpe_core.encoding.symbols import to_glyphs
 from bpe_core.types import BPELensError, Raw
@@ -265,8 +265,8 @@ def write_vocab_merges(model: BPEModel, path) -> None:
         vocab_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BPELensError(f"{vocab_path.parent}: cannot create the folder ({exc.strerror or exc})") from exc
-    atomic_write_text(vocab_path, texts[0])
-    atomic_write_text(merges_path, texts[1])
+    # one save: a vocab.json without its merges.txt would load silently and encode differently
+    atomic_write_files({vocab_path: encode_text(vocab_path, texts[0]), merges_path: encode_text(merges_path, texts[1])})
 
 
 # -- .tiktoken ----------------------------------------------------------------------------

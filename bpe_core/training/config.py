@@ -33,8 +33,10 @@ def check_config(cfg: TrainerConfig) -> None:
         v = getattr(cfg, name)
         if v is not None and v < 0:
             raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v}")
-    if cfg.min_frequency < 0:
-        raise BPELensError(f"min frequency must be 0 or more, not {cfg.min_frequency}")
+    for name in ("min_frequency", "min_word_count"):
+        v = getattr(cfg, name)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v!r}")
 
 
 def config_to_dict(cfg: TrainerConfig) -> Dict[str, Any]:

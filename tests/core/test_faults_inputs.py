@@ -1,0 +1,188 @@
+"""Every bad input of the formats and the CLI ends in one line on stderr and exit 2, before any
+work, and never replaces an input. Each case asserts the exact message (docs/reliability.md)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bpe_core.cli.commands import main
+from bpe_core.formats.detect import open_vocabulary, write_vocabulary
+from bpe_core.model import BPEModel
+from bpe_core.types import BPELensError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(capsys, *argv: str):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error(capsys, *argv: str) -> str:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), err
+    return err[len("error: "):].rstrip("\n")
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    p = tmp_path / "c.txt"
+    p.write_text("the lower newest widest low low lower\n" * 20, encoding="utf-8")
+    return p
+
+
+def train(corpus: Path, *extra: str):
+    return ("train", str(corpus), "--preset", "gpt2", "--merges", "5", "-q", *extra)
+
+
+# -- outputs: checked before any work, an output never replaces an input --------------------------
+def test_output_is_the_corpus(capsys, corpus: Path) -> None:
+    before = corpus.read_bytes()
+    assert one_error(capsys, *train(corpus, "-o", str(corpus))) == \
+        f"{corpus}: is an input of this command; an output never replaces an input"
+    link, hard = corpus.with_name("link.json"), corpus.with_name("hard.json")
+    link.symlink_to(corpus)
+    os.link(corpus, hard)
+    for out in (link, hard):
+        assert one_error(capsys, *train(corpus, "-o", str(out))).endswith("an output never replaces an input")
+    assert corpus.read_bytes() == before and link.is_symlink()
+
+
+@pytest.mark.parametrize("out, message", [
+    ("", "the output path is empty"),
+    ("/proc/x.json", "/proc/x.json: is under /proc, a system folder; choose a path in your own folders"),
+    ("/sys/x.json", "/sys/x.json: is under /sys, a system folder; choose a path in your own folders"),
+    ("{tmp}", "{tmp}: is a folder, expected a file path"),
+    ("{tmp}/no/v.json", "{tmp}/no/v.json: folder {tmp}/no does not exist"),
+])
+def test_bad_output_fails_before_training(capsys, corpus: Path, monkeypatch, out: str, message: str) -> None:
+    import bpe_core.corpus.files as files
+
+    def no_counting(*a, **k):
+        raise AssertionError("counting started before the output was checked")
+
+    monkeypatch.setattr(files, "count_words_in_files", no_counting)
+    tmp = str(corpus.parent)
+    assert one_error(capsys, *train(corpus, "-o", out.format(tmp=tmp))) == message.format(tmp=tmp)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_unwritable_folder(capsys, corpus: Path) -> None:
+    ro = corpus.parent / "ro"
+    ro.mkdir(mode=0o555)
+    assert one_error(capsys, *train(corpus, "-o", str(ro / "v.json"))) == \
+        f"{ro / 'v.json'}: folder {ro} is not writable"
+
+
+def test_convert_never_replaces_its_input(capsys, tmp_path: Path) -> None:
+    model = BPEModel(unit="bytes", tokens=[b"a", b"b", b"ab"], merges=[(0, 1)])
+    write_vocabulary(model, tmp_path, "vocab-merges")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert one_error(capsys, "convert", str(tmp_path / "vocab.json"), str(tmp_path), "--to", "vocab-merges") == \
+        f"{tmp_path / 'vocab.json'}: is an input of this command; an output never replaces an input"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_symlinked_output_is_written_through(capsys, corpus: Path) -> None:
+    target = corpus.with_name("real.json")
+    target.write_text("old", encoding="utf-8")
+    link = corpus.with_name("link.json")
+    link.symlink_to(target)
+    assert run(capsys, *train(corpus, "-o", str(link)))[0] == 0
+    assert link.is_symlink() and len(open_vocabulary(target).merges) == 5
+
+
+# -- numbers and patterns ---------------------------------------------------------------------------
+@pytest.mark.parametrize("flag, value, message", [
+    ("--min-word-count", "-3", "min word count must be 0 or more, not -3"),
+    ("--min-frequency", "-1", "min frequency must be 0 or more, not -1"),
+    ("--vocab-size", "-5", "vocab size must be 0 or more, not -5"),
+    ("--merges", "-2", "num merges must be 0 or more, not -2"),
+])
+def test_negative_numbers_are_refused(capsys, corpus: Path, flag: str, value: str, message: str) -> None:
+    out = corpus.with_name("v.json")
+    assert one_error(capsys, *train(corpus, "-o", str(out), flag, value)) == message
+    assert not out.exists()
+
+
+def test_pattern_that_finds_no_words(capsys, tmp_path: Path) -> None:
+    corpus = tmp_path / "h.txt"
+    corpus.write_text("hello world\n", encoding="utf-8")
+    assert one_error(capsys, *train(corpus, "-o", str(tmp_path / "v.json"), "--pattern", "x*")) == \
+        f"{corpus.name}: the pre-tokenizer 'regex' found no words"
+
+
+def test_inspect_negative_top(capsys, tmp_path: Path) -> None:
+    write_vocabulary(BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)]), tmp_path / "v.json", "native")
+    assert one_error(capsys, "inspect", str(tmp_path / "v.json"), "--top", "-1") == "--top must be 0 or more, not -1"
+
+
+# -- encode -----------------------------------------------------------------------------------------
+def test_encode_text_with_an_undecodable_byte(tmp_path: Path) -> None:
+    vocab = tmp_path / "v.json"
+    write_vocabulary(BPEModel(unit="bytes", tokens=[b"a", b"b", b"ab"], merges=[(0, 1)]), vocab, "native")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), LC_ALL="C.UTF-8")
+    argv = [os.fsencode(sys.executable), b"-m", b"bpe_core", b"encode", b"--vocab", os.fsencode(vocab),
+            b"--text", b"ab\xffcd"]
+    proc = subprocess.run(argv, capture_output=True, env=env)
+    assert proc.returncode == 2 and proc.stderr == b"error: --text: not valid UTF-8 at byte 2\n"
+
+
+def test_encode_says_which_characters_it_dropped(capsys, tmp_path: Path) -> None:
+    vocab = tmp_path / "v.json"
+    write_vocabulary(BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)]), vocab, "native")
+    code, out, err = run(capsys, "encode", "--vocab", str(vocab), "--text", "abxaé")
+    assert code == 0 and out == "ab(2) a(0)\n"
+    assert err == 'warning: dropped 2 span(s) with no token in this vocabulary: "x", "\\u00e9"\n'
+    code, out, _ = run(capsys, "encode", "--vocab", str(vocab), "--text", "abx", "--json")
+    assert out == '{"ids": [2], "tokens": ["ab"], "unknown": [{"start": 2, "end": 3, "text": "x"}]}\n'
+
+
+# -- vocabulary files: each class of damage is one line ---------------------------------------------
+def native(vocab, merges=(), **extra) -> str:
+    import json
+    return json.dumps({"format": "bpe-lens", "version": 1, "unit": "chars", "vocab": vocab,
+                       "merges": merges if isinstance(merges, dict) else list(merges), **extra})
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("n.json", native([]), 'n.json: "vocab" is a JSON array, expected an object'),
+    ("n.json", native({"a": 0}, merges={}), 'n.json: "merges" is a JSON object, expected an array'),
+    ("n.json", native({"a": 0, "b": 10**12}), "n.json: id 1000000000000 is far beyond its 2 entries "
+                                                 "(a corrupt or hand-edited file)"),
+    ("n.json", native({"a": 0, "b": 0}), 'n.json: id 0 is given to two tokens in "vocab"'),
+    ("n.json", native({"a": 0, "b": "1"}), "n.json: token 'b' has a bad id '1'"),
+    ("n.json", native({"a": 0, "b": True}), "n.json: token 'b' has a bad id True"),
+    ("n.json", native({"a": 0, "b": 1}, [["a", 7]]), "n.json: merge 1 is not [left, right, count]"),
+    ("n.json", native({"a": 0}, specials={"<s>": 5}), "n.json: special token '<s>' has id 5, which the vocab "
+                                                        "gives to 'no token'"),
+    ("n.json", native({"a": 0}, config=[1]), 'n.json: "config" is a JSON array, expected an object'),
+    ("vocab.json", '{"a": 0, "b": 1000000000000}', "vocab.json: id 1000000000000 is far beyond its 2 entries "
+                                                    "(a corrupt or hand-edited file)"),
+    ("vocab.json", '{"a": 0, "b": 0}', "vocab.json: id 0 is given to two entries of the vocabulary"),
+    ("tokenizer.json", '{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "unk_token": 3}}',
+     "tokenizer.json: model.unk_token is 3, not a string"),
+    ("r.tiktoken", "YQ== 0\nYg== 0\n", "r.tiktoken line 2: rank 0 is already given on line 1"),
+    ("r.tiktoken", "YQ== 0\nYQ== 1\n", "r.tiktoken line 2: token YQ== already has rank 0 (line 1)"),
+    ("r.tiktoken", "YQ== 0\nYg== 99999999999\n", "r.tiktoken: id 99999999999 is far beyond its 2 entries "
+                                                  "(a corrupt or hand-edited file)"),
+    ("r.tiktoken", "YQ== 0\nYg== -1\n", "r.tiktoken line 2 is not 'base64 rank': 'Yg== -1'"),
+    ("latin1.txt", "caf\xe9 1\n", "latin1.txt: not UTF-8 text at byte 3 (BPE Lens reads UTF-8 vocabulary files)"),
+])
+def test_damaged_vocabulary_is_one_line(capsys, tmp_path: Path, monkeypatch, name, content, message) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_bytes(content.encode("latin-1" if name == "latin1.txt" else "utf-8"))
+    if name == "vocab.json":
+        Path("merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    with pytest.raises(BPELensError) as err:
+        open_vocabulary(name, pattern=r"\w+")
+    assert str(err.value) == message
+    for command in (["inspect", name, "--pattern", r"\w+"], ["convert", name, "out.json", "--to", "native",
+                                                              "--pattern", r"\w+"]):
+        assert one_error(capsys, *command) == message
+    assert not Path("out.json").exists()
