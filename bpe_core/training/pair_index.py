@@ -240,7 +240,8 @@ class PairIndex:
                 befores.append(syms[:])
             f = freqs[w]
             n = len(syms)
-            if len(spots) > MANY:  # a long word: count its neighbours at C speed, then update once
+            ns = len(spots)
+            if ns > MANY:  # a long word: count its neighbours at C speed, then update once
                 self._apply_many(w, syms, spots, left, right, new_id, pushed, log)
                 spots_done: List[int] = []
             else:
@@ -284,9 +285,13 @@ class PairIndex:
                     if track_first and w < first.get(kk, w + 1):
                         first[kk] = w
                 after = i
-            merge_in_place(syms, spots, new_id)
-            removed_tokens += f * len(spots)
-            merged += len(spots)
+            if ns == 1:  # most words hold the pair once: merge_in_place's first case, without the call
+                syms[spots[0]] = new_id
+                del syms[spots[0] + 1]
+            else:
+                merge_in_place(syms, spots, new_id)
+            removed_tokens += f * ns
+            merged += ns
             changed.append(w)
         occ[left] -= merged
         occ[right] -= merged
