@@ -79,10 +79,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"bpe-lens: {exc}", file=sys.stderr)
         return 2
     session = Session(config=config)
-    # quitting without closing the window (app.exit, a desktop session ending) still stops every
-    # worker first: a thread still running while Python tears Qt down can crash the exit
-    app.aboutToQuit.connect(session.shutdown)
     window = MainWindow(session)
+    # quitting, even without closing the window (app.exit, a desktop session ending), stops every
+    # worker and deletes the widgets while Python is whole (see _dispose)
+    app.aboutToQuit.connect(lambda: _dispose(window, session))
     window.resize(1440, 900)
     window.show()
     corpus, vocab = args.corpus, args.vocab
@@ -96,19 +96,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     session.load_corpus(corpus or str(DEFAULT_CORPUS))
     if vocab:
         _after_loading(session, lambda: window.open_vocabulary_path(vocab))
-    code = app.exec()
-    _dispose(window)
-    return code
+    return app.exec()
 
 
-def _dispose(window) -> None:
-    """Delete the window's widgets while Python is still whole. Left to interpreter exit, Qt sends
-    its last layout events to chart items whose Python overrides are half torn down, and shiboken
-    crashes reporting their error (a segfault on exit, seen with a fresh profile)."""
+def _dispose(window, session) -> None:
+    """Stop the workers, then delete the window's widgets while Python is still whole. Left to
+    interpreter exit, Qt sends its last layout events to chart items whose Python overrides are half
+    torn down, and shiboken crashes reporting their error (a segfault on exit, seen with a fresh
+    profile about 2 times in 5)."""
     import shiboken6
 
-    window.hide()
+    session.shutdown()
     if shiboken6.isValid(window):
+        window.hide()
         shiboken6.delete(window)
 
 
