@@ -71,13 +71,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     from PySide6.QtCore import QSettings
 
     from .session import Session, default_config
-    from .settings_store import saved_config
+    from .settings_store import clean_stale_temps, saved_config
 
     try:  # an explicit --preset wins over the remembered settings
         config = default_config(args.preset) if args.preset else saved_config(QSettings()) or default_config()
     except BPELensError as exc:
         print(f"bpe-lens: {exc}", file=sys.stderr)
         return 2
+    clean_stale_temps(QSettings())  # what a killed save left behind, before anything is opened
     session = Session(config=config)
     window = MainWindow(session)
     # quitting, even without closing the window (app.exit, a desktop session ending), stops every

@@ -8,6 +8,7 @@ no longer makes sense (a preset renamed, a setting removed) is ignored rather th
 from __future__ import annotations
 
 import json
+import os
 from typing import List, Optional
 
 from PySide6.QtCore import QSettings
@@ -61,3 +62,22 @@ def remember(settings: QSettings, key: str, path: str) -> None:
     """Put ``path`` first in the list under ``key`` (once; at most :data:`MAX_RECENT`)."""
     rest = [p for p in recent(settings, key) if p != path]
     settings.setValue(key, [path] + rest[: MAX_RECENT - 1])
+
+
+def folders_in_use(settings: QSettings) -> List[str]:
+    """The folders the app reads and writes in: the last one used and those of recent files."""
+    paths = recent(settings, "recent") + recent(settings, "recent_vocabularies")
+    folders = [os.path.dirname(p) or "." for p in paths]
+    last = settings.value("last_dir", "")
+    if isinstance(last, str) and last:
+        folders.insert(0, last)
+    return list(dict.fromkeys(f for f in folders if os.path.isdir(f)))
+
+
+def clean_stale_temps(settings: QSettings) -> List[str]:
+    """Start-up cleaning: what killed saves left in the folders in use (interrupted multi-file
+    saves finished from their journal, temp files of writers that are gone removed); the names."""
+    from bpe_core.formats.temps import remove_stale_temps_in
+
+    return [name for folder in folders_in_use(settings) for name in remove_stale_temps_in(folder)]
+

@@ -61,3 +61,25 @@ def test_a_full_disk_while_exporting_merges_keeps_the_old_csv(qtbot, loaded_wind
     assert out.read_text(encoding="utf-8") == "old\n"
     export.export_merges_csv(w.session.history, str(out))
     assert out.read_text(encoding="utf-8").count("\n") == 4
+
+
+def test_start_up_cleans_what_killed_saves_left_in_the_folders_in_use(tmp_path):
+    """Issue 14: temp files are cleaned at start-up (the folders of recent files and the last one)."""
+    from PySide6.QtCore import QSettings
+
+    from bpe_lens_app.settings_store import clean_stale_temps, folders_in_use, remember
+
+    used, other = tmp_path / "used", tmp_path / "other"
+    used.mkdir()
+    other.mkdir()
+    (used / "vocab.json").write_text("{}", encoding="utf-8")
+    dead = 2 ** 22 + 12345  # above Linux's default pid_max: no such process
+    stale = used / f".vocab.json.bpe-lens-tmp-{dead}-abcd"
+    stale.write_text("half a file", encoding="utf-8")
+    untouched = other / f".vocab.json.bpe-lens-tmp-{dead}-abcd"  # not a folder in use: left alone
+    untouched.write_text("x", encoding="utf-8")
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    remember(settings, "recent_vocabularies", str(used / "vocab.json"))
+    assert folders_in_use(settings) == [str(used)]
+    assert clean_stale_temps(settings) == [stale.name]
+    assert not stale.exists() and untouched.exists() and (used / "vocab.json").read_text(encoding="utf-8") == "{}"
