@@ -207,10 +207,11 @@ class ControlsPane(QWidget):
         slider = self.timeline
         slider.blockSignals(True)
         known = max(len(s.timeline), s.merge_count)  # what is trained: a scrub never trains
-        if slider.maximum() != known:
-            slider.setRange(0, known)
-            slider.setPageStep(max(1, known // 20))
-        slider.setValue(s.merge_count)
+        with slider.held():  # range and value together: at the end, a step moves no pixel, so no repaint
+            if slider.maximum() != known:
+                slider.setRange(0, known)
+                slider.setPageStep(max(1, known // 20))
+            slider.setValue(s.merge_count)
         slider.blockSignals(False)
 
 
