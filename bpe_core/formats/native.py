@@ -135,6 +135,9 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
             if raw is None or raw not in ids:
                 raise BPELensError(f"{path}: merge {n} names {part!r}, which is not in the vocab")
             pair.append(ids[raw])
+        made = tokens[pair[0]] + tokens[pair[1]]  # type: ignore[operator]
+        if made not in ids:  # every merge makes a token of the vocab (an encoder would look it up)
+            raise BPELensError(f"{path}: merge {n} makes {m[0] + m[1]!r}, which is not in the vocab")
         merges.append((pair[0], pair[1]))
         counts.append(m[2] if len(m) == 3 else None)
     cfg_dict = dict(expect(data.get("config") or {}, dict, "config", path))

@@ -145,3 +145,24 @@ def test_wrong_json_type_anywhere_is_read_or_refused(fmt: str, which: int, pick:
             use(model)
         except BPELensError:
             pass
+
+
+def test_a_native_merge_whose_result_is_not_in_the_vocab_is_refused(tmp_path) -> None:
+    """Found by the hypothesis test above: merges naming two tokens of the vocab whose
+    concatenation is not one (a KeyError when the model was used) are refused when read."""
+    import json
+
+    from bpe_core.formats.native import write_native
+    from bpe_core.presets import make_config
+    from bpe_core.training.trainer import Trainer
+
+    trainer = Trainer.from_texts(["low lower lowest"], make_config("char-hf", num_merges=2))
+    trainer.run()
+    path = tmp_path / "v.json"
+    write_native(trainer.model(), str(path))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["merges"][0][:2] = ["w", "l"]  # both tokens exist; "wl" does not
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(BPELensError) as err:
+        open_vocabulary(path)
+    assert str(err.value) == f"{path}: merge 1 makes 'wl', which is not in the vocab"
