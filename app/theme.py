@@ -252,3 +252,20 @@ def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE) -> str:
         QWidget#presenter QPlainTextEdit {{ border: 2px solid #444; }}
         QWidget#presenter QPlainTextEdit:focus {{ border: 3px solid {PRESENTER_ACCENT}; }}
     """
+
+def dark_palette() -> QPalette:
+    """A typical dark desktop palette (Fusion's dark colors, disabled text greyed): what a user with
+    a dark theme gives the app. The screenshots (``--dark``) and the dark-palette tests use it."""
+    p = QPalette()
+    roles = {QPalette.Window: "#353535", QPalette.WindowText: "#f0f0f0", QPalette.Base: "#232323",
+             QPalette.AlternateBase: "#2e2e2e", QPalette.Text: "#f0f0f0", QPalette.Button: "#353535",
+             QPalette.ButtonText: "#f0f0f0", QPalette.Highlight: "#2a82da", QPalette.HighlightedText: "#ffffff",
+             QPalette.ToolTipBase: "#353535", QPalette.ToolTipText: "#f0f0f0", QPalette.PlaceholderText: "#9a9a9a",
+             QPalette.Light: "#505050", QPalette.Midlight: "#404040", QPalette.Mid: "#303030",
+             QPalette.Dark: "#202020", QPalette.Shadow: "#141414", QPalette.BrightText: "#ff6b6b",
+             QPalette.Link: "#74a7ff"}
+    for role, color in roles.items():
+        p.setColor(role, QColor(color))
+    for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
+        p.setColor(QPalette.Disabled, role, QColor("#7a7a7a"))
+    return p

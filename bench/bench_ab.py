@@ -30,22 +30,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_train import build_corpus  # noqa: E402  (the same corpus)
+from bench_train import build_corpus, run_child  # noqa: E402  (the same corpus and child timing)
 
 #: children run here, not in a checkout: Python puts the working directory first on sys.path,
 #: and the "before" interpreter must import its own install, not this checkout's bpe_core
 NEUTRAL = tempfile.gettempdir()
-
-
-def run_child(cmd: list) -> tuple:
-    """(wall seconds, peak RSS MB) of one child process."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=NEUTRAL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    if status != 0:
-        raise SystemExit(f"{cmd[:4]} failed: {proc.stderr.read().decode()[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
 
 LATENCY = r"""
 import json, statistics, sys, time
@@ -70,7 +59,7 @@ print(json.dumps(dict(p50=statistics.median(times), p95=q[94], p99=q[98], max=ma
 def train_once(python: str, corpus: Path, vocab: int) -> dict:
     out = Path(tempfile.mkdtemp()) / "v.json"
     wall, rss = run_child([python, "-m", "bpe_core", "train", str(corpus), "--preset", "gpt2",
-                           "--vocab-size", str(vocab), "-q", "-o", str(out)])
+                           "--vocab-size", str(vocab), "-q", "-o", str(out)], cwd=NEUTRAL)
     merges = len(json.loads(out.read_text(encoding="utf-8"))["merges"])
     return dict(wall=wall, rss=rss, merges=merges)
 

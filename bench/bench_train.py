@@ -58,10 +58,10 @@ def build_corpus() -> Path:
     return path
 
 
-def run_child(cmd: list, env: dict | None = None) -> tuple[float, float]:
+def run_child(cmd: list, env: dict | None = None, cwd: str | None = None) -> tuple[float, float]:
     """(wall seconds, peak RSS MB) of one child process."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if status != 0:

@@ -189,21 +189,10 @@ def render_other_panes(outdir: Path) -> list[Path]:
 
 
 def use_dark_palette(app: QApplication) -> None:
-    """A dark palette like a desktop's dark theme gives Qt (Fusion colors, light text on dark)."""
-    from PySide6.QtGui import QColor, QPalette
+    """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
+    from bpe_lens_app.theme import dark_palette
 
-    p = QPalette()
-    roles = {QPalette.Window: "#2b2b2b", QPalette.WindowText: "#e8e8e8", QPalette.Base: "#1e1e1e",
-             QPalette.AlternateBase: "#262626", QPalette.ToolTipBase: "#3a3a3a", QPalette.ToolTipText: "#e8e8e8",
-             QPalette.Text: "#e8e8e8", QPalette.Button: "#353535", QPalette.ButtonText: "#e8e8e8",
-             QPalette.BrightText: "#ff6b6b", QPalette.Highlight: "#3d6fb4", QPalette.HighlightedText: "#ffffff",
-             QPalette.Link: "#74a7ff", QPalette.PlaceholderText: "#8a8a8a", QPalette.Mid: "#444444",
-             QPalette.Dark: "#1a1a1a", QPalette.Light: "#505050"}
-    for role, color in roles.items():
-        p.setColor(role, QColor(color))
-    for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):  # greyed when disabled, as
-        p.setColor(QPalette.Disabled, role, QColor("#7a7a7a"))            # a desktop's dark theme does
-    app.setPalette(p)
+    app.setPalette(dark_palette())
 
 
 def main(argv=None) -> int:

@@ -10,24 +10,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-from bpe_lens_app.theme import changed_row_color, contrast_ratio, future_text_color, is_dark, luminance
+from bpe_lens_app.theme import (changed_row_color, contrast_ratio, dark_palette, future_text_color, is_dark,
+                                 luminance)
 from bpe_lens_app.widgets.chip_colors import PALETTE, TEXT_COLOR
 
 TEXT, GRAPHIC = 4.5, 3.0
-
-
-def dark_palette() -> QPalette:
-    """A typical dark desktop palette (Fusion's dark colors)."""
-    p = QPalette()
-    roles = {QPalette.Window: "#353535", QPalette.WindowText: "#f0f0f0", QPalette.Base: "#232323",
-             QPalette.AlternateBase: "#2e2e2e", QPalette.Text: "#f0f0f0", QPalette.Button: "#353535",
-             QPalette.ButtonText: "#f0f0f0", QPalette.Highlight: "#2a82da", QPalette.HighlightedText: "#ffffff",
-             QPalette.ToolTipBase: "#353535", QPalette.ToolTipText: "#f0f0f0", QPalette.PlaceholderText: "#9a9a9a",
-             QPalette.Light: "#505050", QPalette.Midlight: "#404040", QPalette.Mid: "#303030",
-             QPalette.Dark: "#202020", QPalette.Shadow: "#141414"}
-    for role, color in roles.items():
-        p.setColor(role, QColor(color))
-    return p
 
 
 @pytest.fixture

@@ -26,7 +26,8 @@ def lines_of(rel: str, start: int = 0, count: int | None = None) -> list[str]:
     return lines[start:None if count is None else start + count]
 
 
-def hf_train(lines, preset: str, vocab: int):
+def hf_tokenizer(preset: str, vocab: int):
+    """A tokenizers BPE with the preset's pre-tokenizer, and its trainer (the reference)."""
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
     tok = Tokenizer(models.BPE())
     if preset == "gpt2":
@@ -37,10 +38,20 @@ def hf_train(lines, preset: str, vocab: int):
     else:
         tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
         trainer = trainers.BpeTrainer(vocab_size=vocab, show_progress=False)
-    tok.train_from_iterator(lines, trainer)
+    return tok, trainer
+
+
+def hf_result(tok):
+    """(merges as pairs, vocab) of a trained tokenizers BPE."""
     model = json.loads(tok.to_str())["model"]
     merges = [tuple(m) if isinstance(m, list) else tuple(m.split(" ")) for m in model["merges"]]
     return merges, model["vocab"]
+
+
+def hf_train(lines, preset: str, vocab: int):
+    tok, trainer = hf_tokenizer(preset, vocab)
+    tok.train_from_iterator(lines, trainer)
+    return hf_result(tok)
 
 
 def ours(lines, preset: str, vocab: int):
@@ -78,20 +89,9 @@ def test_same_merges_and_vocab_as_tokenizers(rel, start, count, preset, vocab):
 
 def hf_train_file(path, preset: str, vocab: int):
     """tokenizers' own file reader (``train(files)``): bytes as they are, ``\\r`` and a BOM kept."""
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
-    tok = Tokenizer(models.BPE())
-    if preset == "gpt2":
-        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-        trainer = trainers.BpeTrainer(vocab_size=vocab, min_frequency=2, show_progress=False,
-                                      special_tokens=["<|endoftext|>"],
-                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
-    else:
-        tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-        trainer = trainers.BpeTrainer(vocab_size=vocab, show_progress=False)
+    tok, trainer = hf_tokenizer(preset, vocab)
     tok.train([str(path)], trainer)
-    model = json.loads(tok.to_str())["model"]
-    merges = [tuple(m) if isinstance(m, list) else tuple(m.split(" ")) for m in model["merges"]]
-    return merges, model["vocab"]
+    return hf_result(tok)
 
 
 def ours_file(path, preset: str, vocab: int):
