@@ -37,7 +37,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from bench.bench_gui import open_window  # noqa: E402
 
-WIKI = "/work/shared/data/wikitext-2-raw/wiki.valid.raw"
+#: the real load of issue 9: ../shared/data beside the checkout (or BPE_LENS_DATA)
+WIKI = str(Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data") / "wikitext-2-raw" / "wiki.valid.raw")
 SCENARIOS = ("load", "run", "seek-back", "seek-forward", "typing", "hold-space")
 
 

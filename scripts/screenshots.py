@@ -13,7 +13,7 @@
 
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
-``python scripts/screenshots.py /tmp/dark --dark --only training``.
+``python scripts/screenshots.py OUTDIR --dark --only training``.
 
 Runs offscreen unless a display is set (``xvfb-run -a -s "-screen 0 1600x1000x24" python ...`` for a
 real X server); the images of the default views are at least 1280x800, the small-screen ones at their size.
