@@ -33,7 +33,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 # bpe_lens_resources and tqdm: an editable install made before resources/ became package data lacks them
-if ! .venv/bin/python -c "import bpe_core, bpe_lens_app, bpe_lens_resources, tqdm, PySide6, tokenizers, tiktoken, pytestqt" \
+if ! .venv/bin/python -c "import bpe_core, bpe_lens_app, bpe_lens_resources, tqdm, PySide6, tokenizers, tiktoken, pytestqt, dask.distributed, pyarrow, PIL" \
     >/dev/null 2>&1; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".[test]"

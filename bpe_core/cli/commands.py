@@ -7,6 +7,7 @@ line per phase in a log (:mod:`bpe_core.cli.progress`).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -201,13 +202,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     _add_train(sub)
     _add_encode(sub)
-    try:
-        from bpe_core.cli import vocab as cli_vocab
-    except ImportError:
-        cli_vocab = None  # type: ignore[assignment]
-    if cli_vocab is not None:
-        cli_vocab.register(sub)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"bpe_core.cli.{name}").register(sub)
     return parser
+
+
+# Each further command lives in its own module of bpe_core/cli with `register(sub)`, which adds its
+# parser and sets `func` (the runner): one line here per module, in the order --help lists them.
+COMMAND_MODULES = ("vocab",)
 
 
 RUNNERS = {"train": run_train, "encode": run_encode}
