@@ -14,8 +14,9 @@ from bpe_core.formats.detect import detect_format
 from bpe_core.types import BPELensError, TrainerConfig
 
 from . import export, settings_store
-from .examples import EXAMPLES
+from .features import install_features
 from .keys import key_lines
+from .layout_state import restore_layout, save_layout
 from .panes.controls import ControlsPane, RunStatus, TrainActions, bind
 from .panes.encode_pane import EncodePane
 from .panes.history_chart import HistoryChart
@@ -24,6 +25,7 @@ from .panes.merges_table import MergesTable
 from .panes.pair_chart import PairChart
 from .panes.words_pane import WordsPane
 from .presenter import PresenterWindow
+from .recent_menus import fill_examples, fill_menu
 from .session import PRESETS, Session, make_config, user_message
 from .settings_dialog import SettingsDialog
 from .theme import change_app_font_size, set_app_font_size
@@ -81,6 +83,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.status = RunStatus(session, self.statusBar(), self.train_actions["cancel"])
         self._connect()
+        install_features(self)  # the comparison tab, explain, ties, health, workspaces, ... (app/features/)
         self._restore_layout()
         self._restore_font_size()
 
@@ -109,7 +112,8 @@ class MainWindow(QMainWindow):
         splitter.setChildrenCollapsible(False)
         return splitter
 
-    def _action(self, text: str, slot: Callable, shortcut=None, name: str = "") -> QAction:
+    def make_action(self, text: str, slot: Callable, shortcut=None, name: str = "") -> QAction:
+        """A window action named ``action_<name>`` (tests and Help → Keys find it by that name)."""
         action = QAction(text, self, objectName=f"action_{name or text.split('…')[0].lower().replace(' ', '_')}")
         if shortcut:
             keys = shortcut if isinstance(shortcut, (list, tuple)) else [shortcut]
@@ -118,7 +122,7 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_menus(self) -> None:
-        a, ta = self._action, self.train_actions
+        a, ta = self.make_action, self.train_actions
         self.open_action = a("Open corpus…", self.choose_corpus, QKeySequence.Open, "open_corpus")
         self.open_vocab_action = a("Open vocabulary…", self.choose_vocabulary, "Ctrl+Shift+O", "open_vocabulary")
         self.settings_action = a("Training settings…", self.edit_settings, "Ctrl+,", "settings")
@@ -126,11 +130,13 @@ class MainWindow(QMainWindow):
         file = self.menuBar().addMenu("&File")
         file.addActions([self.open_action, self.open_vocab_action])
         self.recent_menu = file.addMenu("Recent corpora")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_menu.aboutToShow.connect(
+            lambda: fill_menu(self.recent_menu, self.recent_files(), self.load_corpus))
         self.recent_vocab_menu = file.addMenu("Recent vocabularies")
-        self.recent_vocab_menu.aboutToShow.connect(self._fill_recent_vocabularies)
+        self.recent_vocab_menu.aboutToShow.connect(
+            lambda: fill_menu(self.recent_vocab_menu, self.recent_vocabularies(), self.open_vocabulary_path))
         self.examples_menu = file.addMenu("Examples")
-        self._fill_examples()
+        fill_examples(self.examples_menu, self.load_corpus)
         file.addSeparator()
         file.addAction(a("Save vocabulary…", self.save_vocabulary, QKeySequence.Save, "save_vocabulary"))
         export_menu = file.addMenu("Export")
@@ -170,6 +176,8 @@ class MainWindow(QMainWindow):
         bar.addAction(self.settings_action)
         bar.addSeparator()
         bar.addAction(self.presenter_action)
+        self.menus = {"file": file, "export": export_menu, "edit": edit, "view": view, "train": train,
+                      "help": help_menu}
 
     def _connect(self) -> None:
         s = self.session
@@ -338,25 +346,6 @@ class MainWindow(QMainWindow):
     def _last_dir(self) -> Path:
         return Path(self.settings.value("last_dir", str(Path.home())))
 
-    def _fill_recent(self) -> None:
-        self._fill_menu(self.recent_menu, self.recent_files(), self.load_corpus)
-
-    def _fill_recent_vocabularies(self) -> None:
-        self._fill_menu(self.recent_vocab_menu, self.recent_vocabularies(), self.open_vocabulary_path)
-
-    @staticmethod
-    def _fill_menu(menu, paths: List[str], open_one: Callable[[str], None]) -> None:
-        menu.clear()
-        for path in paths:
-            menu.addAction(path, lambda p=path: open_one(p))
-        if menu.isEmpty():
-            menu.addAction("(none)").setEnabled(False)
-
-    def _fill_examples(self) -> None:
-        for example in EXAMPLES:  # each with its own preset: another one would misread it
-            self.examples_menu.addAction(example.title, lambda e=example: self.load_corpus(str(e.path), e.config()))
-        self.examples_menu.setEnabled(not self.examples_menu.isEmpty())
-
     def dragEnterEvent(self, event) -> None:
         if event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
@@ -367,21 +356,10 @@ class MainWindow(QMainWindow):
         event.acceptProposedAction()
 
     def _restore_layout(self) -> None:
-        geometry = self.settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-            self.restoreState(self.settings.value("window/state"))
-        for splitter in self.findChildren(QSplitter):
-            state = self.settings.value(f"window/{splitter.objectName()}")
-            if state is not None and splitter.objectName():
-                splitter.restoreState(state)
+        restore_layout(self, self.settings)
 
     def save_layout(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        for splitter in self.findChildren(QSplitter):
-            if splitter.objectName():
-                self.settings.setValue(f"window/{splitter.objectName()}", splitter.saveState())
+        save_layout(self, self.settings)
 
     def closeEvent(self, event) -> None:
         if not self.ask_to_discard("Quitting"):
