@@ -6,88 +6,23 @@ UTF-8; bytes that are part of a character (a partial UTF-8 token) read ``‹E4 B
 chip gets a dashed outline. Whitespace can be made visible (space ``·``, newline ``↵``, tab
 ``→``). Characters no installed font can draw (most emoji on a machine without a color emoji
 font) become ``‹thumbs up sign›`` instead of a tofu box (:func:`readable_text`).
+
+The Qt-free part (:func:`chip_text`, :func:`decode_marked`) lives in :mod:`bpe_core.render.labels`
+(shared with the headless slide renderer); this module adds what needs Qt's fonts.
 """
 from __future__ import annotations
 
 import unicodedata
-from typing import Dict, Iterable, List, Literal, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from PySide6.QtGui import QFont, QTextLayout
 
-from bpe_core.encoding.symbols import to_glyphs, to_hex, visible_whitespace
+from bpe_core.encoding.symbols import to_glyphs, to_hex
+from bpe_core.render.labels import UNKNOWN_LABEL, TextMode, chip_text, chip_texts, decode_marked
 from bpe_core.types import Raw
 
 __all__ = ["UNKNOWN_LABEL", "TextMode", "chip_text", "chip_texts", "decode_marked", "readable_text", "font_lacks",
            "token_tooltip", "unknown_tooltip", "escape_html"]
-
-# --------------------------------------------------------------------------- text
-#: what a chip of id -1 reads when its character is not known (only an id to go by)
-UNKNOWN_LABEL = "?"
-TextMode = Literal["glyphs", "hex", "text"]
-_CONTROL_PICTURES = {c: chr(0x2400 + c) for c in range(32)}
-_CONTROL_PICTURES[0x7F] = "\u2421"
-
-
-def decode_marked(data: bytes, whitespace: bool = False) -> Tuple[str, bool]:
-    """Decode UTF-8, writing undecodable bytes (parts of a character) as ``‹E4 B8›``."""
-    parts: List[str] = []
-    partial = False
-    rest = data
-    show = visible_whitespace if whitespace else (lambda s: s)
-    while rest:
-        try:
-            parts.append(show(rest.decode("utf-8")))
-            break
-        except UnicodeDecodeError as e:
-            parts.append(show(rest[: e.start].decode("utf-8")))
-            parts.append("‹" + to_hex(rest[e.start: e.end]) + "›")
-            partial = True
-            rest = rest[e.end:]
-    return "".join(parts), partial
-
-
-def chip_text(raw: Raw, *, mode: TextMode = "glyphs", whitespace: bool = True) -> Tuple[str, bool]:
-    """What a chip reads, and whether the token is a partial UTF-8 character.
-
-    ``mode`` applies to byte tokens: ``glyphs`` (GPT-2, ``Ġthe``), ``hex`` or ``text`` (decoded).
-    Character tokens read as themselves. ``whitespace`` shows space/newline/tab as ``·↵→``;
-    a newline always shows as ``↵`` (an invisible chip would be unreadable).
-
-    >>> chip_text(b" the", mode="text")
-    ('·the', False)
-    >>> chip_text(b"\\xe4\\xb8", mode="text")
-    ('‹E4 B8›', True)
-    >>> chip_text(b" the")
-    ('Ġthe', False)
-    """
-    partial = False
-    if isinstance(raw, bytes):
-        if mode == "hex":
-            return to_hex(raw), _is_partial(raw)
-        if mode == "glyphs":
-            return to_glyphs(raw), _is_partial(raw)
-        text, partial = decode_marked(raw, whitespace)
-    else:
-        text = visible_whitespace(raw) if whitespace else raw
-    if not whitespace:
-        text = text.replace("\n", "↵")
-    if any(ord(c) < 32 or ord(c) == 0x7F for c in text):
-        text = "".join(_CONTROL_PICTURES.get(ord(c), c) if c not in " \t" else c for c in text)
-    return text, partial
-
-
-def _is_partial(raw: bytes) -> bool:
-    try:
-        raw.decode("utf-8")
-        return False
-    except UnicodeDecodeError:
-        return True
-
-
-def chip_texts(raws: Iterable[Raw], *, mode: TextMode = "glyphs", whitespace: bool = True) -> List[str]:
-    """:func:`chip_text` for many tokens (texts only)."""
-    return [chip_text(r, mode=mode, whitespace=whitespace)[0] for r in raws]
-
 
 _missing_cache: Dict[Tuple[str, str], bool] = {}
 

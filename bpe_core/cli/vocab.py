@@ -165,7 +165,7 @@ def run_inspect(args: argparse.Namespace) -> int:
     tree_text = None
     if args.tree is not None:
         from bpe_core.analysis.lineage import merge_tree, render_tree
-        tree = merge_tree(model, _token_id(model, args.tree))
+        tree = merge_tree(model, token_id_of(model, args.tree))
         tree_text = render_tree(tree)
     if args.json:
         if tree_text is not None:
@@ -197,7 +197,7 @@ def run_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _token_id(model: BPEModel, token: str) -> int:
+def token_id_of(model: BPEModel, token: str) -> int:
     if token.startswith("#") and token[1:].isdigit():
         return int(token[1:])
     for raw in (token, token.encode("utf-8")) if model.unit == "bytes" else (token,):
