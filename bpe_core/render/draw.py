@@ -46,11 +46,13 @@ class Style:
 
 @dataclass
 class Canvas:
-    """A Pillow image and the texts drawn on it, as (role, text) in drawing order."""
+    """A Pillow image with the texts and bars drawn on it, in drawing order: ``texts`` as (role, text),
+    ``bars`` as (box, fill)."""
 
     image: object
     style: Style
     texts: List[Tuple[str, str]] = field(default_factory=list)
+    bars: List[Tuple[Tuple[float, float, float, float], str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.draw = require_pillow().ImageDraw.Draw(self.image)
@@ -114,7 +116,9 @@ def _pair_chart(canvas: Canvas, frame: Frame, box: Tuple[int, int, int, int]) ->
         canvas.text((bar_x0 - s.px(8), mid), label, size=s.text_size, role="pair", anchor="rm",
                     fill=NEXT_HEX if i == 0 else TEXT_HEX)
         end = bar_x0 + max(s.px(2), (bar_x1 - bar_x0) * p.count / biggest)
-        canvas.draw.rectangle([bar_x0, y + row * 0.15, end, y + row * 0.85], fill=NEXT_HEX if i == 0 else BAR_HEX)
+        box, fill = (bar_x0, y + row * 0.15, end, y + row * 0.85), NEXT_HEX if i == 0 else BAR_HEX
+        canvas.bars.append((box, fill))
+        canvas.draw.rectangle(box, fill=fill)
         canvas.text((end + s.px(6), mid), f"{p.count:,}", size=s.text_size, role="count", anchor="lm", fill=MUTED)
 
 
