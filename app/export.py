@@ -28,13 +28,22 @@ VOCAB_FORMATS: Dict[str, str] = {
 CHART_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
 
-def export_chart(item, path: str, *, width: int = 1600) -> str:
+#: charts are written at this many times their size on screen (sharp on a high-DPI slide or a 4K projector)
+CHART_SCALE = 2
+#: and never narrower than this (a chart in a small pane still fills a slide)
+MIN_CHART_WIDTH = 1600
+
+
+def export_chart(item, path: str, *, scale: float = CHART_SCALE, width: Optional[int] = None) -> str:
     """Write a plot item (or a whole GraphicsScene) to ``path``: ``.svg`` as SVG, anything else as PNG.
 
-    PNG goes through pyqtgraph's ImageExporter. SVG does not: pyqtgraph 0.14's SVGExporter fails
-    on every plot with Qt 6.11 (it splits path data on spaces and chokes on the close-path ``Z`` that
-    Qt now writes), so the item's part of the scene is painted into a ``QSvgGenerator`` instead;
-    lines stay vectors and labels stay text.
+    PNG goes through pyqtgraph's ImageExporter at ``scale`` times the chart's size on screen in device
+    pixels (at least :data:`MIN_CHART_WIDTH` wide; ``width`` overrides): the whole picture is scaled,
+    lines and text alike, so a 2x PNG is the chart as a high-DPI screen shows it.
+
+    SVG does not go through pyqtgraph: its 0.14 SVGExporter fails on every plot with Qt 6.11 (it
+    splits path data on spaces and chokes on the close-path ``Z`` that Qt now writes), so the item's part of the scene is painted into a ``QSvgGenerator`` instead;
+    lines stay vectors and labels stay text, and its viewBox lets a slide scale it freely.
     """
     from pyqtgraph.exporters import ImageExporter
 
@@ -45,9 +54,20 @@ def export_chart(item, path: str, *, width: int = 1600) -> str:
         if not Path(path).suffix:
             path += ".png"
         exporter = ImageExporter(item)
-        exporter.parameters()["width"] = int(width)
+        exporter.parameters()["width"] = int(width or max(MIN_CHART_WIDTH, round(scale * chart_width(item))))
         exporter.export(path)
     return path
+
+
+def chart_width(item) -> float:
+    """The chart's width on screen in device pixels (logical pixels times the screen's pixel ratio)."""
+    from PySide6.QtWidgets import QGraphicsScene
+
+    scene = item if isinstance(item, QGraphicsScene) else item.scene()
+    view = scene.views()[0]
+    logical = view.viewport().width() if item is scene else \
+        view.mapFromScene(item.sceneBoundingRect()).boundingRect().width()
+    return logical * view.devicePixelRatioF()
 
 
 def _export_svg(item, path: str) -> None:

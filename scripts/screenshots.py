@@ -11,6 +11,9 @@
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
+* ``export_dialog.png`` — File → Export → Animation of merges… after exporting merges 0..30 (the GIF is
+  written beside it as ``export_dialog.gif``); ``pair_chart_2x.png`` — the pair chart exported at 2x.
+
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py OUTDIR --dark --only training``.
@@ -188,6 +191,38 @@ def render_other_panes(outdir: Path) -> list[Path]:
     return out
 
 
+def render_exports(outdir: Path, corpus: str) -> list[Path]:
+    """The animation dialog after an export of merges 0..30, and the pair chart exported at 2x."""
+    from bpe_lens_app import export
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    session = Session()
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    session.load_corpus(corpus)
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(30)
+    if session.is_running or session.is_catching_up:
+        wait_for(session.run_finished, session.caught_up)
+    settle(120)
+    chart = Path(export.export_chart(window.pair_chart.plot_item, str(outdir / "pair_chart_2x.png")))
+    dialog = window.slide_exports.animate()
+    dialog.words.setText("the, Elizabeth")
+    dialog.text.setText("It is a truth universally acknowledged.")
+    dialog.path.setText(str(outdir / "export_dialog.gif"))
+    dialog.start()
+    wait_for(dialog.exported, dialog.calls.failed)
+    settle(80)
+    out = outdir / "export_dialog.png"
+    dialog.grab().save(str(out))
+    dialog.close()
+    window.ask_to_discard = lambda action: True  # a script: no question to answer on closing
+    window.close()
+    return [out, chart]
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -203,7 +238,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "exports"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -224,6 +259,8 @@ def main(argv=None) -> int:
         written += render_other_panes(outdir)
     if args.only in (None, "unknown"):
         written += render_unknown_characters(outdir)
+    if args.only in (None, "exports"):
+        written += render_exports(outdir, args.corpus)
     for path in written:
         print(path)
     return 0
