@@ -17,6 +17,7 @@ from bpe_core.render import fonts
 from bpe_core.render.animation import animate_corpus, animation_format, have_mp4
 from bpe_core.render.draw import BAR_HEX, NEXT_HEX, Style, draw_frame
 from bpe_core.render.frames import capture_frames
+from bpe_core.render.palette import TEXT_HEX
 from bpe_core.resources import default_corpus
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError
@@ -56,7 +57,11 @@ def test_gif_has_one_frame_per_merge_with_its_size_and_durations(corpus, tmp_pat
         assert im.format == "GIF" and im.n_frames == 7 and im.size == (1280, 720)
         assert im.info.get("loop") == 0
         durations = [f.info["duration"] for f in ImageSequence.Iterator(im)]
+        im.seek(3)
+        colors = {rgb for _, rgb in im.convert("RGB").getcolors(1 << 16)}
     assert durations == [250] * 6 + [2000]  # 1/fps each, the last one held
+    # one palette keeps the drawing's own colors exact (no off-white background, no shifting chips)
+    assert {_rgb(c) for c in ("#ffffff", NEXT_HEX, BAR_HEX, TEXT_HEX)} <= colors
 
 
 def test_apng_and_scale_2(corpus, tmp_path):
