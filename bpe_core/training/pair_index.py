@@ -214,25 +214,30 @@ class PairIndex:
         for w in words:
             syms = segs[w]
             spots = []  # start positions of non-overlapping (left, right), left to right
-            index = syms.index
-            try:  # merge.find_pair, inlined: this loop runs for every word the pair touches
-                if by_right:  # left != right here, so occurrences cannot overlap
-                    i = index(right, 1)
-                    while True:
-                        if syms[i - 1] == left:
+            # merge.find_pair, inlined: this loop runs for every word the pair may touch. The count
+            # first (C speed) spares a ValueError per word: most visited words hold the symbol once
+            # or not at all (stale), and list.index formats a message for each miss
+            if by_right:  # left != right here, so occurrences cannot overlap
+                c = syms.count(right)
+                if c:
+                    index = syms.index
+                    i = 0
+                    for _ in range(c):
+                        i = index(right, i)
+                        if i and syms[i - 1] == left:
                             spots.append(i - 1)
-                        i = index(right, i + 1)
-                else:
+                        i += 1
+            else:
+                c = syms.count(left)
+                if c:
+                    index = syms.index
                     n1 = len(syms) - 1
-                    i = index(left)
-                    while True:
-                        if i < n1 and syms[i + 1] == right:
+                    i, allowed = -1, 0  # a left symbol inside the previous spot cannot start one
+                    for _ in range(c):
+                        i = index(left, i + 1)
+                        if i >= allowed and i < n1 and syms[i + 1] == right:
                             spots.append(i)
-                            i = index(left, i + 2)
-                        else:
-                            i = index(left, i + 1)
-            except ValueError:
-                pass
+                            allowed = i + 2
             if not spots:
                 continue
             if befores is not None:
