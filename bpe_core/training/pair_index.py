@@ -95,10 +95,16 @@ class PairIndex:
         return self.counts.get((left << SHIFT) | right, 0)
 
     def take_words(self, k: int) -> List[int]:
-        """The words that may hold pair ``k`` (about to be merged), ascending, once each; the index
-        forgets them."""
+        """The words that may hold pair ``k`` (about to be merged), ascending; the index forgets them.
+
+        A word may repeat (added by two merges): :meth:`apply` finds nothing the second time, as the
+        first visit merged every occurrence. Sorting in place is near linear: the list is a few
+        ascending runs (one per merge that added words), and no set is built."""
         ws = self.where.pop(k, None)
-        return sorted(set(ws)) if ws else []
+        if not ws:
+            return []
+        ws.sort()
+        return ws
 
     def drop(self, k: int) -> None:
         """Forget pair ``k`` once merged (after :meth:`apply`: merging ``a a a`` touches ``(a, a)``)."""
