@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from itertools import repeat
+from itertools import chain, repeat
 from operator import lshift, or_
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
@@ -51,9 +51,8 @@ class PairIndex:
         self.lens = lens  # units (chars or bytes) per token, for first-seen offsets
         self.rule = rule
         self.occ: List[int] = [0] * len(tokens)  # occurrences of each token in the unique words
-        for syms in segs:
-            for tid in syms:
-                self.occ[tid] += 1
+        for tid, n in Counter(chain.from_iterable(segs)).items():  # counted at C speed
+            self.occ[tid] = n
         counts: Dict[int, int] = {}
         where: Dict[int, List[int]] = {}
         first: Dict[int, int] = {}
