@@ -32,13 +32,14 @@ import heapq
 from collections import Counter
 from itertools import chain, repeat
 from operator import lshift, or_
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.encoding.merge import expand_pair, merge_in_place
 from bpe_core.training.pairs import MANY, MASK, PACK, PMASK, SHIFT, WORD_SHIFT, apply_many, pair_keys, pairs_of
 from bpe_core.types import Raw
 
 __all__ = ["PairIndex", "expand", "MASK", "SHIFT", "pairs_of"]  # the pair keys' home is training.pairs
+
 
 class PairIndex:
     """Pair counts over segmented words, kept current merge by merge (and undo by undo)."""
@@ -76,7 +77,7 @@ class PairIndex:
         self.counts = counts
         self.where = where
         self.first = first  # lower bound of the first word holding the pair (first-seen rule)
-        if rule == "hf":  # the entry is one int (see hf_key): skip a method call per pair
+        if rule == "hf":  # the entry is one int, pair - (count << PACK): skip a method call per pair
             self.heap: list = [k - (c << PACK) for k, c in counts.items()]
         else:
             self.heap = [self.entry(k, c) for k, c in counts.items()]
@@ -125,7 +126,7 @@ class PairIndex:
             self.push_back(key, c)
         return taken
 
-    def entry(self, k: int, count: int) -> tuple:
+    def entry(self, k: int, count: int) -> Union[int, tuple]:
         rule = self.rule
         if rule == "hf":
             return k - (count << PACK)
