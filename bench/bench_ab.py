@@ -7,7 +7,7 @@ Each interpreter runs the code it has installed (an editable install of its chec
 checkout of an older commit with its own venv is the "before". For each round, A then B:
 
 1. whole process: ``python -m bpe_core train BENCH_CORPUS --preset gpt2 --vocab-size N`` — wall
-   time and peak RSS of the child (the 17.6 MB corpus bench_train.py builds);
+   time, CPU time (user + sys) and peak RSS of the child (the 17.6 MB corpus bench_train.py builds);
 2. per-merge latency of ``Trainer.step()`` over the first ``--merges`` merges (p50/p95/p99/max);
 3. with ``--gui-steps``: each side's own ``bench/bench_gui.py`` (step-to-pixels, offscreen, default
    corpus), its p50/p95 wall.
@@ -18,6 +18,7 @@ on a shared 2-core machine, so only the alternating medians and their ratio mean
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -30,7 +31,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_train import build_corpus, run_child  # noqa: E402  (the same corpus and child timing)
+from bench_train import build_corpus, child_usage  # noqa: E402  (the same corpus and child timing)
 
 #: children run here, not in a checkout: Python puts the working directory first on sys.path,
 #: and the "before" interpreter must import its own install, not this checkout's bpe_core
@@ -58,10 +59,11 @@ print(json.dumps(dict(p50=statistics.median(times), p95=q[94], p99=q[98], max=ma
 
 def train_once(python: str, corpus: Path, vocab: int) -> dict:
     out = Path(tempfile.mkdtemp()) / "v.json"
-    wall, rss = run_child([python, "-m", "bpe_core", "train", str(corpus), "--preset", "gpt2",
-                           "--vocab-size", str(vocab), "-q", "-o", str(out)], cwd=NEUTRAL)
-    merges = len(json.loads(out.read_text(encoding="utf-8"))["merges"])
-    return dict(wall=wall, rss=rss, merges=merges)
+    use = child_usage([python, "-m", "bpe_core", "train", str(corpus), "--preset", "gpt2",
+                       "--vocab-size", str(vocab), "-q", "-o", str(out)], cwd=NEUTRAL)
+    merges = json.loads(out.read_text(encoding="utf-8"))["merges"]
+    digest = hashlib.sha1(json.dumps([m[:2] for m in merges]).encode()).hexdigest()
+    return dict(use, merges=len(merges), digest=digest)
 
 
 def latency_once(python: str, corpus: Path, vocab: int, merges: int) -> dict:
@@ -107,12 +109,16 @@ def main() -> None:
             if args.gui_steps:
                 rows[side]["gui"].append(gui_once(py, args.gui_steps))
             t, lat = rows[side]["train"][-1], rows[side]["lat"][-1]
-            print(f"round {r + 1} {side.upper()}: train {t['wall']:.2f} s {t['rss']:.0f} MB ({t['merges']} merges); "
+            print(f"round {r + 1} {side.upper()}: train {t['wall']:.2f} s {t['cpu']:.2f} s CPU {t['rss']:.0f} MB "
+                  f"({t['merges']} merges); "
                   f"step p50 {lat['p50']:.3f} p95 {lat['p95']:.3f} p99 {lat['p99']:.3f} max {lat['max']:.1f} ms"
                   + (f"; gui p50 {rows[side]['gui'][-1]['p50']:.1f} p95 {rows[side]['gui'][-1]['p95']:.1f} ms"
                      if args.gui_steps else ""), flush=True)
+    same = {r["digest"] for side in "ab" for r in rows[side]["train"]}
+    print(f"identical merges in every run, A and B: {len(same) == 1}")
     print(f"load average after {os.getloadavg()[0]:.2f}; medians over {args.rounds} rounds (B/A):")
-    for part, keys in (("train", ("wall", "rss")), ("lat", ("p50", "p95", "p99", "max")), ("gui", ("p50", "p95"))):
+    parts = (("train", ("wall", "cpu", "rss")), ("lat", ("p50", "p95", "p99", "max")), ("gui", ("p50", "p95")))
+    for part, keys in parts:
         if not rows["a"][part]:
             continue
         for key in keys:

@@ -60,13 +60,23 @@ def build_corpus() -> Path:
 
 def run_child(cmd: list, env: dict | None = None, cwd: str | None = None) -> tuple[float, float]:
     """(wall seconds, peak RSS MB) of one child process."""
+    use = child_usage(cmd, env, cwd)
+    return use["wall"], use["rss"]
+
+
+def child_usage(cmd: list, env: dict | None = None, cwd: str | None = None) -> dict:
+    """Wall seconds, peak RSS (MB) and CPU seconds (user + sys) of one child process.
+
+    CPU time and peak RSS hardly depend on the machine's load, unlike wall time. Both are the
+    child's own (and its waited-for children's): workers started by a forkserver are not counted.
+    """
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if status != 0:
         raise SystemExit(f"{cmd[:4]} failed: {proc.stderr.read().decode()[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+    return dict(wall=wall, rss=usage.ru_maxrss / 1024, cpu=usage.ru_utime + usage.ru_stime)
 
 
 def whole_process(corpus: Path, vocab: int) -> dict:

@@ -100,12 +100,14 @@ def run_train(args: argparse.Namespace) -> int:
     with ProgressBar("counting") as counting:
         counts = count_words_in_files(paths, cfg, progress=None if quiet else counting, errors=args.errors)
     trainer = Trainer(counts, cfg)
+    del counts  # the trainer keeps the words and counts it needs: the table's room goes to the merges
     with ProgressBar("merging") as merging:
         trainer.run(progress=None if quiet else merging)
-    write_native(trainer.model(), args.output)
+    model, s, stop_reason = trainer.model(), trainer.stats, trainer.stop_reason
+    del trainer  # its state (pair index, records) is not needed to write the file: writing reuses the room
+    write_native(model, args.output)
     if not quiet:
-        s = trainer.stats
-        print(f"{args.output}: {s.merges} merges, vocab {s.vocab_size}, stopped on {trainer.stop_reason}, "
+        print(f"{args.output}: {s.merges} merges, vocab {s.vocab_size}, stopped on {stop_reason}, "
               f"{s.units_per_token:.2f} {'bytes' if cfg.unit == 'bytes' else 'chars'}/token", file=sys.stderr)
     return 0
 

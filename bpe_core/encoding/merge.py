@@ -38,24 +38,22 @@ def find_pair(syms: Sequence[int], left: int, right: int, *, by_right: bool = Fa
     """
     spots: List[int] = []
     index = syms.index  # type: ignore[attr-defined]
-    try:
-        if by_right:
-            i = index(right, 1)
-            while True:
-                if syms[i - 1] == left:
-                    spots.append(i - 1)
-                i = index(right, i + 1)
-        else:
-            n1 = len(syms) - 1
-            i = index(left)
-            while True:
-                if i < n1 and syms[i + 1] == right:
-                    spots.append(i)
-                    i = index(left, i + 2)
-                else:
-                    i = index(left, i + 1)
-    except ValueError:
+    if by_right:  # counted first: no ValueError (list.index formats a message) per scanned word
+        i = 0
+        for _ in range(syms.count(right)):
+            i = index(right, i)
+            if i and syms[i - 1] == left:
+                spots.append(i - 1)
+            i += 1
         return spots
+    n1 = len(syms) - 1
+    i, allowed = -1, 0  # a left symbol inside the previous spot cannot start one
+    for _ in range(syms.count(left)):
+        i = index(left, i + 1)
+        if i >= allowed and i < n1 and syms[i + 1] == right:
+            spots.append(i)
+            allowed = i + 2
+    return spots
 
 
 def merge_in_place(syms: List[int], spots: Sequence[int], new: int) -> None:

@@ -1,14 +1,18 @@
 """The incremental pair statistics behind the trainer.
 
 State: every unique word's segmentation (token ids), a count per adjacent pair, a pair -> words
-index (a superset: stale words are skipped when read) and a heap of candidate merges with lazy
-deletion. Merging a pair touches only the words that hold it; nothing is ever recounted.
+index (a list per pair, a superset: stale words are skipped when read, repeats dropped) and a heap
+of candidate merges with lazy deletion. Merging a pair touches only the words that hold it; nothing
+is ever recounted. A pair whose count falls to 0 in a merge is forgotten (count, words, first), so
+the index holds the live pairs only: lists, not sets (a 1-element set costs 216 bytes, a list 64),
+and int heap entries, not tuples, keep a full train's state small (docs/benchmarks.md).
 
 Pairs are ints, ``left << SHIFT | right``, which hash and compare faster than tuples.
 
 Heap entries, by tie rule (best first):
 
-* ``hf``: ``(-count, pair)`` - smallest (id_left, id_right), as tokenizers' BpeTrainer;
+* ``hf``: ``(-count, pair)`` - smallest (id_left, id_right), as tokenizers' BpeTrainer; packed in
+  one int, ``pair - (count << PACK)`` (ints compare faster than tuples and take less room);
 * ``lexicographic``: ``(-count, (left token, right token), pair)``;
 * ``first-seen``: ``(-count, word << 32 | char offset, pair)`` - where the pair first occurs when
   scanning words in order of first appearance, symbols left to right. ``first`` keeps a lower bound
@@ -26,33 +30,15 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from itertools import repeat
+from itertools import chain, repeat
 from operator import lshift, or_
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.encoding.merge import expand_pair, merge_in_place
+from bpe_core.training.pairs import MANY, MASK, PACK, PMASK, SHIFT, WORD_SHIFT, apply_many, pair_keys, pairs_of
 from bpe_core.types import Raw
 
-SHIFT = 21  # pair key = left << SHIFT | right; ids stay below 2**21
-MASK = (1 << SHIFT) - 1
-WORD_SHIFT = 32  # first-seen key = word << 32 | char offset
-#: a word with more occurrences of the merged pair (or symbols, in undo) than this gets its counts
-#: updated in aggregate (Counter, C speed); short words keep the plain loop, which is faster for them
-MANY = 32
-
-
-def pair_keys(syms: Sequence[int]) -> Iterator[int]:
-    """The pair keys of ``syms`` left to right, built at C speed.
-
-    >>> list(pair_keys([1, 2, 3])) == [1 << SHIFT | 2, 2 << SHIFT | 3]
-    True
-    """
-    return map(or_, map(lshift, syms[:-1], repeat(SHIFT)), syms[1:])  # type: ignore[index]
-
-
-def pairs_of(syms: Sequence[int]) -> Iterator[int]:
-    for i in range(len(syms) - 1):
-        yield (syms[i] << SHIFT) | syms[i + 1]
+__all__ = ["PairIndex", "expand", "MASK", "SHIFT", "pairs_of"]  # the pair keys' home is training.pairs
 
 
 class PairIndex:
@@ -66,11 +52,10 @@ class PairIndex:
         self.lens = lens  # units (chars or bytes) per token, for first-seen offsets
         self.rule = rule
         self.occ: List[int] = [0] * len(tokens)  # occurrences of each token in the unique words
-        for syms in segs:
-            for tid in syms:
-                self.occ[tid] += 1
+        for tid, n in Counter(chain.from_iterable(segs)).items():  # counted at C speed
+            self.occ[tid] = n
         counts: Dict[int, int] = {}
-        where: Dict[int, Set[int]] = {}
+        where: Dict[int, List[int]] = {}
         first: Dict[int, int] = {}
         get = counts.get
         for w, syms in enumerate(segs):
@@ -82,16 +67,18 @@ class PairIndex:
                 c = get(k)
                 if c is None:
                     counts[k] = f
-                    where[k] = {w}
+                    where[k] = [w]
                     first[k] = w
                 else:
                     counts[k] = c + f
-                    where[k].add(w)
+                    ws = where[k]
+                    if ws[-1] != w:  # a pair twice in one word: the word once
+                        ws.append(w)
         self.counts = counts
         self.where = where
         self.first = first  # lower bound of the first word holding the pair (first-seen rule)
-        if rule == "hf":  # the entry is (-count, pair): skip a method call per pair
-            self.heap: list = [(-c, k) for k, c in counts.items()]
+        if rule == "hf":  # the entry is one int, pair - (count << PACK): skip a method call per pair
+            self.heap: list = [k - (c << PACK) for k, c in counts.items()]
         else:
             self.heap = [self.entry(k, c) for k, c in counts.items()]
         heapq.heapify(self.heap)
@@ -108,8 +95,16 @@ class PairIndex:
         return self.counts.get((left << SHIFT) | right, 0)
 
     def take_words(self, k: int) -> List[int]:
-        """The words that may hold pair ``k`` (about to be merged), ascending; the index forgets them."""
-        return sorted(self.where.pop(k, ()))
+        """The words that may hold pair ``k`` (about to be merged), ascending; the index forgets them.
+
+        A word may repeat (added by two merges): :meth:`apply` finds nothing the second time, as the
+        first visit merged every occurrence. Sorting in place is near linear: the list is a few
+        ascending runs (one per merge that added words), and no set is built."""
+        ws = self.where.pop(k, None)
+        if not ws:
+            return []
+        ws.sort()
+        return ws
 
     def drop(self, k: int) -> None:
         """Forget pair ``k`` once merged (after :meth:`apply`: merging ``a a a`` touches ``(a, a)``)."""
@@ -131,10 +126,10 @@ class PairIndex:
             self.push_back(key, c)
         return taken
 
-    def entry(self, k: int, count: int) -> tuple:
+    def entry(self, k: int, count: int) -> Union[int, tuple]:
         rule = self.rule
         if rule == "hf":
-            return (-count, k)
+            return k - (count << PACK)
         if rule == "first-seen":
             return (-count, self.first.get(k, 0) << WORD_SHIFT, k)
         return (-count, (self.tokens[k >> SHIFT], self.tokens[k & MASK]), k)
@@ -145,17 +140,14 @@ class PairIndex:
         w = self.first.get(k, 0)
         off = self.offset_in(w, left, right)
         if off is None:
-            found = None
-            cands = self.where.get(k, set())
-            for w in sorted(cands):
+            cands = sorted(set(self.where.get(k, ())))
+            for j, w in enumerate(cands):
                 off = self.offset_in(w, left, right)
                 if off is not None:
-                    found = w
                     break
-                cands.discard(w)  # stale: the word no longer contains the pair
-            if found is None:
+            else:
                 raise AssertionError("pair with a positive count occurs in no word")
-            w = found
+            self.where[k] = cands[j:]  # the stale words before it no longer hold the pair
             self.first[k] = w
         return (w << WORD_SHIFT) | off  # type: ignore[operator]
 
@@ -172,6 +164,19 @@ class PairIndex:
     def pop_best(self) -> Optional[Tuple[int, int]]:
         """Pop the best valid (pair, count) off the heap; None when no pair has a count."""
         heap, counts = self.heap, self.counts
+        if self.rule == "hf":  # int entries: a pop compares ints, not tuples
+            pop = heapq.heappop
+            while heap:
+                key = pop(heap)
+                k = key & PMASK
+                c = counts.get(k, 0)
+                if c <= 0:
+                    continue
+                if key >> PACK != -c:
+                    heapq.heappush(heap, k - (c << PACK))
+                    continue
+                return k, c
+            return None
         first_seen = self.rule == "first-seen"
         while heap:
             entry = heapq.heappop(heap)
@@ -215,25 +220,30 @@ class PairIndex:
         for w in words:
             syms = segs[w]
             spots = []  # start positions of non-overlapping (left, right), left to right
-            index = syms.index
-            try:  # merge.find_pair, inlined: this loop runs for every word the pair touches
-                if by_right:  # left != right here, so occurrences cannot overlap
-                    i = index(right, 1)
-                    while True:
-                        if syms[i - 1] == left:
+            # merge.find_pair, inlined: this loop runs for every word the pair may touch. The count
+            # first (C speed) spares a ValueError per word: most visited words hold the symbol once
+            # or not at all (stale), and list.index formats a message for each miss
+            if by_right:  # left != right here, so occurrences cannot overlap
+                c = syms.count(right)
+                if c:
+                    index = syms.index
+                    i = 0
+                    for _ in range(c):
+                        i = index(right, i)
+                        if i and syms[i - 1] == left:
                             spots.append(i - 1)
-                        i = index(right, i + 1)
-                else:
+                        i += 1
+            else:
+                c = syms.count(left)
+                if c:
+                    index = syms.index
                     n1 = len(syms) - 1
-                    i = index(left)
-                    while True:
-                        if i < n1 and syms[i + 1] == right:
+                    i, allowed = -1, 0  # a left symbol inside the previous spot cannot start one
+                    for _ in range(c):
+                        i = index(left, i + 1)
+                        if i >= allowed and i < n1 and syms[i + 1] == right:
                             spots.append(i)
-                            i = index(left, i + 2)
-                        else:
-                            i = index(left, i + 1)
-            except ValueError:
-                pass
+                            allowed = i + 2
             if not spots:
                 continue
             if befores is not None:
@@ -242,7 +252,7 @@ class PairIndex:
             n = len(syms)
             ns = len(spots)
             if ns > MANY:  # a long word: count its neighbours at C speed, then update once
-                self._apply_many(w, syms, spots, left, right, new_id, pushed, log)
+                apply_many(self, w, syms, spots, left, right, new_id, pushed, log)
                 spots_done: List[int] = []
             else:
                 spots_done = spots
@@ -251,7 +261,12 @@ class PairIndex:
                 if i:
                     p = new_id if i == after + 2 else syms[i - 1]
                     kk = (p << SHIFT) | left
-                    counts[kk] -= f
+                    c = counts[kk] - f
+                    if c:
+                        counts[kk] = c
+                    else:  # no word holds it now: forget it (the index stays small)
+                        del counts[kk], where[kk]
+                        first.pop(kk, None)
                     kk2 = (p << SHIFT) | new_id
                     counts[kk2] = counts.get(kk2, 0) + f
                     if log is not None:
@@ -261,15 +276,20 @@ class PairIndex:
                     pushed.add(kk)
                     ws = where.get(kk)
                     if ws is None:
-                        where[kk] = {w}
-                    else:
-                        ws.add(w)
+                        where[kk] = [w]
+                    elif ws[-1] != w:
+                        ws.append(w)
                     if track_first and w < first.get(kk, w + 1):
                         first[kk] = w
                 if i + 2 < n:
                     nx = syms[i + 2]  # a later spot's left symbol is still unmerged here
                     kk = (right << SHIFT) | nx
-                    counts[kk] = counts.get(kk, 0) - f
+                    c = counts[kk] - f
+                    if c:
+                        counts[kk] = c
+                    else:
+                        del counts[kk], where[kk]
+                        first.pop(kk, None)
                     kk2 = (new_id << SHIFT) | nx
                     counts[kk2] = counts.get(kk2, 0) + f
                     if log is not None:
@@ -279,9 +299,9 @@ class PairIndex:
                     pushed.add(kk)
                     ws = where.get(kk)
                     if ws is None:
-                        where[kk] = {w}
-                    else:
-                        ws.add(w)
+                        where[kk] = [w]
+                    elif ws[-1] != w:
+                        ws.append(w)
                     if track_first and w < first.get(kk, w + 1):
                         first[kk] = w
                 after = i
@@ -296,53 +316,18 @@ class PairIndex:
         occ[left] -= merged
         occ[right] -= merged
         occ[new_id] += merged
-        heap = self.heap
-        for kk in pushed:
-            c = counts[kk]
-            if c > 0:
-                heapq.heappush(heap, self.entry(kk, c))
+        heap, push = self.heap, heapq.heappush
+        if self.rule == "hf":
+            for kk in pushed:
+                c = counts.get(kk, 0)
+                if c > 0:
+                    push(heap, kk - (c << PACK))
+        else:
+            for kk in pushed:
+                c = counts.get(kk, 0)
+                if c > 0:
+                    push(heap, self.entry(kk, c))
         return changed, removed_tokens
-
-    def _apply_many(self, w: int, syms: List[int], spots: List[int], left: int, right: int, new_id: int,
-                    pushed: Set[int], log: Optional[List[Tuple[int, int]]]) -> None:
-        """:meth:`apply`'s count updates for one word with many occurrences, aggregated per pair.
-
-        The same net changes as the per-occurrence loop (the log holds them net per pair, which is
-        all :func:`~bpe_core.training.records.changed_pairs` reads), with the neighbours counted by
-        ``Counter`` in C: a 256k-symbol word's merge takes milliseconds instead of ~0.2 s.
-        """
-        f, n = self.freqs[w], len(syms)
-        # the left neighbour as the merge finds it: the new token when the previous spot is adjacent
-        lefts = Counter([new_id if k and spots[k - 1] == i - 2 else syms[i - 1]
-                         for k, i in enumerate(spots) if i])
-        rights = Counter([syms[i + 2] for i in spots if i + 2 < n])
-        delta: Dict[int, int] = {}
-        made: List[int] = []
-        for p, c in lefts.items():
-            kk, kk2 = (p << SHIFT) | left, (p << SHIFT) | new_id
-            delta[kk] = delta.get(kk, 0) - c * f
-            delta[kk2] = delta.get(kk2, 0) + c * f
-            made.append(kk2)
-        for nx, c in rights.items():
-            kk, kk2 = (right << SHIFT) | nx, (new_id << SHIFT) | nx
-            delta[kk] = delta.get(kk, 0) - c * f
-            delta[kk2] = delta.get(kk2, 0) + c * f
-            made.append(kk2)
-        counts, where, first = self.counts, self.where, self.first
-        for kk, d in delta.items():
-            counts[kk] = counts.get(kk, 0) + d
-        if log is not None:
-            log.extend(delta.items())
-        track_first = self.rule == "first-seen"
-        for kk in made:
-            pushed.add(kk)
-            ws = where.get(kk)
-            if ws is None:
-                where[kk] = {w}
-            else:
-                ws.add(w)
-            if track_first and w < first.get(kk, w + 1):
-                first[kk] = w
 
     def replace(self, w: int, new: List[int]) -> int:
         """Give word ``w`` a new segmentation, updating counts, index and heap (used by undo).
@@ -375,9 +360,9 @@ class PairIndex:
             counts[kk] = counts.get(kk, 0) + c * f
             ws = where.get(kk)
             if ws is None:
-                where[kk] = {w}
-            else:
-                ws.add(w)
+                where[kk] = [w]
+            elif ws[-1] != w:
+                ws.append(w)
             if w < first.get(kk, w + 1):
                 first[kk] = w
         for kk in added:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import gc
 from dataclasses import replace
-from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from operator import mul
+from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.encoding.merge import MergeTable, expand_pair, segment_all
 from bpe_core.encoding.symbols import display as display_raw
@@ -87,6 +88,7 @@ class Trainer:
             self._build_alphabet({bytes([b]): None for b in dict.fromkeys(b"".join(encoded))})
             table = [self._ids.get(bytes([b]), -1) for b in range(256)]
             self._segs: List[List[int]] = [list(map(table.__getitem__, e)) for e in encoded]
+            unit_lens: Iterable[int] = map(len, encoded)
         else:
             initial = [list(symbols_fn(w)) for w in self.words]
             if start is None:
@@ -95,6 +97,7 @@ class Trainer:
                 self._adopt(start, initial)
             ids = self._ids
             self._segs = [[ids[s] for s in syms] for syms in initial]
+            unit_lens = map(self._word_units, self.words)
         self.initial_vocab_size = len(self._tokens)
         lens: List[int] = [len(t) for t in self._tokens]
         if start is not None:
@@ -104,8 +107,8 @@ class Trainer:
                 table.setdefault((a, b), (r, ids[tokens[a] + tokens[b]]))  # type: ignore[operator]
             self._segs = segment_all(self._segs, table)  # as the vocabulary's encoder would
         self.total_words = sum(self.freqs)
-        self.total_units = sum(f * self._word_units(w) for w, f in zip(self.words, self.freqs))
-        self._total_tokens = sum(f * len(s) for f, s in zip(self.freqs, self._segs))
+        self.total_units = sum(map(mul, self.freqs, unit_lens))
+        self._total_tokens = sum(map(mul, self.freqs, map(len, self._segs)))
         self._idx = PairIndex(self._segs, self.freqs, self._tokens, lens, config.tie_break)
         gc.collect()
         gc.freeze()  # the state is millions of long-lived objects: keep the cyclic GC off them

@@ -1,0 +1,91 @@
+"""Pair keys (``left << SHIFT | right``) and a long word's merge counted in aggregate.
+
+The keys' constants live here so that :mod:`~bpe_core.training.pair_index` and the records share
+them; :func:`apply_many` is the merge's count update for a word holding the pair many times.
+
+>>> from collections import Counter
+>>> Counter(pair_keys([1, 2, 1, 2])) == Counter({1 << SHIFT | 2: 2, 2 << SHIFT | 1: 1})
+True
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import repeat
+from operator import lshift, or_
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+
+SHIFT = 21  # pair key = left << SHIFT | right; ids stay below 2**21
+MASK = (1 << SHIFT) - 1
+WORD_SHIFT = 32  # first-seen key = word << 32 | char offset
+PACK = 2 * SHIFT  # hf heap entry = pair - (count << PACK): one int, ordered as (-count, pair)
+PMASK = (1 << PACK) - 1
+#: a word with more occurrences of the merged pair (or symbols, in undo) than this gets its counts
+#: updated in aggregate (Counter, C speed); short words keep the plain loop, which is faster for them
+MANY = 32
+
+
+def pair_keys(syms: Sequence[int]) -> Iterator[int]:
+    """The pair keys of ``syms`` left to right, built at C speed.
+
+    >>> list(pair_keys([1, 2, 3])) == [1 << SHIFT | 2, 2 << SHIFT | 3]
+    True
+    """
+    return map(or_, map(lshift, syms[:-1], repeat(SHIFT)), syms[1:])  # type: ignore[index]
+
+
+def pairs_of(syms: Sequence[int]) -> Iterator[int]:
+    for i in range(len(syms) - 1):
+        yield (syms[i] << SHIFT) | syms[i + 1]
+
+
+PairIndexLike = Any  # a PairIndex (counts, where, first, freqs, rule); no import: no cycle
+
+
+def apply_many(idx: PairIndexLike, w: int, syms: List[int], spots: List[int], left: int, right: int,
+               new_id: int, pushed: Set[int], log: Optional[List[Tuple[int, int]]]) -> None:
+    """:meth:`PairIndex.apply`'s count updates for one word with many occurrences, aggregated per pair.
+
+    The same net changes as the per-occurrence loop (the log holds them net per pair, which is
+    all :func:`~bpe_core.training.records.changed_pairs` reads), with the neighbours counted by
+    ``Counter`` in C: a 256k-symbol word's merge takes milliseconds instead of ~0.2 s.
+    """
+    f, n = idx.freqs[w], len(syms)
+    # the left neighbour as the merge finds it: the new token when the previous spot is adjacent
+    lefts = Counter([new_id if k and spots[k - 1] == i - 2 else syms[i - 1]
+                     for k, i in enumerate(spots) if i])
+    rights = Counter([syms[i + 2] for i in spots if i + 2 < n])
+    delta: Dict[int, int] = {}
+    made: List[int] = []
+    for p, c in lefts.items():
+        kk, kk2 = (p << SHIFT) | left, (p << SHIFT) | new_id
+        delta[kk] = delta.get(kk, 0) - c * f
+        delta[kk2] = delta.get(kk2, 0) + c * f
+        made.append(kk2)
+    for nx, c in rights.items():
+        kk, kk2 = (right << SHIFT) | nx, (new_id << SHIFT) | nx
+        delta[kk] = delta.get(kk, 0) - c * f
+        delta[kk2] = delta.get(kk2, 0) + c * f
+        made.append(kk2)
+    counts, where, first = idx.counts, idx.where, idx.first
+    for kk, d in delta.items():
+        c = counts.get(kk, 0) + d
+        if c:
+            counts[kk] = c
+        else:  # no word holds it now (as in the per-occurrence loop)
+            counts.pop(kk, None)
+            where.pop(kk, None)
+            first.pop(kk, None)
+    if log is not None:
+        log.extend(delta.items())
+    track_first = idx.rule == "first-seen"
+    for kk in made:
+        if kk not in counts:  # added and taken away again in this word
+            continue
+        pushed.add(kk)
+        ws = where.get(kk)
+        if ws is None:
+            where[kk] = [w]
+        elif ws[-1] != w:
+            ws.append(w)
+        if track_first and w < first.get(kk, w + 1):
+            first[kk] = w
