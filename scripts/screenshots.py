@@ -11,6 +11,8 @@
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
+* ``health.png`` — vocabulary health of GPT-2 on WikiText-2's wiki.valid.raw (View → Vocabulary health).
+
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py OUTDIR --dark --only training``.
@@ -32,7 +34,7 @@ if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QEventLoop, QSettings, QSize, QTimer  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings, QSize, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 DATA = Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data")
@@ -188,6 +190,30 @@ def render_other_panes(outdir: Path) -> list[Path]:
     return out
 
 
+def render_health(outdir: Path) -> list[Path]:
+    """GPT-2 (tokenizer.json) on wiki.valid.raw: token statuses, usage by rank, fertility per script."""
+    from bpe_core.formats.detect import open_vocabulary
+    from bpe_lens_app.features.health import open_health
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    wiki = DATA / "wikitext-2-raw" / "wiki.valid.raw"
+    if not (GPT2_TOKENIZER.exists() and wiki.exists()):
+        print(f"skipped health: {GPT2_TOKENIZER} or {wiki} not found", file=sys.stderr)
+        return []
+    window = MainWindow(Session(), scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    pane = open_health(window, open_vocabulary(str(GPT2_TOKENIZER)), [str(wiki)])
+    wait_for(pane.finished, pane.failed)
+    pane.table.sortByColumn(2, Qt.DescendingOrder)  # the latest merges first: where unused tokens gather
+    settle(150)
+    out = outdir / "health.png"
+    window.grab().save(str(out))
+    window.close()
+    return [out]
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -203,7 +229,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "health"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -224,6 +250,8 @@ def main(argv=None) -> int:
         written += render_other_panes(outdir)
     if args.only in (None, "unknown"):
         written += render_unknown_characters(outdir)
+    if args.only in (None, "health"):
+        written += render_health(outdir)
     for path in written:
         print(path)
     return 0
