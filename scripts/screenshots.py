@@ -11,6 +11,8 @@
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
+* ``curves.png`` — tokens per word by script (View → Tokens per word by script) while training on the
+  Chinese + English + German example with the ``cjk-mixed`` preset;
 * ``health.png`` — vocabulary health of GPT-2 on WikiText-2's wiki.valid.raw (View → Vocabulary health).
 
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
@@ -214,6 +216,30 @@ def render_health(outdir: Path) -> list[Path]:
     return [out]
 
 
+def render_curves(outdir: Path) -> list[Path]:
+    """The Chinese, English and German novels example, 300 merges, with the per-script curves dock."""
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session, make_config
+
+    window = MainWindow(Session(config=make_config("cjk-mixed", num_merges=300)), scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    window.findChild(type(window.open_action), "action_script_curves").trigger()
+    session = window.session
+    session.load_corpus(str(ROOT / "resources" / "examples" / "seed004_zh_en_de.txt"))
+    wait_for(session.corpus_loaded, session.error_raised)
+    for _ in range(12):  # as a user stepping by 25 sees it: a point per step
+        session.step(25)
+        if session.is_running:
+            wait_for(session.run_finished)
+    settle(150)
+    out = outdir / "curves.png"
+    window.grab().save(str(out))
+    session.shutdown()  # not close(): with merges trained it asks whether to discard them
+    window.hide()
+    return [out]
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -229,7 +255,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "health"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "health", "curves"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -252,6 +278,8 @@ def main(argv=None) -> int:
         written += render_unknown_characters(outdir)
     if args.only in (None, "health"):
         written += render_health(outdir)
+    if args.only in (None, "curves"):
+        written += render_curves(outdir)
     for path in written:
         print(path)
     return 0
