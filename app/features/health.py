@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from bpe_core.model import BPEModel
 
-from ..panes.health_pane import HealthPane, wait_for_health_workers
+from ..panes.health_pane import HealthPane
+from ..worker import wait_for_kept
 
 ACTION_TEXT = "Vocabulary health on a corpus…"
 
@@ -25,8 +26,9 @@ def install(window) -> None:
     window.menus["view"].addAction(action)
     window.tabs.tabCloseRequested.connect(lambda index: _cancel_tab(window, index))
     app = QApplication.instance()
-    if app is not None:
-        app.aboutToQuit.connect(wait_for_health_workers)
+    if app is not None and not app.property("health_waits_on_quit"):  # once per application
+        app.setProperty("health_waits_on_quit", True)
+        app.aboutToQuit.connect(wait_for_kept)
 
 
 def current_vocabulary(window) -> Tuple[Optional[BPEModel], List[str]]:

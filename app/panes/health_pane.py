@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QThread, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QProgressBar, QPushButton, QSplitter, QTableView, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
@@ -26,27 +26,10 @@ from bpe_core.types import Progress
 
 from ..payloads import user_message
 from ..theme import BAR, CURVES, graphic_color, sort_arrows_follow_order, style_plot
-from ..worker import CallSlot
+from ..worker import CallSlot, keep_alive
 from .health_model import HealthTableModel
 
-__all__ = ["HealthPane", "wait_for_health_workers"]
-
-#: workers still running (a tab may close first: the thread object must outlive it)
-_LIVE: set = set()
-
-
-def _track(worker: QThread) -> None:
-    _LIVE.add(worker)
-    worker.finished.connect(lambda w=worker: _LIVE.discard(w))
-
-
-def wait_for_health_workers(timeout_ms: int = 5000) -> None:
-    """Cancel and wait for every health computation (the application quits)."""
-    for worker in list(_LIVE):
-        worker.requestInterruption()
-        worker.wait(timeout_ms)
-        _LIVE.discard(worker)
-
+__all__ = ["HealthPane"]
 
 class HealthPane(QWidget):
     """One vocabulary's health on one corpus; :meth:`run` starts (or restarts) the computation."""
@@ -59,7 +42,7 @@ class HealthPane(QWidget):
         self.report: Optional[HealthReport] = None
         self.vocab_model: Optional[BPEModel] = None
         self.paths: List[Path] = []
-        self.calls = CallSlot(_track, self)
+        self.calls = CallSlot(keep_alive, self)
         self.calls.progressed.connect(self._on_calls_progressed)
         self.calls.failed.connect(self._on_calls_failed)
         self.calls.cancelled.connect(self._on_calls_cancelled)

@@ -3,7 +3,7 @@
 One curve per main script of the corpus (Latin, Han, Cyrillic, ... — :mod:`bpe_core.analysis.scripts`),
 kept by :class:`~bpe_core.analysis.group_curves.GroupCurves`: each word's script is found once, and
 each batch of merges (a step, a Play frame, a bulk run's frame, a seek) asks only the words those
-merges changed for their new length. The chart starts tracking when it is first switched on
+merges changed for their new length. The scripts of a large corpus's words are found on a worker. The chart starts tracking when it is first switched on
 (:meth:`set_tracking`), from the merge the training is at then; it draws only while visible.
 """
 from __future__ import annotations
@@ -20,10 +20,13 @@ from bpe_core.types import MergeStep
 
 from ..session import Session
 from ..theme import ACCENT, CURVES, graphic_color, style_plot
+from ..worker import CallSlot, keep_alive
 
 #: points drawn per curve at most (longer runs are thinned; the last point is always drawn)
 MAX_POINTS = 2048
 COLORS = (*CURVES, ACCENT)
+#: up to this many words, their scripts are found on the GUI thread (~60 ms for 20k words)
+SYNC_WORDS = 20_000
 
 
 class ScriptCurvesChart(QWidget):
@@ -34,6 +37,7 @@ class ScriptCurvesChart(QWidget):
         self.session = session
         self.tracker: Optional[GroupCurves] = None
         self.tracking = False
+        self.calls = CallSlot(keep_alive, self)
         self.plot_widget = pg.PlotWidget(objectName="script_curves")
         plot = self.plot_widget.getPlotItem()
         plot.setTitle("tokens per word, by script")
@@ -62,10 +66,21 @@ class ScriptCurvesChart(QWidget):
             self._build()
 
     def _build(self) -> None:
+        """Each word's script: at once for a small corpus, else on a worker (~3 µs a word)."""
+        words = list(self.session.words)
+        if len(words) <= SYNC_WORDS:
+            self._install(words_scripts(words))
+        else:
+            self.note.setText(f"Finding the script of {len(words):,} words…")
+            self.calls.start(lambda *, progress, cancel: words_scripts(words), self._install)
+
+    def _install(self, scripts: List[str]) -> None:
+        """Start the curves at the current merge (the scripts are the current corpus's words')."""
         s = self.session
-        words = s.words
-        lengths = [len(s.segmentation(i)) for i in range(len(words))]
-        self.tracker = GroupCurves(words_scripts(words), freqs=s.freqs, lengths=lengths, merge=s.merge_count)
+        if not self.tracking or len(scripts) != len(s.words):
+            return
+        lengths = [len(s.segmentation(i)) for i in range(len(scripts))]
+        self.tracker = GroupCurves(scripts, freqs=s.freqs, lengths=lengths, merge=s.merge_count)
         self._make_curves()
         self.redraw()
 
@@ -82,6 +97,7 @@ class ScriptCurvesChart(QWidget):
 
     def _on_session_corpus_loaded(self, _info) -> None:
         self.tracker = None
+        self.calls.cancel()  # scripts of the previous corpus's words
         if self.tracking:
             self._build()
         else:

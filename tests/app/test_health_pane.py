@@ -123,3 +123,16 @@ def test_table_model_contract(qtmodeltester, model, corpus) -> None:
     m = H()
     m.set_rows(vocabulary_health(model, [corpus]).rows)
     qtmodeltester.check(m)
+
+
+def test_health_of_the_current_training(qtbot, loaded_window, small_corpus, monkeypatch) -> None:
+    session = loaded_window.session
+    session.step(5)
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(small_corpus)], ""))
+    loaded_window.tabs.setCurrentIndex(0)
+    pane = health_feature.ask_health(loaded_window)
+    qtbot.waitUntil(lambda: pane.report is not None, timeout=20000)
+    assert pane.table_model.rowCount() == session.vocab_size
+    made = [r for r in pane.report.rows if r.rank]
+    assert len(made) == 5 and all(r.status in ("used", "consumed") for r in made)  # trained on this corpus
+    assert [r.merge_count for r in made] == [s.count for s in session.history]

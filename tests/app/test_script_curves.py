@@ -88,3 +88,23 @@ def test_switched_on_late_tracks_from_there(qtbot, window, tmp_path) -> None:
     chart = chart_of(window)
     assert chart.values() == pytest.approx(recount(window.session))
     assert "tracked from merge 5" in chart.note.text()
+
+
+def test_a_large_corpus_finds_scripts_on_a_worker(qtbot, window, tmp_path, monkeypatch) -> None:
+    import bpe_lens_app.panes.script_curves as module
+    import threading
+    monkeypatch.setattr(module, "SYNC_WORDS", 0)
+    threads = []
+    real = module.words_scripts
+    monkeypatch.setattr(module, "words_scripts", lambda words: threads.append(threading.current_thread()) or
+                        real(words))
+    path = tmp_path / "mixed.txt"
+    path.write_text((ENGLISH + CHINESE) * 4, encoding="utf-8")
+    window.findChild(type(window.open_action), "action_script_curves").trigger()
+    chart = chart_of(window)
+    with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
+        window.session.load_corpus(str(path))
+    qtbot.waitUntil(lambda: chart.tracker is not None, timeout=10000)
+    assert threads and threads[0] is not threading.main_thread()
+    window.session.step(3)
+    assert list(chart.curves) == ["Latin", "Han"] and chart.values() == pytest.approx(recount(window.session))
