@@ -16,14 +16,17 @@ DOCK_WIDTH = 380
 
 
 def install(window) -> None:
-    chart = ScriptCurvesChart(window.session)
     dock = QDockWidget(TITLE, window, objectName="dock_script_curves")
-    dock.setWidget(chart)
     window.addDockWidget(Qt.RightDockWidgetArea, dock)
     dock.hide()
+
     def on_visibility_changed(visible: bool) -> None:
-        if visible and not chart.tracking:  # the first time: a small chart beside the panes
-            window.resizeDocks([dock], [DOCK_WIDTH], Qt.Horizontal)
+        # the chart is made when first shown: a window that never shows it carries no plot (its
+        # objects would lengthen every garbage collection, a pause in some step's frame)
+        if visible and dock.widget() is None:
+            chart = ScriptCurvesChart(window.session)
+            dock.setWidget(chart)
+            window.resizeDocks([dock], [DOCK_WIDTH], Qt.Horizontal)  # a small chart beside the panes
             chart.set_tracking(True)
 
     dock.visibilityChanged.connect(on_visibility_changed)
