@@ -221,3 +221,21 @@ class StepWorker(QThread):
             if self._close is not None:
                 self._close()  # a generator's cleanup (``finally``) runs here, on the thread that owns the trainer
         self.ended.emit(error)
+
+
+#: workers owned by views that may close before them (a tab, a dock): the thread object must outlive it
+_KEPT: set = set()
+
+
+def keep_alive(worker: QThread) -> None:
+    """Hold ``worker`` until it finishes (a :class:`CallSlot`'s ``track`` for views without a session)."""
+    _KEPT.add(worker)
+    worker.finished.connect(lambda w=worker: _KEPT.discard(w))
+
+
+def wait_for_kept(timeout_ms: int = 5000) -> None:
+    """Cancel and wait for every worker :func:`keep_alive` holds (the application quits)."""
+    for worker in list(_KEPT):
+        worker.requestInterruption()
+        worker.wait(timeout_ms)
+        _KEPT.discard(worker)

@@ -13,6 +13,9 @@
 
 * ``export_dialog.png`` — File → Export → Animation of merges… after exporting merges 0..30 (the GIF is
   written beside it as ``export_dialog.gif``); ``pair_chart_2x.png`` — the pair chart exported at 2x.
+* ``curves.png`` — tokens per word by script (View → Tokens per word by script) while training on the
+  Chinese + English + German example with the ``cjk-mixed`` preset;
+* ``health.png`` — vocabulary health of GPT-2 on WikiText-2's wiki.valid.raw (View → Vocabulary health).
 
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
@@ -35,7 +38,7 @@ if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QEventLoop, QSettings, QSize, QTimer  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings, QSize, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 DATA = Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data")
@@ -223,6 +226,58 @@ def render_exports(outdir: Path, corpus: str) -> list[Path]:
     return [out, chart]
 
 
+def render_health(outdir: Path) -> list[Path]:
+    """GPT-2 (tokenizer.json) on wiki.valid.raw: token statuses, usage by rank, fertility per script."""
+    from bpe_core.formats.detect import open_vocabulary
+    from bpe_lens_app.features.health import open_health
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    wiki = DATA / "wikitext-2-raw" / "wiki.valid.raw"
+    if not (GPT2_TOKENIZER.exists() and wiki.exists()):
+        print(f"skipped health: {GPT2_TOKENIZER} or {wiki} not found", file=sys.stderr)
+        return []
+    window = MainWindow(Session(), scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    pane = open_health(window, open_vocabulary(str(GPT2_TOKENIZER)), [str(wiki)])
+    wait_for(pane.finished, pane.failed)
+    pane.table.sortByColumn(2, Qt.DescendingOrder)  # the latest merges first: where unused tokens gather
+    settle(150)
+    out = outdir / "health.png"
+    window.grab().save(str(out))
+    window.close()
+    return [out]
+
+
+def render_curves(outdir: Path) -> list[Path]:
+    """The Chinese, English and German novels example, 300 merges, with the per-script curves dock."""
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session, make_config
+
+    window = MainWindow(Session(config=make_config("cjk-mixed", num_merges=300)), scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    window.findChild(type(window.open_action), "action_script_curves").trigger()
+    session = window.session
+    session.load_corpus(str(ROOT / "resources" / "examples" / "seed004_zh_en_de.txt"))
+    wait_for(session.corpus_loaded, session.error_raised)
+    for _ in range(12):  # as a user stepping by 25 sees it: a point per step
+        session.step(25)
+        if session.is_running:
+            wait_for(session.run_finished)
+    settle(150)
+    out = outdir / "curves.png"
+    window.grab().save(str(out))
+    session.shutdown()  # not close(): with merges trained it asks whether to discard them
+    window.hide()
+    return [out]
+
+
+#: the views ``--only`` renders one of (each branch of main() below)
+ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves")
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -238,7 +293,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "exports"))
+    parser.add_argument("--only", choices=ONLY)
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -261,6 +316,10 @@ def main(argv=None) -> int:
         written += render_unknown_characters(outdir)
     if args.only in (None, "exports"):
         written += render_exports(outdir, args.corpus)
+    if args.only in (None, "health"):
+        written += render_health(outdir)
+    if args.only in (None, "curves"):
+        written += render_curves(outdir)
     for path in written:
         print(path)
     return 0

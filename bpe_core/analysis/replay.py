@@ -177,13 +177,20 @@ def count_words(model: BPEModel, lines: Iterable[str], cancel: CancelFn = None) 
 def replay(model: BPEModel, lines_or_words: Union[Iterable[str], Mapping[str, int]],
            progress: ProgressFn = None, cancel: CancelFn = None) -> ReplayResult:
     """Apply ``model``'s merges to a corpus (lines of text, or a word -> count mapping)."""
-    if not model.merges and model.algorithm == "seed000-greedy":
-        raise BPELensError("this seed-000 vocabulary has no merge list (its files keep only frequencies); "
-                           "replay needs the merges (train it here or open its native file)")
     if isinstance(lines_or_words, Mapping):
         words = {(w, True): int(c) for w, c in lines_or_words.items()}
     else:
         words = count_words(model, lines_or_words, cancel)
+    return replay_pieces(model, words, progress, cancel)
+
+
+def replay_pieces(model: BPEModel, words: Mapping[Tuple[str, bool], int],
+                  progress: ProgressFn = None, cancel: CancelFn = None) -> ReplayResult:
+    """:func:`replay` on pieces already counted by :func:`count_words` (several files counted
+    one by one, then merged in order, replay as their concatenation)."""
+    if not model.merges and model.algorithm == "seed000-greedy":
+        raise BPELensError("this seed-000 vocabulary has no merge list (its files keep only frequencies); "
+                           "replay needs the merges (train it here or open its native file)")
     if not words:
         raise BPELensError("the corpus has no words for this vocabulary's pre-tokenizer")
     seg = Segmenter(model)

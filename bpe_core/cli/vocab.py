@@ -42,6 +42,9 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
     return wrapper
 
 
+guarded = _guarded  # the same error handling for the runners of other command modules (cli/health.py)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     raw = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser("inspect", help="describe a saved vocabulary", formatter_class=raw, epilog=(

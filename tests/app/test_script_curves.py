@@ -1,0 +1,110 @@
+"""Per-language curves while training (issue 11): a corpus mixing English and Chinese shows one
+tokens-per-word curve per script, whose values equal a recount from the words' segmentations."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+from bpe_lens_app.panes.script_curves import ScriptCurvesChart  # noqa: E402
+
+ENGLISH = "The cat sat on the mat, and the other cats watched the mat from the tower.\n"
+CHINESE = "却说曹操引兵追赶刘备，关羽张飞与赵云护着玄德。\n"
+
+
+def recount(session) -> dict:
+    """Tokens per word per script from scratch: a word is Han when it has a CJK ideograph, Latin
+    when it has an ASCII letter (this corpus has no other letters), else it has no curve."""
+    words, tokens = {"Latin": 0, "Han": 0}, {"Latin": 0, "Han": 0}
+    for i, (w, f) in enumerate(zip(session.words, session.freqs)):
+        group = "Han" if any("\u4e00" <= c <= "\u9fff" for c in w) else \
+            "Latin" if any(c.isascii() and c.isalpha() for c in w) else None
+        if group:
+            words[group] += f
+            tokens[group] += f * len(session.segmentation(i))
+    return {g: tokens[g] / words[g] for g in words}
+
+
+@pytest.fixture
+def mixed_window(qtbot, window, tmp_path):
+    path = tmp_path / "mixed.txt"
+    path.write_text((ENGLISH * 3 + CHINESE * 2) * 5, encoding="utf-8")
+    action = window.findChild(type(window.open_action), "action_script_curves")
+    assert action in window.menus["view"].actions() and not action.isChecked()
+    action.trigger()  # shown before the corpus: tracked from merge 0
+    with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
+        window.session.load_corpus(str(path))
+    return window
+
+
+def chart_of(window) -> ScriptCurvesChart:
+    chart = window.findChild(ScriptCurvesChart)
+    assert chart is not None and chart.isVisible()
+    return chart
+
+
+def test_two_curves_with_the_recounted_values(qtbot, mixed_window) -> None:
+    session, chart = mixed_window.session, chart_of(mixed_window)
+    assert list(chart.curves) == ["Latin", "Han"]
+    assert chart.values() == pytest.approx(recount(session))
+    session.step()
+    session.step(5)
+    with qtbot.waitSignal(session.run_finished, timeout=20000):
+        session.step(60)  # a worker run: several frames
+    assert session.merge_count == 66
+    got, want = chart.values(), recount(session)
+    assert got == pytest.approx(want, rel=1e-12) and got["Han"] != got["Latin"]
+    x, _y = chart.curves["Han"].getData()
+    assert x[0] == 0 and x[-1] == 66 and list(x[:3]) == [0, 1, 6]
+    assert "Latin" in chart.note.text() and "Han" in chart.note.text()
+
+
+def test_undo_and_seek_keep_the_curves_exact(qtbot, mixed_window) -> None:
+    session, chart = mixed_window.session, chart_of(mixed_window)
+    session.step(10)
+    session.undo(4)
+    assert chart.values() == pytest.approx(recount(session))
+    x, _y = chart.curves["Latin"].getData()
+    assert x[-1] == 6 == session.merge_count
+    with qtbot.waitSignal(session.run_finished, timeout=20000):
+        session.step(40)
+    session.seek(3)  # a jump back through the records
+    qtbot.waitUntil(lambda: session.merge_count == 3, timeout=10000)
+    assert chart.values() == pytest.approx(recount(session))
+    session.reset()
+    qtbot.waitUntil(lambda: session.merge_count == 0, timeout=10000)
+    assert chart.values() == pytest.approx(recount(session))
+
+
+def test_switched_on_late_tracks_from_there(qtbot, window, tmp_path) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text((ENGLISH + CHINESE) * 4, encoding="utf-8")
+    with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
+        window.session.load_corpus(str(path))
+    window.session.step(5)
+    window.findChild(type(window.open_action), "action_script_curves").trigger()
+    chart = chart_of(window)
+    assert chart.values() == pytest.approx(recount(window.session))
+    assert "tracked from merge 5" in chart.note.text()
+
+
+def test_a_large_corpus_finds_scripts_on_a_worker(qtbot, window, tmp_path, monkeypatch) -> None:
+    import bpe_lens_app.panes.script_curves as module
+    import threading
+    monkeypatch.setattr(module, "SYNC_WORDS", 0)
+    threads = []
+    real = module.words_scripts
+    monkeypatch.setattr(module, "words_scripts", lambda words: threads.append(threading.current_thread()) or
+                        real(words))
+    path = tmp_path / "mixed.txt"
+    path.write_text((ENGLISH + CHINESE) * 4, encoding="utf-8")
+    window.findChild(type(window.open_action), "action_script_curves").trigger()
+    chart = chart_of(window)
+    with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
+        window.session.load_corpus(str(path))
+    qtbot.waitUntil(lambda: chart.tracker is not None, timeout=10000)
+    assert threads and threads[0] is not threading.main_thread()
+    window.session.step(3)
+    assert list(chart.curves) == ["Latin", "Han"] and chart.values() == pytest.approx(recount(window.session))
