@@ -158,6 +158,9 @@ def _argument_text(value: str, flag: str) -> str:
         raise BPELensError(f"{flag}: not valid UTF-8 at byte {exc.start}") from None
 
 
+argument_text = _argument_text  # the public name other command modules use
+
+
 def _warn_unknown(text: str, unknown) -> None:
     """Say which characters ``encode`` dropped (the vocabulary has no token and no unk for them)."""
     chars = sorted({text[a:b] for a, b in unknown})
@@ -209,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Each further command lives in its own module of bpe_core/cli with `register(sub)`, which adds its
 # parser and sets `func` (the runner): one line here per module, in the order --help lists them.
-COMMAND_MODULES = ("vocab",)
+COMMAND_MODULES = ("vocab", "diff")
 
 
 RUNNERS = {"train": run_train, "encode": run_encode}
