@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-FEATURES: tuple = ()
+FEATURES: tuple = ("compare",)
 
 
 def install_features(window) -> None:
