@@ -8,6 +8,9 @@
   ``cjk-mixed`` preset after 100 merges: multi-character chips such as 玄德 and 曹操;
 * ``presenter_1280x720.png``, ``presenter_1024x768.png`` — presenter mode on the common projector sizes;
 * ``main_window_1024x700.png`` — the main window on a small screen (one history chart, picked by tabs);
+* ``compare.png`` — the comparison tab, GPT-2's tokenizer.json against GPT-NeoX-20B's: the first divergent merge,
+  the merges side by side from there, NeoX's own tokens, a text cut differently (highlighted) and the merge trees
+  of `` Lincoln`` on both sides;
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
@@ -38,6 +41,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 DATA = Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data")
 GPT2_TOKENIZER = DATA / "gpt2" / "tokenizer.json"
 SANGUO = DATA / "chinese" / "sanguo_yanyi.txt"
+NEOX_TOKENIZER = DATA / "gpt-neox-20b" / "20B_tokenizer.json"
 SIZE = QSize(1440, 900)
 
 
@@ -188,6 +192,36 @@ def render_other_panes(outdir: Path) -> list[Path]:
     return out
 
 
+def render_compare(outdir: Path) -> list[Path]:
+    """View → Compare vocabularies: GPT-2 (A) against GPT-NeoX-20B (B), in the main window."""
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.panes.compare_pane import CompareTab
+    from bpe_lens_app.session import Session
+
+    if not (GPT2_TOKENIZER.exists() and NEOX_TOKENIZER.exists()):
+        print("skipped the comparison: GPT-2 or NeoX tokenizer.json not found", file=sys.stderr)
+        return []
+    session = Session()
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    window.compare_feature.compare(str(GPT2_TOKENIZER), str(NEOX_TOKENIZER), "GPT-2", "GPT-NeoX-20B")
+    while not isinstance(window.tabs.currentWidget(), CompareTab):
+        settle(100)
+    tab = window.tabs.currentWidget()
+    tab.select_kind("only B")
+    tab.text_edit.setPlainText("def tokenize(text):\n        return  text.split()  # NeoX keeps runs of spaces")
+    tab.encode_text()
+    tab.token_box.setText(" Lincoln")
+    tab.show_trees_for_text(" Lincoln")
+    settle(150)
+    out = outdir / "compare.png"
+    window.grab().save(str(out))
+    window.close()
+    session.shutdown()
+    return [out]
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -203,7 +237,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "compare"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -224,6 +258,8 @@ def main(argv=None) -> int:
         written += render_other_panes(outdir)
     if args.only in (None, "unknown"):
         written += render_unknown_characters(outdir)
+    if args.only in (None, "compare"):
+        written += render_compare(outdir)
     for path in written:
         print(path)
     return 0

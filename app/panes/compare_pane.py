@@ -14,12 +14,13 @@ from typing import List, Optional, Sequence, Tuple
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QSplitter,
+    QAbstractItemView, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QSplitter,
     QTableView, QTextBrowser, QTextEdit, QVBoxLayout, QWidget,
 )
 
 from bpe_core.analysis.diff import ModelDiff, TextDiff, compare_text
-from bpe_core.encoding.symbols import visible_whitespace
+from bpe_core.encoding.symbols import decoded_text, visible_whitespace
+from bpe_core.types import Raw
 
 from ..theme import CHANGED_TINT, app_palette, mix
 from ..widgets.merge_tree import MergeTreeView
@@ -63,6 +64,7 @@ class CompareTab(QWidget):
             tree.set_model(side.model)
         self._encode_timer = QTimer(self, singleShot=True, interval=self.ENCODE_DEBOUNCE_MS)
         self._build_layout()
+        self._size_columns()
         self.kind.currentIndexChanged.connect(lambda i: self.tokens_model.set_kind(KINDS[i]))
         self.filter.textChanged.connect(self.tokens_model.set_filter)
         self.tokens_view.selectionModel().currentRowChanged.connect(
@@ -181,8 +183,20 @@ class CompareTab(QWidget):
             inside = any(s < t.end and t.start < e or s <= t.start < e for s, e in differing)
             bg = hot if inside else tints[k % 2]
             weight = "font-weight:600;" if inside else ""
-            parts.append(f'<span style="background:{bg};{weight}">{html.escape(visible_whitespace(t.display))}</span>')
+            parts.append(f'<span style="background:{bg};{weight}">{html.escape(_readable(t.raw, t.display))}</span>')
         return '<div style="font-family:monospace;line-height:150%">' + "&#8201;".join(parts) + "</div>"
+
+    def _size_columns(self) -> None:
+        """Widths from the font (ResizeToContents would measure every one of 50k rows)."""
+        digits = self.fontMetrics().horizontalAdvance("0") * 8 + 16
+        wide = self.fontMetrics().horizontalAdvance("M") * 10
+        header = self.merges_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Stretch)
+        header.setSectionResizeMode(MergesSideBySide.COL_RANK, QHeaderView.Fixed)
+        self.merges_view.setColumnWidth(MergesSideBySide.COL_RANK, digits)
+        self.tokens_view.setColumnWidth(TokenDiffModel.COL_TOKEN, wide)
+        for col in range(1, len(TokenDiffModel.HEADERS)):
+            self.tokens_view.setColumnWidth(col, digits)
 
     # -- the trees -------------------------------------------------------------------------------
     def show_trees(self, token: bytes) -> None:
@@ -194,8 +208,7 @@ class CompareTab(QWidget):
                 cap.setText(f"{name}: not in this vocabulary")
             else:
                 tree.show_token(tid)
-                rank = side.ranks.get(token)
-                cap.setText(f"{name}: id {tid:,}, " + ("a base symbol" if rank is None else f"merge {rank:,} (0-based)"))
+                cap.setText(f"{name}: id {tid:,} in {self.name_a if name == 'A' else self.name_b}")
         self.token_selected.emit(token)
 
     def show_trees_for_text(self, text: str) -> bool:
@@ -210,3 +223,10 @@ class CompareTab(QWidget):
 
     def select_kind(self, kind: str) -> None:
         self.kind.setCurrentIndex(KINDS.index(kind))
+
+
+def _readable(raw: Raw, shown: str) -> str:
+    """A token as the text it stands for, whitespace visible (``·`` space); glyphs for a partial character,
+    so a byte token and an added text token of the same bytes read alike."""
+    text = decoded_text(raw)
+    return visible_whitespace(text if text is not None else shown)
