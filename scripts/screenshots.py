@@ -11,6 +11,9 @@
 * ``compare.png`` — the comparison tab, GPT-2's tokenizer.json against GPT-NeoX-20B's: the first divergent merge,
   the merges side by side from there, NeoX's own tokens, a text cut differently (highlighted) and the merge trees
   of `` Lincoln`` on both sides;
+* ``compare_continued.png`` — GPT-2 trained further (the inspector's "Train further on a corpus…") on the mixed
+  Chinese/English/German example for 60 merges, compared with GPT-2: the divergence at merge 50,000 and the
+  new tokens (only B);
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
@@ -219,7 +222,51 @@ def render_compare(outdir: Path) -> list[Path]:
     window.grab().save(str(out))
     window.close()
     session.shutdown()
-    return [out]
+    return [out, render_compare_continued(outdir)]
+
+
+def render_compare_continued(outdir: Path) -> Path:
+    """GPT-2 continued on a small mixed-language text, then compared with GPT-2 itself."""
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.panes.compare_pane import CompareTab
+    from bpe_lens_app.session import Session
+    from bpe_core.formats.detect import open_vocabulary
+
+    gpt2 = open_vocabulary(GPT2_TOKENIZER)
+    session = Session()
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    corpus = ROOT / "resources" / "examples" / "seed004_zh_en_de.txt"
+    window.compare_feature.train_further(gpt2, str(corpus), "GPT-2")
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(60)
+    if session.is_running:
+        wait_for(session.run_finished)
+    window.compare_feature.compare(gpt2, session.model(), "GPT-2", "GPT-2 + 60 merges")
+    while not isinstance(window.tabs.currentWidget(), CompareTab):
+        settle(100)
+    tab = window.tabs.currentWidget()
+    tab.select_kind("only B")
+    tab.text_edit.setPlainText(corpus.read_text(encoding="utf-8")[:90])
+    tab.encode_text()
+    model = tab.tokens_model  # select a new token that is whole characters (most are pieces of one)
+    rows = [r for r in range(model.rowCount()) if len(model.token(r)) >= 6 and _is_text(model.token(r))]
+    tab.tokens_view.setCurrentIndex(model.index(rows[0] if rows else 0, 0))
+    settle(150)
+    out = outdir / "compare_continued.png"
+    window.grab().save(str(out))
+    window.hide()  # close() would ask whether to discard the 60 merges
+    session.shutdown()
+    return out
+
+
+def _is_text(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def use_dark_palette(app: QApplication) -> None:

@@ -22,6 +22,7 @@ asks for one screenful at a time.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
@@ -183,26 +184,30 @@ class TextDiff:
 
 def differing_spans(spans_a: Sequence[Tuple[int, int]], spans_b: Sequence[Tuple[int, int]],
                     length: int) -> List[Tuple[int, int]]:
-    """Character spans between boundaries both sides share, where either side cuts inside.
+    """Character spans between boundaries both sides share, where the two sides' tokens differ.
+
+    A token never crosses a shared boundary, so each lies in one such stretch; a stretch differs when
+    its tokens' spans differ — a cut only one side makes, or (byte tokens) a different number of
+    tokens inside one character, whose pieces all span that character.
 
     >>> differing_spans([(0, 2), (2, 5)], [(0, 2), (2, 3), (3, 5)], 5)
     [(2, 5)]
+    >>> differing_spans([(0, 1)], [(0, 1), (0, 1)], 1)  # "é" as one byte token, or as two
+    [(0, 1)]
     >>> differing_spans([(0, 5)], [(0, 5)], 5)
     []
     """
     cuts_a = {0, length} | {p for s, e in spans_a for p in (s, e)}
     cuts_b = {0, length} | {p for s, e in spans_b for p in (s, e)}
     common = sorted(cuts_a & cuts_b)
-    odd = sorted(cuts_a ^ cuts_b)
-    out: List[Tuple[int, int]] = []
-    k = 0
-    for p in odd:  # each odd cut lies strictly between two consecutive common cuts
-        while common[k + 1] < p:
-            k += 1
-        span = (common[k], common[k + 1])
-        if not out or out[-1] != span:
-            out.append(span)
-    return out
+    groups: List[Dict[int, List[Tuple[int, int]]]] = [{}, {}]
+    for group, spans in zip(groups, (spans_a, spans_b)):
+        for span in spans:
+            # the stretch holding the token (an empty one at a shared boundary: the stretch ending there)
+            k = max(0, bisect_right(common, span[0]) - 1 if span[0] < span[1] else bisect_left(common, span[0]) - 1)
+            group.setdefault(k, []).append(span)
+    return [(common[k], common[k + 1]) for k in sorted(groups[0].keys() | groups[1].keys())
+            if groups[0].get(k) != groups[1].get(k)]
 
 
 def compare_text(a: BPEModel, b: BPEModel, text: str) -> Tuple[TextDiff, object, object]:

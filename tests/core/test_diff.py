@@ -174,3 +174,15 @@ def test_cli_unknown_token(token, capsys):
     g = need(GPT2)
     assert main(["diff", str(g), str(g), "--token", token]) == 2
     assert "neither vocabulary" in capsys.readouterr().err
+
+
+def test_byte_tokens_inside_one_character_differ():
+    """'é' is two bytes: one token on one side, two on the other; both span the same character."""
+    from bpe_core import Trainer, make_config
+    from bpe_core.analysis.diff import compare_text
+    one = Trainer.from_texts(["é " * 50], make_config("hf-course", num_merges=1))
+    one.run()
+    none = Trainer.from_texts(["é " * 50], make_config("hf-course", num_merges=0))
+    td, ea, eb = compare_text(one.model(), none.model(), "aé")
+    assert (len(ea), len(eb)) == (2, 3)
+    assert list(td.differing) == [(1, 2)]
