@@ -17,7 +17,8 @@ import weakref
 from functools import partial
 from typing import Callable, List, Optional, Tuple, Union
 
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QPushButton
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QMessageBox,
+                               QPushButton)
 
 from bpe_core.model import BPEModel
 
@@ -28,6 +29,7 @@ from ..worker import CallSlot
 #: new merges a "Train further" run aims at (the timeline's target; Play and Run go that far)
 FURTHER_MERGES = 1000
 CURRENT = "Current training"
+_RUNNING: set = set()  # comparison workers still running
 
 #: a side of a comparison: a loaded model, or a path read on the worker
 Source = Union[BPEModel, str]
@@ -42,10 +44,10 @@ class CompareFeature:
 
     def __init__(self, window) -> None:
         self.window = window
-        self.threads: set = set()
         self.wired: "weakref.WeakSet[InspectorTab]" = weakref.WeakSet()
         self.calls = CallSlot(self._track)
-        self.calls.failed.connect(lambda exc: window.session.error_raised.emit(str(exc)))
+        self.calls.failed.connect(self._on_calls_failed)
+        self.error_box: Optional[QMessageBox] = None
         self.base: Optional[Tuple[str, BPEModel]] = None  # the vocabulary the current training continues
         self.dialog: Optional[CompareDialog] = None
         self.compare_action = window.make_action("Compare vocabularies…", self.choose, "Ctrl+Shift+D", "compare")
@@ -139,9 +141,18 @@ class CompareFeature:
                 self.wired.add(tab)
                 tab.train_further_requested.connect(partial(self.ask_and_train_further, tab))
 
-    def _track(self, worker) -> None:
-        self.threads.add(worker)
-        worker.finished.connect(lambda: (worker.wait(), self.threads.discard(worker)))
+    def _on_calls_failed(self, exc: BaseException) -> None:
+        """A file that could not be read (or compared): say so without blocking (tests read ``error_box``)."""
+        self.window.statusBar().clearMessage()
+        self.error_box = QMessageBox(QMessageBox.Warning, "Compare vocabularies", f"Could not compare: {exc}",
+                                     QMessageBox.Ok, self.window)
+        self.error_box.open()
+
+    @staticmethod
+    def _track(worker) -> None:
+        # kept until it has finished, whatever becomes of the window: a QThread destroyed while running aborts
+        _RUNNING.add(worker)
+        worker.finished.connect(lambda: (worker.wait(), _RUNNING.discard(worker)))
 
 
 def _name(source) -> str:

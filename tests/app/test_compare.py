@@ -140,3 +140,12 @@ def test_table_models_contract(qtmodeltester, qtbot, window, models):
     qtmodeltester.check(tab.tokens_model)
     tab.select_kind("only A")
     qtmodeltester.check(tab.tokens_model)
+
+
+def test_an_unreadable_file_says_so(qtbot, window, tmp_path, models):
+    bad = tmp_path / "not_a_vocabulary.json"
+    bad.write_text("{ not json", encoding="utf-8")
+    window.compare_feature.compare(models[0], str(bad), "A", "bad")
+    qtbot.waitUntil(lambda: window.compare_feature.error_box is not None, timeout=15000)
+    assert "Could not compare" in window.compare_feature.error_box.text()
+    assert not any(isinstance(window.tabs.widget(i), CompareTab) for i in range(window.tabs.count()))
