@@ -38,6 +38,7 @@ def continued_config(model: BPEModel, *, merges: Optional[int] = None, vocab_siz
 
 
 def pipeline_word_counts(model: BPEModel, paths: Sequence[PathLike], *, errors: str = "strict",
+                         progress: Optional[Callable[[Progress], None]] = None,
                          cancel: Optional[Callable[[], bool]] = None) -> Dict[str, int]:
     """The words of ``paths`` as ``model``'s own pipeline cuts them (lines read as tokenizers reads
     them: each keeps its ``\\n``, a ``\\r`` stays), in order of first appearance; specials left out."""
@@ -46,7 +47,7 @@ def pipeline_word_counts(model: BPEModel, paths: Sequence[PathLike], *, errors: 
     counts: Dict[str, int] = {}
     get = counts.get
     for path in paths:
-        text = read_text(path, errors=errors, cancel=cancel, as_tokenizers=True)
+        text = read_text(path, errors=errors, progress=progress, cancel=cancel, as_tokenizers=True)
         for k, line in enumerate(_lf_lines(text)):
             if cancel is not None and k & 1023 == 0 and cancel():
                 from bpe_core.types import Cancelled
@@ -79,7 +80,7 @@ def continue_training(model: BPEModel, paths: Union[PathLike, Sequence[PathLike]
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     cfg = config or continued_config(model)
     if keeps_its_pipeline(model):
-        counts = pipeline_word_counts(model, paths, errors=errors, cancel=cancel)
+        counts = pipeline_word_counts(model, paths, errors=errors, progress=progress, cancel=cancel)
         return Trainer(counts, cfg, symbols_fn=lambda word: initial_symbols(model, word), start=model)
     from bpe_core.corpus.files import count_words_in_files
     counts = count_words_in_files([Path(p) for p in paths], cfg, progress=progress, cancel=cancel, errors=errors)
