@@ -155,12 +155,12 @@ class Session(QObject):
         return self._tl.model() if self._tl else None
 
     # -- commands: corpus and settings ----------------------------------------------------------------
-    def load_corpus(self, path: str, config: Optional[TrainerConfig] = None) -> None:
-        """Count ``path``'s words on a worker; the current corpus stays until the new one is ready."""
+    def load_corpus(self, path: str, config: Optional[TrainerConfig] = None, factory: Optional[Callable] = None) -> None:
+        """Count ``path``'s words on a worker (``factory``: this load's trainer maker); the corpus stays till then."""
         self._stop_run("cancelled")
         config = config or self._config
         path = os.fspath(path)
-        factory = self._factory
+        factory = factory or self._factory
 
         def load(*, progress, cancel):
             return Timeline.from_corpus(path, config, progress=progress, cancel=cancel, factory=factory)

@@ -17,6 +17,10 @@
   Chinese + English + German example with the ``cjk-mixed`` preset;
 * ``health.png`` — vocabulary health of GPT-2 on WikiText-2's wiki.valid.raw (View → Vocabulary health).
 
+* ``compare.png`` — the comparison tab, GPT-2's tokenizer.json against GPT-NeoX-20B's: the first divergent merge,
+  the merges side by side from there, NeoX's own tokens, a text cut differently (highlighted) and the merge trees
+  of `` Lincoln`` on both sides;
+
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py OUTDIR --dark --only training``.
@@ -43,6 +47,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 DATA = Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data")
 GPT2_TOKENIZER = DATA / "gpt2" / "tokenizer.json"
+NEOX_TOKENIZER = DATA / "gpt-neox-20b" / "20B_tokenizer.json"
 SANGUO = DATA / "chinese" / "sanguo_yanyi.txt"
 SIZE = QSize(1440, 900)
 
@@ -274,8 +279,81 @@ def render_curves(outdir: Path) -> list[Path]:
     return [out]
 
 
+def render_compare(outdir: Path) -> list[Path]:
+    """View → Compare vocabularies: GPT-2 (A) against GPT-NeoX-20B (B), in the main window."""
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.panes.compare_pane import CompareTab
+    from bpe_lens_app.session import Session
+
+    if not (GPT2_TOKENIZER.exists() and NEOX_TOKENIZER.exists()):
+        print("skipped the comparison: GPT-2 or NeoX tokenizer.json not found", file=sys.stderr)
+        return []
+    session = Session()
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    window.compare_feature.compare(str(GPT2_TOKENIZER), str(NEOX_TOKENIZER), "GPT-2", "GPT-NeoX-20B")
+    while not isinstance(window.tabs.currentWidget(), CompareTab):
+        settle(100)
+    tab = window.tabs.currentWidget()
+    tab.select_kind("only B")
+    tab.text_edit.setPlainText("def tokenize(text):\n        return  text.split()  # NeoX keeps runs of spaces")
+    tab.encode_text()
+    tab.token_box.setText(" Lincoln")
+    tab.show_trees_for_text(" Lincoln")
+    settle(150)
+    out = outdir / "compare.png"
+    window.grab().save(str(out))
+    window.close()
+    session.shutdown()
+    return [out, render_compare_continued(outdir)]
+
+
+def render_compare_continued(outdir: Path) -> Path:
+    """GPT-2 continued on a small mixed-language text, then compared with GPT-2 itself."""
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.panes.compare_pane import CompareTab
+    from bpe_lens_app.session import Session
+    from bpe_core.formats.detect import open_vocabulary
+
+    gpt2 = open_vocabulary(GPT2_TOKENIZER)
+    session = Session()
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    corpus = ROOT / "resources" / "examples" / "seed004_zh_en_de.txt"
+    window.compare_feature.train_further(gpt2, str(corpus), "GPT-2")
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(60)
+    if session.is_running:
+        wait_for(session.run_finished)
+    window.compare_feature.compare(gpt2, session.model(), "GPT-2", "GPT-2 + 60 merges")
+    while not isinstance(window.tabs.currentWidget(), CompareTab):
+        settle(100)
+    tab = window.tabs.currentWidget()
+    tab.select_kind("only B")
+    tab.text_edit.setPlainText(corpus.read_text(encoding="utf-8")[:90])
+    tab.encode_text()
+    model = tab.tokens_model  # select a new token that is whole characters (most are pieces of one)
+    rows = [r for r in range(model.rowCount()) if len(model.token(r)) >= 6 and _is_text(model.token(r))]
+    tab.tokens_view.setCurrentIndex(model.index(rows[0] if rows else 0, 0))
+    settle(150)
+    out = outdir / "compare_continued.png"
+    window.grab().save(str(out))
+    window.hide()  # close() would ask whether to discard the 60 merges
+    session.shutdown()
+    return out
+
+def _is_text(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
 #: the views ``--only`` renders one of (each branch of main() below)
-ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves")
+ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -320,6 +398,8 @@ def main(argv=None) -> int:
         written += render_health(outdir)
     if args.only in (None, "curves"):
         written += render_curves(outdir)
+    if args.only in (None, "compare"):
+        written += render_compare(outdir)
     for path in written:
         print(path)
     return 0

@@ -12,7 +12,7 @@ from typing import Optional
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QHeaderView, QLabel, QLineEdit, QSplitter, QStyle,
+    QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QSplitter, QStyle,
     QStyledItemDelegate, QTableView, QVBoxLayout, QWidget,
 )
 
@@ -66,6 +66,7 @@ class InspectorTab(QWidget):
     """Token list | merge tree of the selected token | encode pane, for one vocabulary."""
 
     token_selected = Signal(int)
+    train_further_requested = Signal()  # "Train further on a corpus…" (app/features/compare.py answers it)
 
     SEARCH_DEBOUNCE_MS = 150
 
@@ -78,6 +79,9 @@ class InspectorTab(QWidget):
         self.search.setPlaceholderText("Search tokens: text, glyphs (Ġthe), id, or hex:e4 b8")
         self.search.setClearButtonEnabled(True)
         self.count_label = QLabel()
+        self.further_button = QPushButton("Train further on a corpus…", objectName="train_further_button")
+        self.further_button.setToolTip("Learn more merges on a corpus of yours, after this vocabulary's own")
+        self.further_button.clicked.connect(self.train_further_requested)
         self.table = self._make_table()
         self.tree = MergeTreeView()
         self.tree.set_model(model)
@@ -138,7 +142,10 @@ class InspectorTab(QWidget):
         lay = QVBoxLayout(left)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.search)
-        lay.addWidget(self.count_label)
+        row = QHBoxLayout()
+        row.addWidget(self.count_label, 1)
+        row.addWidget(self.further_button)
+        lay.addLayout(row)
         lay.addWidget(self.table, 1)
         right = QSplitter(Qt.Vertical)
         right.addWidget(self.tree)

@@ -23,6 +23,7 @@ TRAIN_EXAMPLES = """examples:
   bpe-lens-cli train novel.txt --preset gpt2 --vocab-size 5000 -o novel.json
   bpe-lens-cli train 'books/*.txt' notes.txt --preset char-hf --merges 2000 --lowercase -o books.json
   bpe-lens-cli train wiki.raw --preset gpt2 --pattern '\\w+|[^\\w\\s]+' --special '<pad>' -o wiki.json
+  bpe-lens-cli train notes.txt --from gpt2/tokenizer.json --merges 500 -o gpt2_more.json
 """
 ENCODE_EXAMPLES = """examples:
   bpe-lens-cli encode --vocab novel.json --text 'The tower is tall.'
@@ -46,8 +47,11 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
                            "app's training dialog has a flag; a flag overrides the preset's value."))
     p.add_argument("corpus", nargs="+", metavar="CORPUS",
                    help="text files or glob patterns (UTF-8; .gz/.bz2/.xz are read transparently)")
-    p.add_argument("--preset", required=True, choices=list(PRESETS), metavar="NAME",
+    p.add_argument("--preset", choices=list(PRESETS), metavar="NAME",
                    help="one of: " + ", ".join(f"{n} ({pr.reproduces})" for n, pr in PRESETS.items()))
+    p.add_argument("--from", dest="from_vocab", metavar="VOCAB",
+                   help="continue this vocabulary (any format): its merges stay the first ranks, its pre-tokenizer "
+                        "cuts CORPUS, and --merges counts the new merges (instead of --preset)")
     p.add_argument("--pretokenizer", choices=list(PRETOKENIZERS), metavar="NAME",
                    help="how the text is cut into words: one of " + ", ".join(PRETOKENIZERS))
     p.add_argument("--pattern", metavar="REGEX",
@@ -88,19 +92,47 @@ def train_config(args: argparse.Namespace) -> TrainerConfig:
     return cfg
 
 
+def _start_model(args: argparse.Namespace):
+    """The vocabulary ``--from`` continues (None without it); its own settings replace a preset's."""
+    if args.from_vocab is None:
+        if args.preset is None:
+            raise BPELensError("give --preset NAME (or --from VOCAB to continue a vocabulary)")
+        return None
+    given = [f for f, v in (("--preset", args.preset), ("--pretokenizer", args.pretokenizer), ("--pattern", args.pattern),
+                            ("--unit", args.unit), ("--suffix", args.suffix), ("--lowercase", args.lowercase),
+                            ("--special", args.special)) if v is not None]
+    if given:
+        raise BPELensError(f"--from keeps the vocabulary's own pre-tokenizer and units; drop {', '.join(given)}")
+    if args.merges is None and args.vocab_size is None:
+        raise BPELensError("--from needs --merges N (new merges) or --vocab-size V")
+    return open_any(args.from_vocab)
+
+
+def _continued_config(args: argparse.Namespace, start) -> TrainerConfig:
+    from bpe_core.training.continuing import continued_config
+    return continued_config(start, merges=args.merges, vocab_size=args.vocab_size, min_frequency=args.min_frequency,
+                            min_word_count=args.min_word_count, tie_break=args.tie_break)
+
+
 def run_train(args: argparse.Namespace) -> int:
     from bpe_core.corpus.files import count_words_in_files, expand_paths
     from bpe_core.formats.native import write_native
     from bpe_core.training.trainer import Trainer
     from bpe_core.formats.outputs import check_output
-    cfg = train_config(args)
+    start = _start_model(args)
+    cfg = train_config(args) if start is None else _continued_config(args, start)
     paths = expand_paths(args.corpus)
     check_output(args.output, inputs=paths)  # before any work: a bad -o must not cost the training
     quiet = args.quiet
     with ProgressBar("counting") as counting:
-        counts = count_words_in_files(paths, cfg, progress=None if quiet else counting, errors=args.errors)
-    trainer = Trainer(counts, cfg)
-    del counts  # the trainer keeps the words and counts it needs: the table's room goes to the merges
+        if start is None:
+            counts = count_words_in_files(paths, cfg, progress=None if quiet else counting, errors=args.errors)
+            trainer = Trainer(counts, cfg)
+            del counts  # the trainer keeps the words and counts it needs: the table's room goes to the merges
+        else:
+            from bpe_core.training.continuing import continue_training
+            trainer = continue_training(start, paths, config=cfg, progress=None if quiet else counting,
+                                        errors=args.errors)
     with ProgressBar("merging") as merging:
         trainer.run(progress=None if quiet else merging)
     model, s, stop_reason = trainer.model(), trainer.stats, trainer.stop_reason
@@ -160,6 +192,9 @@ def _argument_text(value: str, flag: str) -> str:
         raise BPELensError(f"{flag}: not valid UTF-8 at byte {exc.start}") from None
 
 
+argument_text = _argument_text  # the public name other command modules use
+
+
 def _warn_unknown(text: str, unknown) -> None:
     """Say which characters ``encode`` dropped (the vocabulary has no token and no unk for them)."""
     chars = sorted({text[a:b] for a, b in unknown})
@@ -211,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Each further command lives in its own module of bpe_core/cli with `register(sub)`, which adds its
 # parser and sets `func` (the runner): one line here per module, in the order --help lists them.
-COMMAND_MODULES = ("vocab", "animate", "health")
+COMMAND_MODULES = ("vocab", "animate", "health", "diff")
 
 
 RUNNERS = {"train": run_train, "encode": run_encode}

@@ -77,6 +77,12 @@ def config_of(model: BPEModel) -> TrainerConfig:
     return TrainerConfig(preset="continued", pretokenizer="whitespace-split", tie_break="hf")
 
 
+def keeps_its_pipeline(model: BPEModel) -> bool:
+    """Whether continuing ``model`` keeps its own pipeline: an imported one (its pipeline leaves the
+    symbols to the model); a vocabulary trained here is re-counted with its stored settings instead."""
+    return model.source_format != "native" and model.pipeline is not None and not model.pipeline.decides_symbols
+
+
 def alphabet_order(seen: Dict[Raw, None], cfg: TrainerConfig) -> List[Raw]:
     """The base symbols in id order, as ``cfg.alphabet_order`` says (``seen``: first appearance).
 

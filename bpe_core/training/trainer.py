@@ -28,8 +28,8 @@ from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, 
 from bpe_core.encoding.merge import MergeTable, expand_pair, segment_all
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
-from bpe_core.training.config import (alphabet_order, check_config, config_of, config_to_dict, limit_reached,
-                                      run_target)
+from bpe_core.training.config import (alphabet_order, check_config, config_to_dict, keeps_its_pipeline,
+                                      limit_reached, run_target)
 from bpe_core.training.memory import gc_paused
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex
 from bpe_core.training.records import changed_pairs, word_changes
@@ -131,11 +131,9 @@ class Trainer:
 
     @classmethod
     def continue_from(cls, model: BPEModel, path: str, *, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
-        """Learn further merges of ``model`` on the corpus at ``path`` (its config by default)."""
-        from bpe_core.corpus.counting import count_words
-        cfg = config or config_of(model)
-        check_config(cfg)
-        return cls(count_words(path, cfg, **kw), cfg, start=model)
+        """Learn further merges of ``model`` on the corpus at ``path`` (see training/continuing.py)."""
+        from bpe_core.training.continuing import continue_training
+        return continue_training(model, path, config=config, **kw)
 
     def _adopt(self, model: BPEModel, initial: List[List[Raw]]) -> None:
         if model.unit != self.config.unit:
@@ -149,6 +147,8 @@ class Trainer:
             for sym in syms:
                 if sym not in self._ids:
                     self._add_token(sym)
+        if keeps_its_pipeline(model):
+            self._pipeline = model.pipeline  # imported: its normalizer, pre-tokenizer and added tokens stay
         self.base_merges = list(model.merges)
         self.base_counts = list(model.merge_counts)
 

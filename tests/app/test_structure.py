@@ -17,7 +17,7 @@ MAX_LINES = 400
 #: vocabulary; it sets the pane's model once and never talks to it afterwards)
 PANE_COMPOSITION = {("panes.inspector_pane", "panes.encode_pane")}
 #: a pane may import the table model that feeds it
-PANE_MODELS = {"panes.words_model", "panes.token_table_model", "panes.health_model"}
+PANE_MODELS = {"panes.words_model", "panes.token_table_model", "panes.health_model", "panes.compare_models"}
 #: app/session.py is being rewritten over the core Timeline on another branch; checked on its own below
 
 
