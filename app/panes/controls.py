@@ -102,7 +102,7 @@ class TrainActions(QObject):
 
 def bind(actions: TrainActions, session: Session) -> None:
     """Intents to commands, and the session's run state back to the actions."""
-    actions.step_requested.connect(session.step)
+    actions.step_requested.connect(session.request_step)
     actions.undo_requested.connect(session.undo)
     actions.reset_requested.connect(session.reset)
     actions.run_requested.connect(session.run_to_target)

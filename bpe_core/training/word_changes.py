@@ -86,3 +86,16 @@ class WordChanges:
             if merged is not None:
                 seg = tuple(merged)
         return seg
+
+
+def word_history(initial: Tuple[int, ...], history: Sequence[MergeStep]) -> List[Tuple[object, Tuple[int, ...]]]:
+    """A word's segmentation at the start (step None) and after every merge of ``history`` that changed it."""
+    seg = initial
+    out: List[Tuple[object, Tuple[int, ...]]] = [(None, seg)]
+    for step in history:
+        if step.left in seg:
+            new = merge_pair(list(seg), step.left, step.right, step.new_id)  # None: not in this word
+            if new is not None:
+                seg = tuple(new)
+                out.append((step, seg))
+    return out
