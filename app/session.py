@@ -54,6 +54,8 @@ class Session(SessionViews):
         self.read_ahead = READ_AHEAD  # merges the trainer runs ahead of the position (0: never)
         self._read_on = QTimer(self, singleShot=True, interval=0)  # once the loop had a pass: read ahead
         self._read_on.timeout.connect(self._on_read_on_timeout)
+        self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
+        self._indexing.timeout.connect(self._on_indexing_timeout)
 
     @property
     def is_loading(self) -> bool:
@@ -265,6 +267,10 @@ class Session(SessionViews):
         self.config_changed.emit(config)
         self.corpus_loaded.emit(self._corpus)
 
+    def _on_indexing_timeout(self) -> None:
+        if self._tl is not None and not self._tl.index_some():
+            self._indexing.start()  # next pass: input and paints go first
+
     def _on_read_on_timeout(self) -> None:
         if self._tl is not None and self._run is None and not self._calls.busy:
             self._catch_up()
@@ -285,6 +291,7 @@ class Session(SessionViews):
     def _publish(self, frame: Frame, show: bool = True) -> bool:
         """Apply ``frame`` to the timeline and tell the panes; False when it held no merge."""
         steps = self._tl.apply(frame, show=show)
+        self._indexing.start()
         if steps:
             (self.steps_undone if frame.undone else self.steps_applied).emit(steps)
         return bool(steps)

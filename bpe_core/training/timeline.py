@@ -67,6 +67,7 @@ __all__ = ["Frame", "Move", "Segmentation", "Timeline", "WordHistory", "target_m
 
 #: how many next pairs a frame carries (a chart of the next pairs shows up to this many)
 TOP_K = 20
+INDEX_SLICE = 32  # records indexed for seeks per frame applied (a bulk frame holds thousands)
 
 WordHistory = List[Tuple[Optional[MergeStep], Segmentation]]
 
@@ -100,17 +101,16 @@ class Timeline:
         self._steps: List[MergeStep] = []
         self._position = self._reached = 0  # the position, and the furthest it has been
         start = self._frame((), False)
-        self._top, self._stats, self._vocab_size = start.top_pairs, start.stats, start.vocab_size
-        self._initial_stats = start.stats
+        self._top, self._stats, self._vocab_size, self._initial_stats = start.top_pairs, start.stats, \
+            start.vocab_size, start.stats
         self._tops = {0: start.top_pairs}  # position -> the trainer's top pairs there (from frames)
         self._top_exact = True  # the published top pairs are the trainer's at the position (else: from records)
         self._stop_reason: Optional[str] = None
 
     @classmethod
-    def from_corpus(cls, path: str, config: TrainerConfig, *,
-                    progress: Optional[Callable[[Progress], None]] = None,
-                    cancel: Optional[Callable[[], bool]] = None,
-                    factory: Callable[..., Trainer] = Trainer.from_corpus, top_k: int = TOP_K) -> "Timeline":
+    def from_corpus(cls, path: str, config: TrainerConfig, *, progress: Optional[Callable[[Progress], None]] = None,
+                    cancel: Optional[Callable[[], bool]] = None, factory: Callable[..., Trainer] = Trainer.from_corpus,
+                    top_k: int = TOP_K) -> "Timeline":
         """Count ``path``'s words and wrap the new trainer (a worker may call this; it shares nothing yet)."""
         return cls(factory(path, config, progress=progress, cancel=cancel), top_k=top_k)
 
@@ -124,9 +124,7 @@ class Timeline:
         """The unique words, in order of first appearance (the trainer's list: never mutated)."""
         return self.trainer.words
 
-    @property
-    def freqs(self) -> List[int]:
-        return self.trainer.freqs
+    freqs = property(lambda self: self.trainer.freqs)
 
     def segmentation(self, i: int) -> Segmentation:
         at, k = self._segs_at, self._position
@@ -181,10 +179,7 @@ class Timeline:
         """The merges the position has reached: the applied ones, then those undone (not those read ahead)."""
         return self._steps if self._reached >= len(self._steps) else self._steps[: self._reached]
 
-    @property
-    def is_moving(self) -> bool:
-        """A move owns the trainer (the published facts may lag it by one batch)."""
-        return self._busy
+    is_moving = property(lambda self: self._busy, doc="A move owns the trainer (the facts may lag it by a batch).")
 
     @property
     def target_merges(self) -> int:
@@ -287,7 +282,7 @@ class Timeline:
             if latest is not None and latest.rank == steps[-1].rank:
                 steps[-1] = latest  # the one readers show, with its examples
             self._record(steps)
-            self._changes.update(self._steps)  # the index a seek reads, a batch at a time
+            self._changes.update(self._steps, INDEX_SLICE)  # the index a seek reads; the rest: index_some
             self._segs_at = steps[-1].rank
             shown = [s for s in steps if s.rank > at] if show and self._segs_at > at else []
         if steps:
@@ -329,6 +324,10 @@ class Timeline:
             PairCount(s.left, s.right, s.count) for s in self._steps[k:k + self.top_k])
         self._stop_reason = None
         return (self._steps[at:k], False) if k > at else (self._steps[k:at][::-1], True)
+
+    def index_some(self, n: int = INDEX_SLICE) -> bool:
+        """Index up to ``n`` more records for seeks (between frames; a seek indexes the rest); True: done."""
+        return self._changes.update(self._steps, n)
 
     def catch_up(self) -> Optional[Move]:
         """The move that brings the trainer to the published position (None: it is there)."""

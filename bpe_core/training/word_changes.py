@@ -23,7 +23,7 @@ timeline feeds it as it publishes, a batch at a time, so a seek finds it ready.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.analysis.replay import merge_pair
 from bpe_core.types import MergeStep
@@ -39,12 +39,14 @@ class WordChanges:
         self._ranks: Dict[int, List[int]] = {}
         self._indexed = 0  # the records indexed so far: ranks 1.._indexed
 
-    def update(self, steps: Sequence[MergeStep]) -> None:
-        """Index the records not yet seen (``steps`` is the timeline's list of known merges)."""
+    def update(self, steps: Sequence[MergeStep], limit: Optional[int] = None) -> bool:
+        """Index the records not yet seen (``steps`` is the timeline's list of known merges), at most
+        ``limit`` of them (a GUI indexes a bulk run's records a slice at a time); True: all are indexed."""
         if len(steps) < self._indexed:
             self.truncate(len(steps))
+        end = len(steps) if limit is None else min(len(steps), self._indexed + limit)
         ranks = self._ranks
-        for step in steps[self._indexed:]:
+        for step in steps[self._indexed:end]:
             rank = step.rank
             for i in step.changed_words:
                 got = ranks.get(i)
@@ -52,7 +54,8 @@ class WordChanges:
                     ranks[i] = [rank]
                 else:
                     got.append(rank)
-        self._indexed = len(steps)
+        self._indexed = end
+        return end == len(steps)
 
     def truncate(self, n: int) -> None:
         """Forget the records after rank ``n`` (the timeline dropped them: a different future)."""
