@@ -28,8 +28,9 @@ def install(window) -> None:
         gc.set_threshold(_saved["threshold"][0], _saved["threshold"][1], NEVER)
     _saved["windows"] += 1
     timer = QTimer(window, singleShot=True, interval=IDLE_MS)
-    timer.timeout.connect(lambda: gc.collect() if not window.session.is_running else timer.start())
     s = window.session
+    busy = lambda: s.is_running or s.is_catching_up or s.is_loading  # noqa: E731 - a worker needs the GIL
+    timer.timeout.connect(lambda: timer.start() if busy() else gc.collect())
     for signal in (s.steps_applied, s.steps_undone, s.run_started, s.run_finished, s.corpus_loaded,
                    s.vocabulary_opened):
         signal.connect(lambda *_: timer.start())
