@@ -251,9 +251,12 @@ class RunStatus(QObject):
         self.cancel_button.show()
 
     def show_progress(self, done: int, total: int, unit: str, message: str = "") -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"%p% ({done:,} / {total:,} {unit})")
+        bar = self.progress
+        bar.setUpdatesEnabled(False)  # QProgressBar.setValue repaints at once (the whole bar, every call):
+        bar.setRange(0, max(total, 1))  # with updates off it only marks it, and it is painted with the frame
+        bar.setValue(min(done, total))
+        bar.setFormat(f"%p% ({done:,} / {total:,} {unit})")
+        bar.setUpdatesEnabled(True)
         if message:
             self.bar.showMessage(message)
 
