@@ -60,7 +60,7 @@ from bpe_core.model import BPEModel
 from bpe_core.training.config import DEFAULT_TARGET, target_merges
 from bpe_core.training.moves import Frame, Move, Segmentation, undos
 from bpe_core.training.trainer import Trainer
-from bpe_core.training.word_changes import WordChanges, word_history
+from bpe_core.training.word_changes import WordChanges, ranks_by_word, word_history
 from bpe_core.types import MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
 
 __all__ = ["Frame", "Move", "Segmentation", "Timeline", "WordHistory", "target_merges", "TOP_K", "DEFAULT_TARGET"]
@@ -259,7 +259,7 @@ class Timeline:
         latest = trainer.detail(trainer.history[-1]) if trainer.history else None
         return Frame(tuple(steps), undone, {i: trainer.segmentation(i) for i in changed},
                      tuple(trainer.top_pairs(self.top_k)), trainer.stats, trainer.vocab_size,
-                     trainer.stop_reason, latest)
+                     trainer.stop_reason, latest, None if undone or not steps else ranks_by_word(steps))
 
     # -- publishing ---------------------------------------------------------------------------------
     def apply(self, frame: Frame, *, show: bool = True) -> List[MergeStep]:
@@ -282,7 +282,8 @@ class Timeline:
             if latest is not None and latest.rank == steps[-1].rank:
                 steps[-1] = latest  # the one readers show, with its examples
             self._record(steps)
-            self._changes.update(self._steps, INDEX_SLICE)  # the index a seek reads; the rest: index_some
+            if frame.word_ranks is None or not self._changes.add(frame.word_ranks, steps[0].rank, steps[-1].rank):
+                self._changes.update(self._steps, INDEX_SLICE)  # the index a seek reads; the rest: index_some
             self._segs_at = steps[-1].rank
             shown = [s for s in steps if s.rank > at] if show and self._segs_at > at else []
         if steps:

@@ -23,7 +23,7 @@ timeline feeds it as it publishes, a batch at a time, so a seek finds it ready.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.analysis.replay import merge_pair
 from bpe_core.types import MergeStep
@@ -56,6 +56,24 @@ class WordChanges:
                     got.append(rank)
         self._indexed = end
         return end == len(steps)
+
+    def add(self, word_ranks: Mapping[int, List[int]], first: int, last: int) -> bool:
+        """Index the records of ranks ``first..last`` from :func:`ranks_by_word`'s table of them; False
+        (nothing done) when records before ``first`` are not indexed yet: :meth:`update` then."""
+        at = self._indexed
+        if not first <= at + 1 <= last:
+            return at >= last
+        ranks = self._ranks
+        for i, new in word_ranks.items():
+            if new[0] <= at:
+                new = [r for r in new if r > at]
+            got = ranks.get(i)
+            if got is None:
+                ranks[i] = list(new)
+            else:
+                got.extend(new)
+        self._indexed = last
+        return True
 
     def truncate(self, n: int) -> None:
         """Forget the records after rank ``n`` (the timeline dropped them: a different future)."""
@@ -101,4 +119,19 @@ def word_history(initial: Tuple[int, ...], history: Sequence[MergeStep]) -> List
             if new is not None:
                 seg = tuple(new)
                 out.append((step, seg))
+    return out
+
+
+def ranks_by_word(steps: Sequence[MergeStep]) -> Dict[int, List[int]]:
+    """Word -> the ranks of ``steps`` (ascending) that changed it: a frame's part of the seek index."""
+    out: Dict[int, List[int]] = {}
+    get = out.get
+    for step in steps:
+        rank = step.rank
+        for i in step.changed_words:
+            got = get(i)
+            if got is None:
+                out[i] = [rank]
+            else:
+                got.append(rank)
     return out
