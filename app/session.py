@@ -28,7 +28,7 @@ from bpe_core.types import TrainerConfig
 
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message  # noqa: F401
 from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, DEFAULT_PRESET, READ_AHEAD,  # noqa: F401
-                               SYNC_STEPS, default_config, default_trainer_factory)
+                               READ_ON_MS, SYNC_STEPS, default_config, default_trainer_factory)
 from .session_views import SessionViews
 from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
 
@@ -52,7 +52,7 @@ class Session(SessionViews):
         self._threads: set = set()
         self._then: Optional[Callable[[], None]] = None  # a command waiting for the trainer to catch up
         self.read_ahead = READ_AHEAD  # merges the trainer runs ahead of the position (0: never)
-        self._read_on = QTimer(self, singleShot=True, interval=0)  # once the loop had a pass: read ahead
+        self._read_on = QTimer(self, singleShot=True, interval=READ_ON_MS)  # read ahead once a frame is drawn
         self._read_on.timeout.connect(self._on_read_on_timeout)
         self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
         self._indexing.timeout.connect(self._on_indexing_timeout)
@@ -221,8 +221,10 @@ class Session(SessionViews):
         self._then = None
         steps, undone = tl.jump(k)
         (self.steps_undone if undone else self.steps_applied).emit(steps)
-        if self._run is None:
+        if self._run is None and self._needs_catch_up():
             self._catch_up()
+        elif self._run is None:
+            self._read_on.start()  # after this frame is drawn: the worker would compete for the GIL
         elif self._run_kind == CATCH_UP or self._needs_catch_up():
             self._run.requestInterruption()  # redirected when it ends (never waited for here)
         return True

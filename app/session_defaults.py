@@ -17,6 +17,8 @@ AHEAD = "ahead"
 #: then shows a known merge at once instead of merging on the GUI thread: early merges on a real corpus
 #: change thousands of words (tens of ms each, more than a frame).
 READ_AHEAD = 64
+#: the read-ahead starts this long after a step, once its frame is drawn (the worker shares the GIL)
+READ_ON_MS = 10
 BULK_FRAME_INTERVAL = 1.0  # s between a bulk run's frames (not Play's): the GUI shows progress meanwhile
 DEFAULT_PRESET = "gpt2"
 
