@@ -17,55 +17,23 @@ a newer seek redirects it). A command that needs the trainer waits for it withou
 from __future__ import annotations
 
 import os
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Optional
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer
 
-from bpe_core.model import BPEModel
-from bpe_core.presets import PRESETS, make_config
-from bpe_core.training.timeline import DEFAULT_TARGET, TOP_K, Frame, Move, Timeline, WordHistory, target_merges
-from bpe_core.training.trainer import Trainer
-from bpe_core.types import BPELensError, MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
+# re-exported: the panes and the window take these from the session, their one door to the core
+from bpe_core.presets import PRESETS, make_config  # noqa: F401
+from bpe_core.training.timeline import TOP_K, Frame, Move, Timeline  # noqa: F401
+from bpe_core.types import TrainerConfig
 
-from .facts import Fact
-from .payloads import CorpusInfo, RunEnd, RunProgress, user_message
+from .payloads import CorpusInfo, RunEnd, RunProgress, user_message  # noqa: F401
+from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, DEFAULT_PRESET, READ_AHEAD,  # noqa: F401
+                               READ_ON_MS, SYNC_STEPS, default_config, default_trainer_factory)
+from .session_views import SessionViews
 from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
 
-#: step/undo/seek up to this many merges on the GUI thread; more go to a worker
-SYNC_STEPS = 20
-#: the run kind of the silent move that brings the trainer to a jumped-to position
-CATCH_UP = "catch-up"
-BULK_FRAME_INTERVAL = 1.0  # s between a bulk run's frames (not Play's): the GUI shows progress meanwhile
-DEFAULT_PRESET = "gpt2"
 
-
-def default_trainer_factory() -> Callable:
-    return Trainer.from_corpus
-
-
-def default_config(preset: Optional[str] = None) -> TrainerConfig:
-    name = preset or (DEFAULT_PRESET if DEFAULT_PRESET in PRESETS else next(iter(PRESETS)))
-    if name not in PRESETS:
-        raise BPELensError(f"Unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
-    return make_config(name)
-
-
-class Session(QObject):
-    loading_started = Signal(str)  # what is being read: a load started (progress bar + Cancel)
-    load_progress = Signal(object)  # bpe_core.types.Progress
-    corpus_loaded = Signal(object)  # CorpusInfo
-    load_cancelled = Signal()
-    steps_applied = Signal(list)  # list[MergeStep], oldest first
-    steps_undone = Signal(list)  # list[MergeStep], in the order they were undone
-    reset_done = Signal()
-    run_started = Signal(str)  # kind
-    run_progress = Signal(object)  # RunProgress
-    run_finished = Signal(object)  # RunEnd
-    error_raised = Signal(str)
-    vocabulary_opened = Signal(object)  # BPEModel
-    config_changed = Signal(object)  # TrainerConfig
-    caught_up = Signal()  # the trainer reached the position a seek jumped to: its exact top pairs are published
-
+class Session(SessionViews):
     def __init__(self, *, trainer_factory: Optional[Callable] = None, config: Optional[TrainerConfig] = None,
                  parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
@@ -83,76 +51,28 @@ class Session(QObject):
         self._speed = 5.0
         self._threads: set = set()
         self._then: Optional[Callable[[], None]] = None  # a command waiting for the trainer to catch up
-
-    # -- read-only views (GUI thread): the timeline's published facts ---------------------------------
-    words = Fact[List[str]](list)  # the unique words, in order of first appearance
-    freqs = Fact[List[int]](list)
-    top_pairs = Fact[Tuple[PairCount, ...]](tuple)  # the next merges, in the order the tie rule takes them
-    merge_count = Fact[int](int)
-    vocab_size = Fact[int](int)
-    stats = Fact[Optional[TrainingStats]]()
-    stop_reason = Fact[Optional[str]]()
-    history = Fact[List[MergeStep]](list)  # the merges applied now, rank 1 first
-    timeline = Fact[List[MergeStep]](list, name="steps")  # every merge known: applied, then undone
-
-    def segmentation(self, i: int) -> Tuple[int, ...]:
-        return self._tl.segmentation(i)
-
-    def token(self, token_id: int) -> Raw:
-        return self._tl.token(token_id)
-
-    def display(self, token_id: int) -> str:
-        return self._tl.display(token_id)
-
-    def word_history(self, i: int) -> WordHistory:
-        """Word ``i``'s segmentation at the start and after every merge that changed it."""
-        return self._tl.word_history(i)
-
-    @property
-    def config(self) -> TrainerConfig:
-        return self._config
-
-    @property
-    def corpus(self) -> Optional[CorpusInfo]:
-        return self._corpus
-
-    @property
-    def _trainer(self) -> Optional[Trainer]:  # tests slow its steps down
-        return self._tl.trainer if self._tl is not None else None
-
-    @property
-    def is_loaded(self) -> bool:
-        return self._tl is not None
+        self.read_ahead = READ_AHEAD  # merges the trainer runs ahead of the position (0: never)
+        self._read_on = QTimer(self, singleShot=True, interval=READ_ON_MS)  # read ahead once a frame is drawn
+        self._read_on.timeout.connect(self._on_read_on_timeout)
+        self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
+        self._indexing.timeout.connect(self._on_indexing_timeout)
 
     @property
     def is_loading(self) -> bool:
         return self._calls.busy
 
     @property
-    def is_running(self) -> bool:  # a run the user started (a silent catch-up is not one)
-        return self._run is not None and self._run_kind != CATCH_UP
+    def is_running(self) -> bool:  # a run the user started (a silent catch-up or read-ahead is not one)
+        return self._run is not None and self._run_kind not in (CATCH_UP, AHEAD)
 
     @property
     def is_catching_up(self) -> bool:
-        """The trainer is not at the position yet (the top pairs may be the next known merges)."""
-        return self._tl is not None and self._tl.is_lagging
+        """The trainer is not where the facts need it yet (the top pairs may be the next known merges)."""
+        return self._tl is not None and (self._needs_catch_up() or self._run_kind == CATCH_UP and self._run is not None)
 
     @property
     def run_kind(self) -> str:
         return self._run_kind if self.is_running else ""
-
-    @property
-    def speed(self) -> float:
-        return self._speed
-
-    @property
-    def target_merges(self) -> int:
-        """Where the timeline ends: the configured merges, or vocab size minus the alphabet."""
-        return self._tl.target_merges if self._tl else target_merges(self._config, None)
-
-    def model(self) -> Optional[BPEModel]:
-        """The vocabulary as trained so far (cached per merge count)."""
-        return self._tl.model() if self._tl else None
 
     # -- commands: corpus and settings ----------------------------------------------------------------
     def load_corpus(self, path: str, config: Optional[TrainerConfig] = None, factory: Optional[Callable] = None) -> None:
@@ -193,12 +113,27 @@ class Session(QObject):
 
     # -- commands: training ---------------------------------------------------------------------------
     def step(self, n: int = 1) -> None:
+        """Merge ``n`` more: a merge read ahead shows at once; else the trainer merges (a worker past SYNC_STEPS)."""
+        if self._run is not None and self._run_kind == AHEAD:
+            self._stop_run("paused")  # at most one merge away; what it read is kept
         if self._jumped(self.merge_count + n, n) or not self._ready(lambda: self.step(n)):
             return
         if n > SYNC_STEPS:
             self._start_run("seek", self._tl.forward(n), n)
         elif not self._publish(self._tl.walk(self._tl.forward(n, detail=True))):
             self.run_finished.emit(RunEnd("step", self.stop_reason or "done", self.merge_count))
+        else:
+            self._read_on.start()
+
+    def request_step(self, n: int = 1) -> None:
+        """A step asked for from the keyboard or a button: never waits on the GUI thread. While the trainer
+        reads ahead, a merge it has not reached yet shows when it has (a newer request replaces this one)."""
+        if self._jumped(self.merge_count + n, n):
+            return
+        if self._run is not None and self._run_kind == AHEAD:
+            self._then = lambda: self.request_step(n)
+        else:
+            self.step(n)
 
     def undo(self, n: int = 1) -> None:
         n = min(n, self.merge_count)
@@ -269,7 +204,7 @@ class Session(QObject):
             self._stop_run("paused")
             if not self._tl.is_lagging:
                 return True
-            self._catch_up()
+            self._catch_up(exact=True)
         self._then = then
         return False
 
@@ -278,24 +213,38 @@ class Session(QObject):
         tl = self._tl
         if tl is None or self._calls.busy or not 0 <= k <= len(tl.steps) or k == tl.merge_count:
             return False
-        catching_up = self._run is not None and self._run_kind == CATCH_UP
-        if distance <= SYNC_STEPS and not tl.is_lagging and not catching_up:
+        silent = self._run is not None and self._run_kind in (CATCH_UP, AHEAD)
+        if distance <= SYNC_STEPS and not tl.is_lagging and not silent:
             return False
-        if not catching_up:
+        if not silent:
             self._stop_run("paused")
         self._then = None
         steps, undone = tl.jump(k)
         (self.steps_undone if undone else self.steps_applied).emit(steps)
-        if self._run is not None:
-            self._run.requestInterruption()  # redirected when it ends (never waited for here)
-        else:
+        if self._run is None and self._needs_catch_up():
             self._catch_up()
+        elif self._run is None:
+            self._read_on.start()  # after this frame is drawn: the worker would compete for the GIL
+        elif self._run_kind == CATCH_UP or self._needs_catch_up():
+            self._run.requestInterruption()  # redirected when it ends (never waited for here)
         return True
 
-    def _catch_up(self) -> None:
-        move = self._tl.catch_up()
+    def _needs_catch_up(self) -> bool:
+        """The trainer must come to the position: behind it, or ahead where the facts are not exact
+        (top pairs from the records), or too far ahead for reading ahead."""
+        tl = self._tl
+        lead = tl.trainer_lead if tl is not None else 0
+        return lead < 0 or lead > 0 and (not tl.top_pairs_exact or lead > 2 * self.read_ahead)
+
+    def _catch_up(self, exact: bool = False) -> None:
+        """Bring the trainer to the position on a worker; or, when it may stay or be there, read ahead."""
+        tl = self._tl
+        if exact or self._needs_catch_up():
+            move, kind = tl.catch_up(), CATCH_UP
+        else:
+            move, kind = (tl.read_ahead(self.read_ahead) if self.read_ahead else None), AHEAD
         if move is not None:
-            self._start_run(CATCH_UP, move, move.total)
+            self._start_run(kind, move, move.total)
 
     def _track(self, worker) -> None:
         self._threads.add(worker)
@@ -320,22 +269,31 @@ class Session(QObject):
         self.config_changed.emit(config)
         self.corpus_loaded.emit(self._corpus)
 
+    def _on_indexing_timeout(self) -> None:
+        if self._tl is not None and not self._tl.index_some():
+            self._indexing.start()  # next pass: input and paints go first
+
+    def _on_read_on_timeout(self) -> None:
+        if self._tl is not None and self._run is None and not self._calls.busy:
+            self._catch_up()
+
     # -- internals: runs (a timeline move on a worker) ------------------------------------------------
     def _start_run(self, kind: str, move: Move, total: Optional[int], *, interval: float = 0.0) -> None:
-        worker = StepWorker(move, move.frame, interval=interval,
-                            batch_interval=FLUSH_INTERVAL if kind == "play" else BULK_FRAME_INTERVAL)
+        batch = {"play": FLUSH_INTERVAL, AHEAD: 0.0}.get(kind, BULK_FRAME_INTERVAL)  # read ahead: a frame a merge
+        worker = StepWorker(move, move.frame, interval=interval, batch_interval=batch)
         worker.batch_ready.connect(self._on_run_batch_ready)
         worker.progressed.connect(self._on_run_progressed)
         worker.ended.connect(self._on_run_ended)
         self._run, self._run_kind, self._run_total = worker, kind, total
         self._track(worker)
-        if kind != CATCH_UP:
+        if kind not in (CATCH_UP, AHEAD):
             self.run_started.emit(kind)
         worker.start()
 
-    def _publish(self, frame: Frame) -> bool:
+    def _publish(self, frame: Frame, show: bool = True) -> bool:
         """Apply ``frame`` to the timeline and tell the panes; False when it held no merge."""
-        steps = self._tl.apply(frame)
+        steps = self._tl.apply(frame, show=show)
+        self._indexing.start()
         if steps:
             (self.steps_undone if frame.undone else self.steps_applied).emit(steps)
         return bool(steps)
@@ -344,8 +302,11 @@ class Session(QObject):
         worker = self._run
         frames = worker.take_batches()
         for frame in frames:
-            self._publish(frame)
-        if frames and self._run_kind != CATCH_UP:
+            self._publish(frame, show=self._run_kind != AHEAD)
+        if frames and self._run_kind == AHEAD and self._then is not None:
+            then, self._then = self._then, None
+            then()  # a step that waited for the merge this frame read (it waits again if still unknown)
+        elif frames and self._run_kind not in (CATCH_UP, AHEAD):
             self.run_progress.emit(RunProgress(self._run_kind, worker.count, self._run_total, self.merge_count))
 
     def _on_run_batch_ready(self) -> None:
@@ -354,7 +315,7 @@ class Session(QObject):
             self._drain()
 
     def _on_run_progressed(self, count: int) -> None:
-        if self.sender() is self._run and self._run_kind != CATCH_UP:
+        if self.sender() is self._run and self._run_kind not in (CATCH_UP, AHEAD):
             self.run_progress.emit(RunProgress(self._run_kind, count, self._run_total, self.merge_count))
 
     def _on_run_ended(self, error) -> None:
@@ -373,27 +334,32 @@ class Session(QObject):
         kind = self._run_kind
         self._run = None
         self._tl.settle()
-        if kind == CATCH_UP:
-            self._on_catch_up_ended(reason, error)
+        if kind in (CATCH_UP, AHEAD):
+            self._on_catch_up_ended(kind, reason, error)
             return
         if error is not None:
             self.error_raised.emit(user_message(error))
             reason = "error"
         elif reason is None:
             reason = (self.stop_reason or "done") if kind in ("run", "play") else "done"
+            self._read_on.start()
         if kind == "reset":
             self.reset_done.emit()
         self.run_finished.emit(RunEnd(kind, reason, self.merge_count))
 
-    def _on_catch_up_ended(self, reason: Optional[str], error: Optional[BaseException]) -> None:
-        """Arrived: tell the panes, then run the command that waited. Redirected: go on to the new position."""
+    def _on_catch_up_ended(self, kind: str, reason: Optional[str], error: Optional[BaseException]) -> None:
+        """Arrived: tell the panes, run the command that waited, read on ahead. Redirected by a newer jump:
+        go on to the new position. Stopped by a command, Cancel or a load: it stays where it is."""
         then, self._then = self._then, None
         if error is not None:
             self.error_raised.emit(user_message(error))
-        elif not self._tl.is_lagging:
-            self.caught_up.emit()
-            if then is not None and reason is None:
-                then()
-        elif reason is None:  # redirected by a newer jump (stopped by Cancel or a load: it stays)
+        elif not self._needs_catch_up() and not (kind == CATCH_UP and self._tl.is_lagging):
+            if kind == CATCH_UP:
+                self.caught_up.emit()
+            if reason is None:
+                if then is not None:
+                    then()
+                self._read_on.start()
+        elif reason is None:
             self._then = then
             self._catch_up()

@@ -95,8 +95,10 @@ def scenario(name: str, app, gaps: Gaps, action, done, extra: str = "") -> None:
     took = time.perf_counter() - t0
     longest = gaps.stop()
     extra = extra() if callable(extra) else extra
-    print(f"{name:13s} longest stall {longest:7.1f} ms{gaps.cpu()}  ({took:6.2f} s, {gaps.ticks} ticks){extra}",
-          flush=True)
+    print(f"{name:13s} longest stall {longest:7.1f} ms{gaps.cpu()}  ({took:6.2f} s, {gaps.ticks} ticks){extra}"
+          f"{GC.take()}", flush=True)
+    if isinstance(app, WhyApp):
+        app.report(name)
 
 
 def hold_key(app, window, key=Qt.Key_Space, text=" ", seconds: float = 2.0, every: float = 0.033) -> dict:
@@ -127,8 +129,75 @@ def hold_key(app, window, key=Qt.Key_Space, text=" ", seconds: float = 2.0, ever
             "after release": session.merge_count - at_release, "dropped": window.train_actions.latest.dropped}
 
 
+class GcPauses:
+    """The cyclic garbage collector's passes (generation 2, the full ones) and the longest of them."""
+
+    def __init__(self) -> None:
+        import gc
+
+        self.t0, self.full, self.longest = 0.0, 0, 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self.t0 = time.perf_counter()
+        else:
+            self.full += 1
+            self.longest = max(self.longest, time.perf_counter() - self.t0)
+
+    def take(self) -> str:
+        out = f"  full GC passes {self.full} (longest {self.longest * 1000:.1f} ms)"
+        self.full, self.longest = 0, 0.0
+        return out
+
+
+GC = GcPauses()
+
+
+class WhyApp(QApplication):
+    """``--why MS``: profiles every top-level event and prints where each one over MS went (cProfile,
+    the functions with the most cumulative time): what a stall is made of."""
+
+    def __init__(self, argv, threshold_ms: float) -> None:
+        super().__init__(argv)
+        self.threshold, self.depth, self.slow = threshold_ms / 1000, 0, []
+
+    def notify(self, receiver, event):  # noqa: D401 - Qt override
+        if self.depth:
+            return super().notify(receiver, event)
+        import cProfile
+
+        self.depth += 1
+        profiler = cProfile.Profile()
+        t0 = time.perf_counter()
+        try:
+            return profiler.runcall(super().notify, receiver, event)
+        finally:
+            took = time.perf_counter() - t0
+            self.depth -= 1
+            if took > self.threshold:
+                self.slow.append((took * 1000, type(receiver).__name__, str(event.type()), profiler))
+
+    def report(self, name: str) -> None:
+        import io
+        import pstats
+
+        for ms, receiver, kind, profiler in sorted(self.slow, key=lambda t: -t[0])[:3]:
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(14)
+            lines = [ln for ln in out.getvalue().splitlines() if "/" in ln or "{" in ln][:14]
+            print(f"  [{name}] {ms:.1f} ms (profiled) in {receiver} {kind}")
+            for ln in lines:
+                print("     " + ln.strip()[:150])
+        self.slow.clear()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--why", type=float, default=0, metavar="MS",
+                        help="profile each event and print where those over MS went")
     parser.add_argument("--corpus", default=WIKI)
     parser.add_argument("--preset")
     parser.add_argument("--merges", type=int, default=3000, help="Run to target stops here")
@@ -137,7 +206,7 @@ def main(argv=None) -> int:
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     args = parser.parse_args(argv)
     wanted = args.scenarios.split(",")
-    app = QApplication.instance() or QApplication([])
+    app = QApplication.instance() or (WhyApp([], args.why) if args.why else QApplication([]))
     session, window = open_window(app, args, "bench_stall.ini")
     from bpe_lens_app.session import default_config
     from dataclasses import replace
@@ -194,7 +263,9 @@ def main(argv=None) -> int:
         got = hold_key(app, window)
         print(f"{'hold-space':13s} longest stall {gaps.stop():7.1f} ms{gaps.cpu()}  presses {got['presses']}, "
               f"steps {got['steps']}, "
-              f"dropped {got['dropped']}, after release {got['after release']}", flush=True)
+              f"dropped {got['dropped']}, after release {got['after release']}{GC.take()}", flush=True)
+        if isinstance(app, WhyApp):
+            app.report("hold-space")
     session.shutdown()
     return 0
 

@@ -35,7 +35,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 from PySide6.QtCore import QEventLoop  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from bench_gui import PANES, load_corpus, open_window, percentile  # noqa: E402
+from bench_gui import PANES, corpus_path, load_corpus, open_window, percentile  # noqa: E402
 
 
 class TimingApp(QApplication):
@@ -89,13 +89,15 @@ def main(argv=None) -> int:
     parser.add_argument("--detail", action="store_true", help="paints per widget class and region size")
     parser.add_argument("--worst", type=int, default=0, metavar="N", help="break down the N slowest steps")
     parser.add_argument("--start", type=int, default=0, metavar="K", help="first run to merge K (on a worker)")
+    parser.add_argument("--encode-chars", type=int, default=0, help="this many corpus characters in the encode pane")
     args = parser.parse_args(argv)
     app = TimingApp([])
     app.detail = args.detail
     session, window = open_window(app, args, "profile_gui.ini")
     for name in PANES:
         app.panes[getattr(window, name)] = name
-    load_corpus(session, window, args.corpus)
+    args.corpus = corpus_path(args.corpus)
+    load_corpus(session, window, args.corpus, args.encode_chars)
     if args.start:
         loop = QEventLoop()
         session.run_finished.connect(loop.quit)

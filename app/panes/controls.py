@@ -102,7 +102,7 @@ class TrainActions(QObject):
 
 def bind(actions: TrainActions, session: Session) -> None:
     """Intents to commands, and the session's run state back to the actions."""
-    actions.step_requested.connect(session.step)
+    actions.step_requested.connect(session.request_step)
     actions.undo_requested.connect(session.undo)
     actions.reset_requested.connect(session.reset)
     actions.run_requested.connect(session.run_to_target)
@@ -251,9 +251,12 @@ class RunStatus(QObject):
         self.cancel_button.show()
 
     def show_progress(self, done: int, total: int, unit: str, message: str = "") -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"%p% ({done:,} / {total:,} {unit})")
+        bar = self.progress
+        bar.setUpdatesEnabled(False)  # QProgressBar.setValue repaints at once (the whole bar, every call):
+        bar.setRange(0, max(total, 1))  # with updates off it only marks it, and it is painted with the frame
+        bar.setValue(min(done, total))
+        bar.setFormat(f"%p% ({done:,} / {total:,} {unit})")
+        bar.setUpdatesEnabled(True)
         if message:
             self.bar.showMessage(message)
 

@@ -15,6 +15,7 @@ worker next time (:mod:`~bpe_lens_app.encode_jobs`): 3,000 characters never bloc
 from __future__ import annotations
 
 import time
+from collections import deque
 from typing import Callable, List, Optional
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -76,7 +77,8 @@ class EncodePane(QWidget):
         super().__init__(parent)
         self._model: Optional[BPEModel] = None
         self._source: Optional[Callable[[], Optional[BPEModel]]] = None
-        self._encode_ms = 0.0  # how long the last encoding took (model, encoder, chips)
+        self._encode_ms = 0.0  # how long an encoding takes (model, encoder, chips): the least of the last few
+        self._recent_ms: deque = deque(maxlen=4)  # one slow encode (another process had the core) is not a trend
         self._merges_limit: Optional[int] = None
         self._encoder = None
         self._encoding: Optional[Encoding] = None
@@ -173,6 +175,10 @@ class EncodePane(QWidget):
         elif not self._timer.isActive():
             self._timer.start()
 
+    def _took(self, ms: float) -> None:
+        self._recent_ms.append(ms)
+        self._encode_ms = min(self._recent_ms)
+
     def observe(self, session: Session) -> None:
         """Encode with the session's vocabulary as it trains, while the pane is visible
         (:class:`~bpe_lens_app.encode_follow.SessionFollower` says when)."""
@@ -237,11 +243,12 @@ class EncodePane(QWidget):
             self._encoder = result.encoder  # typing on reuses its word cache
         self._encoding, self._error = result.encoding, result.error
         self._render()
-        self._encode_ms = result.ms + (time.perf_counter() - start) * 1000
+        self._took(result.ms + (time.perf_counter() - start) * 1000)
         self.encoding_changed.emit(self._encoding)
 
     # -- slots
     def _on_editor_text_changed(self) -> None:
+        self._recent_ms.clear()  # another text: the next encoding's time stands alone
         self._schedule()
 
     def _schedule(self) -> None:
@@ -274,7 +281,7 @@ class EncodePane(QWidget):
             except Exception as exc:  # a user-facing message beats a dead pane
                 self._error = str(exc) or type(exc).__name__
         self._render()
-        self._encode_ms = (time.perf_counter() - start) * 1000
+        self._took((time.perf_counter() - start) * 1000)
         self.encoding_changed.emit(self._encoding)
 
     def _mode(self) -> str:

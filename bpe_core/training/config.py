@@ -130,3 +130,21 @@ def run_target(cfg: TrainerConfig, merges: Optional[int], vocab_size: Optional[i
             candidates.append(merge_count + max(0, v - current_vocab))
     known = [c for c in candidates if c is not None]
     return min(known) if known else merge_count + pairs_left
+
+
+#: the timeline's length when the configuration sets neither vocab_size nor num_merges
+DEFAULT_TARGET = 1000
+
+
+def target_merges(config: TrainerConfig, initial_vocab: Optional[int], known: int = 0,
+                  default: int = DEFAULT_TARGET) -> int:
+    """Where a timeline ends: the configured merges, or the vocab size minus the alphabet.
+
+    >>> target_merges(TrainerConfig(vocab_size=300), 256), target_merges(TrainerConfig(), 256, 1500)
+    (44, 1500)
+    """
+    if config.num_merges is not None:
+        return config.num_merges
+    if config.vocab_size is not None and initial_vocab is not None:
+        return max(1, config.vocab_size - initial_vocab)
+    return max(default, known)

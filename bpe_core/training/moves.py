@@ -6,7 +6,7 @@ is driven on any one thread; frames are immutable, cheap per batch, and publishe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import MergeStep, PairCount, TrainingStats
@@ -29,6 +29,9 @@ class Frame:
     stop_reason: Optional[str]
     #: the trainer's last merge with its examples (moves merge without them: half the cost)
     latest: Optional[MergeStep] = None
+    #: word -> the ranks of ``steps`` that changed it (merges done), for the seek index: built where the
+    #: move runs, so that the thread that publishes only extends one list per word
+    word_ranks: Optional[Mapping[int, List[int]]] = None
 
 
 class Move:

@@ -43,49 +43,33 @@ merges of one batch. :meth:`model` builds the full model from the trainer when n
 the trainer is where the published position is; during a move it is built from the published
 records (same tokens, merges and counts, without touching the trainer).
 
-Seeking without waiting
------------------------
-Moving a big corpus's trainer thousands of merges back or forth takes seconds. :meth:`Timeline.jump`
-publishes any known merge at once from the records alone (segmentations come from
-:class:`~bpe_core.training.word_changes.WordChanges`, stats from the records); the trainer stays
-behind (:attr:`is_lagging`) until the move from :meth:`catch_up` brings it there, whose frames publish
-nothing until it arrives. Moves start from the trainer's position, so a driver catches up first.
+Seeking without waiting, stepping from the records
+--------------------------------------------------
+Moving a big corpus's trainer thousands of merges takes seconds. :meth:`Timeline.jump` publishes any
+known merge at once from the records (segmentations from :class:`~bpe_core.training.word_changes.WordChanges`,
+stats from the records); the trainer stays elsewhere (:attr:`is_lagging`) until :meth:`catch_up`'s move
+brings it there. :meth:`read_ahead` trains past the position without showing it, so steps are jumps too.
 """
 from __future__ import annotations
 
 import dataclasses
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
-from bpe_core.encoding.merge import merge_pair
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
+from bpe_core.training.config import DEFAULT_TARGET, target_merges
 from bpe_core.training.moves import Frame, Move, Segmentation, undos
 from bpe_core.training.trainer import Trainer
-from bpe_core.training.word_changes import WordChanges
+from bpe_core.training.word_changes import WordChanges, ranks_by_word, word_history
 from bpe_core.types import MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
 
 __all__ = ["Frame", "Move", "Segmentation", "Timeline", "WordHistory", "target_merges", "TOP_K", "DEFAULT_TARGET"]
 
 #: how many next pairs a frame carries (a chart of the next pairs shows up to this many)
 TOP_K = 20
-#: the timeline's length when the configuration sets neither vocab_size nor num_merges
-DEFAULT_TARGET = 1000
+INDEX_SLICE = 32  # records indexed for seeks per frame applied (a bulk frame holds thousands)
 
 WordHistory = List[Tuple[Optional[MergeStep], Segmentation]]
-
-
-def target_merges(config: TrainerConfig, initial_vocab: Optional[int], known: int = 0,
-                  default: int = DEFAULT_TARGET) -> int:
-    """Where a timeline ends: the configured merges, or the vocab size minus the alphabet.
-
-    >>> target_merges(TrainerConfig(vocab_size=300), 256), target_merges(TrainerConfig(), 256, 1500)
-    (44, 1500)
-    """
-    if config.num_merges is not None:
-        return config.num_merges
-    if config.vocab_size is not None and initial_vocab is not None:
-        return max(1, config.vocab_size - initial_vocab)
-    return max(default, known)
 
 
 class Timeline:
@@ -115,18 +99,18 @@ class Timeline:
         self._full_model = self._base_model  # the last model built from the trainer
         self._model: Optional[Tuple[int, bool, BPEModel]] = None  # (position, full, model)
         self._steps: List[MergeStep] = []
-        self._position = 0
+        self._position = self._reached = 0  # the position, and the furthest it has been
         start = self._frame((), False)
-        self._top, self._stats, self._vocab_size = start.top_pairs, start.stats, start.vocab_size
-        self._initial_stats = start.stats
+        self._top, self._stats, self._vocab_size, self._initial_stats = start.top_pairs, start.stats, \
+            start.vocab_size, start.stats
         self._tops = {0: start.top_pairs}  # position -> the trainer's top pairs there (from frames)
+        self._top_exact = True  # the published top pairs are the trainer's at the position (else: from records)
         self._stop_reason: Optional[str] = None
 
     @classmethod
-    def from_corpus(cls, path: str, config: TrainerConfig, *,
-                    progress: Optional[Callable[[Progress], None]] = None,
-                    cancel: Optional[Callable[[], bool]] = None,
-                    factory: Callable[..., Trainer] = Trainer.from_corpus, top_k: int = TOP_K) -> "Timeline":
+    def from_corpus(cls, path: str, config: TrainerConfig, *, progress: Optional[Callable[[Progress], None]] = None,
+                    cancel: Optional[Callable[[], bool]] = None, factory: Callable[..., Trainer] = Trainer.from_corpus,
+                    top_k: int = TOP_K) -> "Timeline":
         """Count ``path``'s words and wrap the new trainer (a worker may call this; it shares nothing yet)."""
         return cls(factory(path, config, progress=progress, cancel=cancel), top_k=top_k)
 
@@ -140,9 +124,7 @@ class Timeline:
         """The unique words, in order of first appearance (the trainer's list: never mutated)."""
         return self.trainer.words
 
-    @property
-    def freqs(self) -> List[int]:
-        return self.trainer.freqs
+    freqs = property(lambda self: self.trainer.freqs)
 
     def segmentation(self, i: int) -> Segmentation:
         at, k = self._segs_at, self._position
@@ -189,13 +171,15 @@ class Timeline:
 
     @property
     def steps(self) -> List[MergeStep]:
-        """Every merge known: the applied ones, then those undone (do not mutate)."""
+        """Every merge known: the applied ones, then those undone or read ahead (do not mutate)."""
         return self._steps
 
     @property
-    def is_moving(self) -> bool:
-        """A move owns the trainer (the published facts may lag it by one batch)."""
-        return self._busy
+    def reached_steps(self) -> List[MergeStep]:
+        """The merges the position has reached: the applied ones, then those undone (not those read ahead)."""
+        return self._steps if self._reached >= len(self._steps) else self._steps[: self._reached]
+
+    is_moving = property(lambda self: self._busy, doc="A move owns the trainer (the facts may lag it by a batch).")
 
     @property
     def target_merges(self) -> int:
@@ -204,21 +188,12 @@ class Timeline:
 
     def word_history(self, i: int) -> WordHistory:
         """Word ``i``'s segmentation at the start and after every applied merge that changed it."""
-        seg = self._initial[i]
-        out: WordHistory = [(None, seg)]
-        for step in self.history:
-            if step.left in seg:
-                new = merge_pair(list(seg), step.left, step.right, step.new_id)  # None: not in this word
-                if new is not None:
-                    seg = tuple(new)
-                    out.append((step, seg))
-        return out
+        return word_history(self._initial[i], self.history)
 
     def model(self) -> BPEModel:
         """The vocabulary at the position (cached per position).
 
-        Built by the trainer when it is free and at the position; during a move, from the published
-        records (a model that needs the trainer's tables, seed 000's, stays the last full one).
+        By the trainer when it is free and here; else from the records (seed 000's: the last full one).
         """
         cached = self._model
         full = not self._busy and self.trainer.merge_count == self._position
@@ -284,14 +259,15 @@ class Timeline:
         latest = trainer.detail(trainer.history[-1]) if trainer.history else None
         return Frame(tuple(steps), undone, {i: trainer.segmentation(i) for i in changed},
                      tuple(trainer.top_pairs(self.top_k)), trainer.stats, trainer.vocab_size,
-                     trainer.stop_reason, latest)
+                     trainer.stop_reason, latest, None if undone or not steps else ranks_by_word(steps))
 
     # -- publishing ---------------------------------------------------------------------------------
-    def apply(self, frame: Frame) -> List[MergeStep]:
+    def apply(self, frame: Frame, *, show: bool = True) -> List[MergeStep]:
         """Publish ``frame``; returns the steps readers should see (the latest with examples).
 
         The trainer's side (segmentations, records) always follows the frame; the published position
-        follows the steps that pass it. After a :meth:`jump` the trainer is elsewhere: its frames
+        follows the steps that pass it (``show=False``: it stays, the steps are only recorded — a
+        :meth:`read_ahead`'s frames). After a :meth:`jump` the trainer is elsewhere: its frames
         publish nothing until it reaches the position, and from there on the facts are its own again.
         """
         segs = self._segs
@@ -301,22 +277,26 @@ class Timeline:
         shown: List[MergeStep] = []
         if steps and frame.undone:
             self._segs_at = steps[-1].rank - 1
-            shown = [s for s in steps if s.rank <= at] if self._segs_at < at else []
+            shown = [s for s in steps if s.rank <= at] if show and self._segs_at < at else []
         elif steps:
             if latest is not None and latest.rank == steps[-1].rank:
                 steps[-1] = latest  # the one readers show, with its examples
             self._record(steps)
-            self._changes.update(self._steps)  # the index a seek reads, a batch at a time
+            if frame.word_ranks is None or not self._changes.add(frame.word_ranks, steps[0].rank, steps[-1].rank):
+                self._changes.update(self._steps, INDEX_SLICE)  # the index a seek reads; the rest: index_some
             self._segs_at = steps[-1].rank
-            shown = [s for s in steps if s.rank > at] if self._segs_at > at else []
+            shown = [s for s in steps if s.rank > at] if show and self._segs_at > at else []
+        if steps:
+            self._tops[self._segs_at] = frame.top_pairs  # the trainer's, where it stands: exact for a jump there
         if shown:
             self._position, self._seg_cache = self._segs_at, {}
+            self._reached = max(self._reached, self._position)
         if self._segs_at == self._position:  # the trainer is at the position: its facts are exact
             if latest is not None and latest.rank == self._position:
                 self._steps[latest.rank - 1] = latest
             if steps:
                 self._top, self._stats, self._vocab_size = frame.top_pairs, frame.stats, frame.vocab_size
-                self._tops[self._position] = frame.top_pairs
+                self._top_exact = True
             self._stop_reason = frame.stop_reason
         return shown
 
@@ -329,26 +309,50 @@ class Timeline:
     def jump(self, k: int) -> Tuple[List[MergeStep], bool]:
         """Publish merge ``k`` (at most the known merges) at once, from the records alone.
 
-        Returns the steps passed and whether they were undone, as :meth:`apply` would. Segmentations,
-        stats, the model and the history are exact; the top pairs are the trainer's where a frame
-        published them, else the next known merges with the counts they had when merged (the first one
-        exact) until :meth:`catch_up` brings the trainer here. A live move (a catch-up) may go on.
+        Returns the steps passed and whether they were undone, as :meth:`apply` would. All is exact but
+        the top pairs where no frame recorded the trainer's (:attr:`top_pairs_exact`): then they are the
+        next known merges with their counts (the first exact). A live move (a catch-up) may go on.
         """
         k, at = max(0, min(k, len(self._steps))), self._position
         if k == at:
             return [], False
-        self._position, self._seg_cache = k, {}
+        self._position, self._seg_cache, self._reached = k, {}, max(self._reached, k)
         self._stats = self._steps[k - 1].stats if k else self._initial_stats
         self._vocab_size = self._stats.vocab_size
         top = self._tops.get(k)
+        self._top_exact = top is not None
         self._top = top if top is not None else tuple(
             PairCount(s.left, s.right, s.count) for s in self._steps[k:k + self.top_k])
         self._stop_reason = None
         return (self._steps[at:k], False) if k > at else (self._steps[k:at][::-1], True)
 
+    def index_some(self, n: int = INDEX_SLICE) -> bool:
+        """Index up to ``n`` more records for seeks (between frames; a seek indexes the rest); True: done."""
+        return self._changes.update(self._steps, n)
+
     def catch_up(self) -> Optional[Move]:
         """The move that brings the trainer to the published position (None: it is there)."""
         return self.toward(self._position) if self.is_lagging else None
+
+    @property
+    def top_pairs_exact(self) -> bool:
+        """Whether :attr:`top_pairs` are the trainer's at the position (after a jump: maybe from the records)."""
+        return self._top_exact
+
+    @property
+    def trainer_lead(self) -> int:
+        """How many merges the trainer is past the published position (negative: behind it)."""
+        return self._segs_at - self._position
+
+    def read_ahead(self, lead: int) -> Optional[Move]:
+        """The move that takes the trainer up to ``lead`` merges past the position (not past the target),
+        so that steps show at once from the records (:meth:`jump`; apply its frames with ``show=False``, one
+        merge each). None: the trainer is behind, half that far ahead, at the end, or seed 000's tables.
+        """
+        at, end = self._segs_at, min(self._position + lead, self.target_merges)
+        far = at < self._position or at - self._position >= lead // 2 or at >= end
+        usable = self._base_model.algorithm == "merges" and not self.trainer.stop_reason
+        return self.forward(end - at) if usable and not far else None
 
     def _record(self, steps: Sequence[MergeStep]) -> None:
         known = self._steps
@@ -357,6 +361,7 @@ class Timeline:
             if k < len(known) and (known[k].left, known[k].right) != (step.left, step.right):
                 del known[k:]  # a different future (cannot happen with a fixed config)
                 self._changes.truncate(k)
+                self._reached = min(self._reached, k)
             if k < len(known):
                 known[k] = step
             else:

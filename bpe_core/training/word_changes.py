@@ -23,7 +23,7 @@ timeline feeds it as it publishes, a batch at a time, so a seek finds it ready.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.analysis.replay import merge_pair
 from bpe_core.types import MergeStep
@@ -39,12 +39,14 @@ class WordChanges:
         self._ranks: Dict[int, List[int]] = {}
         self._indexed = 0  # the records indexed so far: ranks 1.._indexed
 
-    def update(self, steps: Sequence[MergeStep]) -> None:
-        """Index the records not yet seen (``steps`` is the timeline's list of known merges)."""
+    def update(self, steps: Sequence[MergeStep], limit: Optional[int] = None) -> bool:
+        """Index the records not yet seen (``steps`` is the timeline's list of known merges), at most
+        ``limit`` of them (a GUI indexes a bulk run's records a slice at a time); True: all are indexed."""
         if len(steps) < self._indexed:
             self.truncate(len(steps))
+        end = len(steps) if limit is None else min(len(steps), self._indexed + limit)
         ranks = self._ranks
-        for step in steps[self._indexed:]:
+        for step in steps[self._indexed:end]:
             rank = step.rank
             for i in step.changed_words:
                 got = ranks.get(i)
@@ -52,7 +54,26 @@ class WordChanges:
                     ranks[i] = [rank]
                 else:
                     got.append(rank)
-        self._indexed = len(steps)
+        self._indexed = end
+        return end == len(steps)
+
+    def add(self, word_ranks: Mapping[int, List[int]], first: int, last: int) -> bool:
+        """Index the records of ranks ``first..last`` from :func:`ranks_by_word`'s table of them; False
+        (nothing done) when records before ``first`` are not indexed yet: :meth:`update` then."""
+        at = self._indexed
+        if not first <= at + 1 <= last:
+            return at >= last
+        ranks = self._ranks
+        for i, new in word_ranks.items():
+            if new[0] <= at:
+                new = [r for r in new if r > at]
+            got = ranks.get(i)
+            if got is None:
+                ranks[i] = list(new)
+            else:
+                got.extend(new)
+        self._indexed = last
+        return True
 
     def truncate(self, n: int) -> None:
         """Forget the records after rank ``n`` (the timeline dropped them: a different future)."""
@@ -86,3 +107,31 @@ class WordChanges:
             if merged is not None:
                 seg = tuple(merged)
         return seg
+
+
+def word_history(initial: Tuple[int, ...], history: Sequence[MergeStep]) -> List[Tuple[object, Tuple[int, ...]]]:
+    """A word's segmentation at the start (step None) and after every merge of ``history`` that changed it."""
+    seg = initial
+    out: List[Tuple[object, Tuple[int, ...]]] = [(None, seg)]
+    for step in history:
+        if step.left in seg:
+            new = merge_pair(list(seg), step.left, step.right, step.new_id)  # None: not in this word
+            if new is not None:
+                seg = tuple(new)
+                out.append((step, seg))
+    return out
+
+
+def ranks_by_word(steps: Sequence[MergeStep]) -> Dict[int, List[int]]:
+    """Word -> the ranks of ``steps`` (ascending) that changed it: a frame's part of the seek index."""
+    out: Dict[int, List[int]] = {}
+    get = out.get
+    for step in steps:
+        rank = step.rank
+        for i in step.changed_words:
+            got = get(i)
+            if got is None:
+                out[i] = [rank]
+            else:
+                got.append(rank)
+    return out

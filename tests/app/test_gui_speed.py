@@ -105,7 +105,8 @@ def test_a_seek_shows_the_state_of_merge_k_at_once(qtbot, loaded_window):
     qtbot.waitUntil(lambda: w.encode.encoding() is not None
                     and w.encode.encoding().ids == make_encoder(s.model()).encode(text).ids, timeout=5000)
     qtbot.waitUntil(lambda: _settled(s), timeout=20000)
-    assert s._trainer.merge_count == 7 and list(s.top_pairs) == fresh.top_pairs(len(s.top_pairs))
+    assert s._trainer.merge_count >= 7  # at merge 7, or reading ahead of it
+    assert list(s.top_pairs) == fresh.top_pairs(len(s.top_pairs))
     assert w.pair_chart.bar_lengths()[0] == float(s.top_pairs[0].count)
 
 
@@ -119,9 +120,19 @@ def test_steps_while_the_trainer_catches_up_land_where_asked(qtbot, loaded_windo
     s.undo(2)
     assert s.merge_count == 9
     qtbot.waitUntil(lambda: _settled(s), timeout=20000)
-    assert s._trainer.merge_count == 9
-    s.step(3)  # trainer and position agree again: a plain step
-    assert s.merge_count == 12 and s._trainer.merge_count == 12
+    assert s._trainer.merge_count >= 9  # at the position, or reading ahead of it
+    _assert_shows_merge(s, 9)
+    s.step(3)  # a plain step, or merges read ahead shown from the records
+    assert s.merge_count == 12
+    _assert_shows_merge(s, 12)
+
+
+def _assert_shows_merge(s, k: int) -> None:
+    """What the session shows is a fresh trainer's state after k merges: segmentations, stats, next pairs."""
+    fresh = Trainer(dict(zip(s.words, s.freqs)), s.config)
+    fresh.run(merges=k)
+    assert [s.segmentation(i) for i in range(len(s.words))] == [fresh.segmentation(i) for i in range(len(s.words))]
+    assert s.stats == fresh.stats and list(s.top_pairs) == fresh.top_pairs(len(s.top_pairs))
 
 
 def test_scrubbing_never_starts_a_run(qtbot, loaded_window):
@@ -167,3 +178,35 @@ def test_deliberate_presses_are_never_dropped(qtbot, loaded_window):
     for _ in range(3):
         w.train_actions["step"].trigger()  # no auto-repeat: each press is a step
     assert s.merge_count == 3
+
+
+def test_steps_show_merges_read_ahead_at_once_and_exact(qtbot, loaded_window):
+    """After a step the trainer reads ahead on a worker; the next steps show those merges from the records
+    at once (no merge on the GUI thread), exactly as a fresh run, and the slider does not grow by them."""
+    w = loaded_window
+    s = w.session
+    s.step()
+    qtbot.waitUntil(lambda: s._trainer.merge_count > s.merge_count + 5, timeout=20000)
+    assert len(s.timeline) == s.merge_count == 1 and w.controls.timeline.maximum() == 1
+    for k in (2, 3, 4):
+        w.train_actions["step"].trigger()
+        assert s.merge_count == k  # at once: it was read ahead
+        _assert_shows_merge(s, k)
+    assert w.controls.timeline.maximum() == 4 and len(s.timeline) == 4
+
+
+def test_a_step_asked_before_the_trainer_read_it_lands_when_it_has(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    s.read_ahead = 0
+    s.step()
+    s.read_ahead = 4
+    s._catch_up()  # reading ahead from merge 1
+    target = s.merge_count + 6  # beyond what it reads at first: the requests wait for the worker's frames
+    while s.merge_count < target:
+        start = s.merge_count
+        s.request_step()
+        qtbot.waitUntil(lambda: s.merge_count == start + 1, timeout=20000)
+    qtbot.wait(50)
+    assert s.merge_count == target  # every request one merge, none lost or doubled
+    _assert_shows_merge(s, target)

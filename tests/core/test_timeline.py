@@ -220,6 +220,9 @@ class TimelineVsFreshRun(RuleBasedStateMachine):
     def move_in_batches(self, k: int, batch: int, stop_after: int) -> None:
         """What the app's worker does: frames every ``batch`` merges, applied later; maybe cancelled."""
         tl = self.tl
+        catch_up = tl.catch_up()  # as the app does first: a move starts where the trainer is
+        if catch_up is not None:
+            tl.apply(tl.walk(catch_up))
         shown = pairs(tl.history)
         move = tl.toward(k)
         frames, pending, done = [], [], 0
@@ -242,6 +245,38 @@ class TimelineVsFreshRun(RuleBasedStateMachine):
         self.at = tl.trainer.merge_count
         assert self.at == len(shown) + sign * done
 
+    @rule(lead=st.integers(2, 12), stop_after=st.integers(1, 20))
+    def read_ahead(self, lead: int, stop_after: int) -> None:
+        """What the app does while the user steps: the trainer runs on, a frame a merge, applied unshown."""
+        tl = self.tl
+        before, reached = tl.trainer_lead, list(tl.reached_steps)
+        move = tl.read_ahead(lead)
+        if move is None:
+            return
+        frames = []
+        with move:
+            for step in move:
+                frames.append(move.frame([step]))
+                if len(frames) == stop_after:
+                    break
+        for frame in frames:
+            assert tl.apply(frame, show=False) == []
+        tl.settle()
+        assert tl.merge_count == self.at and tl.trainer_lead == before + len(frames)
+        assert pairs(tl.reached_steps) == pairs(reached)  # what was read ahead is not on the slider
+
+    @rule(k=st.integers(0, LIMIT + 5))
+    def jump(self, k: int) -> None:
+        """A scrub or a step shown from the records (the trainer stays where it is)."""
+        tl = self.tl
+        k = min(k, len(tl.steps))
+        ahead = tl.trainer_lead > 0 and tl.merge_count < k <= tl.merge_count + tl.trainer_lead
+        tl.jump(k)
+        self.at = k
+        if ahead:
+            assert tl.top_pairs_exact  # each merge read ahead left the trainer's own next pairs
+        assert len(tl.reached_steps) >= k
+
     @invariant()
     def equals_a_fresh_run(self) -> None:
         tl = getattr(self, "tl", None)
@@ -249,9 +284,12 @@ class TimelineVsFreshRun(RuleBasedStateMachine):
             return
         ref = fresh(self.config, self.at)
         assert tl.merge_count == ref.merge_count == self.at
-        assert tl.trainer.merge_count == self.at
+        assert tl.trainer.merge_count == self.at + tl.trainer_lead
         assert all(tl.segmentation(i) == ref.segmentation(i) for i in range(len(ref.words)))
-        assert tl.top_pairs == tuple(ref.top_pairs(TOP_K))
+        if tl.top_pairs_exact:
+            assert tl.top_pairs == tuple(ref.top_pairs(TOP_K))
+        else:  # the next known merges with their counts: the first one is the trainer's next
+            assert tl.top_pairs[:1] == tuple(ref.top_pairs(1))
         assert tl.stats == ref.stats and tl.vocab_size == ref.vocab_size
         assert pairs(tl.history) == pairs(ref.history)
         model, ref_model = tl.model(), ref.model()

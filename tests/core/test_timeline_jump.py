@@ -150,3 +150,20 @@ def test_the_next_known_merges_stand_in_for_top_pairs():
     tl = _trained("gpt2")
     tl.jump(33)
     assert tl.top_pairs == tuple(PairCount(s.left, s.right, s.count) for s in tl.steps[33:53])
+
+
+def test_frames_index_their_own_records_as_update_does():
+    """A frame's word -> ranks table (built where the move runs) gives the same seek index as
+    indexing the records one by one, also when frames overlap what is indexed already."""
+    from bpe_core.training.word_changes import WordChanges, ranks_by_word
+
+    config = make_config("gpt2", num_merges=None, vocab_size=None)
+    trainer = Trainer(_counts(config), config)
+    steps = [trainer.step() for _ in range(60)]
+    initial = [() for _ in trainer.words]
+    by_update, by_frames = WordChanges(initial), WordChanges(initial)
+    by_update.update(steps)
+    for lo, hi in ((0, 7), (7, 8), (5, 30), (30, 60)):  # (5, 30) overlaps ranks 6..8, indexed already
+        assert by_frames.add(ranks_by_word(steps[lo:hi]), lo + 1, hi)
+    assert not WordChanges(initial).add(ranks_by_word(steps[10:20]), 11, 20)  # a gap: update() instead
+    assert by_frames._ranks == by_update._ranks and by_frames._indexed == by_update._indexed == 60

@@ -1,0 +1,89 @@
+"""What the session shows: its signals and its read-only views of the timeline's published facts.
+
+Split from :mod:`session` (commands and runs) so that each stays readable; the session is the only
+subclass, and these read what it holds (``_tl``, ``_config``, ``_corpus``, ``_speed``).
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from PySide6.QtCore import QObject, Signal
+
+from bpe_core.model import BPEModel
+from bpe_core.training.timeline import WordHistory, target_merges
+from bpe_core.training.trainer import Trainer
+from bpe_core.types import MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
+
+from .facts import Fact
+from .payloads import CorpusInfo
+
+
+class SessionViews(QObject):
+    loading_started = Signal(str)  # what is being read: a load started (progress bar + Cancel)
+    load_progress = Signal(object)  # bpe_core.types.Progress
+    corpus_loaded = Signal(object)  # CorpusInfo
+    load_cancelled = Signal()
+    steps_applied = Signal(list)  # list[MergeStep], oldest first
+    steps_undone = Signal(list)  # list[MergeStep], in the order they were undone
+    reset_done = Signal()
+    run_started = Signal(str)  # kind
+    run_progress = Signal(object)  # RunProgress
+    run_finished = Signal(object)  # RunEnd
+    error_raised = Signal(str)
+    vocabulary_opened = Signal(object)  # BPEModel
+    config_changed = Signal(object)  # TrainerConfig
+    caught_up = Signal()  # the trainer reached the position a seek jumped to: its exact top pairs are published
+
+
+    # -- read-only views (GUI thread): the timeline's published facts ---------------------------------
+    words = Fact[List[str]](list)  # the unique words, in order of first appearance
+    freqs = Fact[List[int]](list)
+    top_pairs = Fact[Tuple[PairCount, ...]](tuple)  # the next merges, in the order the tie rule takes them
+    merge_count = Fact[int](int)
+    vocab_size = Fact[int](int)
+    stats = Fact[Optional[TrainingStats]]()
+    stop_reason = Fact[Optional[str]]()
+    history = Fact[List[MergeStep]](list)  # the merges applied now, rank 1 first
+    timeline = Fact[List[MergeStep]](list, name="reached_steps")  # every merge reached: applied, then undone
+
+    def segmentation(self, i: int) -> Tuple[int, ...]:
+        return self._tl.segmentation(i)
+
+    def token(self, token_id: int) -> Raw:
+        return self._tl.token(token_id)
+
+    def display(self, token_id: int) -> str:
+        return self._tl.display(token_id)
+
+    def word_history(self, i: int) -> WordHistory:
+        """Word ``i``'s segmentation at the start and after every merge that changed it."""
+        return self._tl.word_history(i)
+
+    @property
+    def config(self) -> TrainerConfig:
+        return self._config
+
+    @property
+    def corpus(self) -> Optional[CorpusInfo]:
+        return self._corpus
+
+    @property
+    def _trainer(self) -> Optional[Trainer]:  # tests slow its steps down
+        return self._tl.trainer if self._tl is not None else None
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._tl is not None
+
+    @property
+    def speed(self) -> float:
+        return self._speed
+
+    @property
+    def target_merges(self) -> int:
+        """Where the timeline ends: the configured merges, or vocab size minus the alphabet."""
+        return self._tl.target_merges if self._tl else target_merges(self._config, None)
+
+    def model(self) -> Optional[BPEModel]:
+        """The vocabulary as trained so far (cached per merge count)."""
+        return self._tl.model() if self._tl else None
