@@ -110,8 +110,8 @@ class Trainer:
         self.total_units = sum(map(mul, self.freqs, unit_lens))
         self._total_tokens = sum(map(mul, self.freqs, map(len, self._segs)))
         self._idx = PairIndex(self._segs, self.freqs, self._tokens, lens, config.tie_break)
-        gc.collect()
-        gc.freeze()  # the state is millions of long-lived objects: keep the cyclic GC off them
+        gc.collect(1)  # the young generations only: a full pass walks every object of the process (a GUI's
+        gc.freeze()  # too, tens of ms holding the GIL); the state is long-lived: keep the cyclic GC off it
         self.history: List[MergeStep] = []
         self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]]]] = []
         self.stop_reason: Optional[str] = None
