@@ -1,7 +1,8 @@
 """Training settings: checked before any reading, converted to and from a file's plain dict.
 
 One home for what a :class:`~bpe_core.types.TrainerConfig` may hold and how it is stored: the
-trainer checks it, the native format writes and reads it, continuing a vocabulary recovers it.
+trainer checks it, the native format writes and reads it, continuing a vocabulary recovers it; where
+a timeline ends (:func:`target_merges`).
 
 >>> cfg = TrainerConfig(unit="bytes", special_tokens=("<s>",))
 >>> config_from_dict(config_to_dict(cfg), "example") == cfg
@@ -124,3 +125,37 @@ def run_target(cfg: TrainerConfig, merges: Optional[int], vocab_size: Optional[i
             candidates.append(merge_count + max(0, v - current_vocab))
     known = [c for c in candidates if c is not None]
     return min(known) if known else merge_count + pairs_left
+
+
+def adopted_tokens(model: BPEModel, config: TrainerConfig, initial: List[List[Raw]]) -> List[Raw]:
+    """A trainer continuing ``model``: its tokens (ids kept), then the symbols of ``initial`` it lacks."""
+    if model.unit != config.unit:
+        raise BPELensError(f"the vocabulary is {model.unit}-level but the settings say {config.unit}")
+    if any(t is None for t in model.tokens):
+        raise BPELensError("the vocabulary leaves ids unused; it cannot be continued")
+    tokens: List[Raw] = list(model.tokens)  # type: ignore[arg-type]
+    have = set(tokens)
+    for syms in initial:  # symbols the vocabulary lacks join as new base tokens
+        for sym in syms:
+            if sym not in have:
+                have.add(sym)
+                tokens.append(sym)
+    return tokens
+
+
+#: the timeline's length when the configuration sets neither vocab_size nor num_merges
+DEFAULT_TARGET = 1000
+
+
+def target_merges(config: TrainerConfig, initial_vocab: Optional[int], known: int = 0,
+                  default: int = DEFAULT_TARGET) -> int:
+    """Where a timeline ends: the configured merges, or the vocab size minus the alphabet.
+
+    >>> target_merges(TrainerConfig(vocab_size=300), 256), target_merges(TrainerConfig(), 256, 1500)
+    (44, 1500)
+    """
+    if config.num_merges is not None:
+        return config.num_merges
+    if config.vocab_size is not None and initial_vocab is not None:
+        return max(1, config.vocab_size - initial_vocab)
+    return max(default, known)
