@@ -59,6 +59,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 from bpe_core.encoding.merge import merge_pair
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
+from bpe_core.training.config import DEFAULT_TARGET, target_merges
 from bpe_core.training.moves import Frame, Move, Segmentation, undos
 from bpe_core.training.trainer import Trainer
 from bpe_core.training.word_changes import WordChanges
@@ -68,24 +69,7 @@ __all__ = ["Frame", "Move", "Segmentation", "Timeline", "WordHistory", "target_m
 
 #: how many next pairs a frame carries (a chart of the next pairs shows up to this many)
 TOP_K = 20
-#: the timeline's length when the configuration sets neither vocab_size nor num_merges
-DEFAULT_TARGET = 1000
-
 WordHistory = List[Tuple[Optional[MergeStep], Segmentation]]
-
-
-def target_merges(config: TrainerConfig, initial_vocab: Optional[int], known: int = 0,
-                  default: int = DEFAULT_TARGET) -> int:
-    """Where a timeline ends: the configured merges, or the vocab size minus the alphabet.
-
-    >>> target_merges(TrainerConfig(vocab_size=300), 256), target_merges(TrainerConfig(), 256, 1500)
-    (44, 1500)
-    """
-    if config.num_merges is not None:
-        return config.num_merges
-    if config.vocab_size is not None and initial_vocab is not None:
-        return max(1, config.vocab_size - initial_vocab)
-    return max(default, known)
 
 
 class Timeline:
@@ -154,6 +138,10 @@ class Timeline:
             seg = self._seg_cache[i] = (changes.segmentation(i, k, steps)
                                         if changes.changed_between(i, at, k, steps) else self._segs[i])
         return seg
+
+    def initial_segmentation(self, i: int) -> Segmentation:
+        """Word ``i`` before any merge (its units)."""
+        return self._initial[i]
 
     def token(self, token_id: int) -> Raw:
         return self._tokens[token_id]
@@ -363,6 +351,17 @@ class Timeline:
                 known.append(step)
             if step.created:
                 self._tokens[step.new_id] = step.new_token
+
+    def replace_future(self, k: int, steps: Sequence[MergeStep] = ()) -> None:
+        """Forget the known merges after ``k`` and know ``steps`` (ranks k+1...) instead: another branch's
+        future (:mod:`bpe_core.training.branches`). The position and the trainer must be at most ``k``."""
+        if self._busy or self._position > k or self.trainer.merge_count > k:
+            raise ValueError(f"the future after merge {k} can only be replaced from merge {k} or before")
+        del self._steps[k:]
+        self._changes.truncate(k)
+        self._tops, self._model = {p: top for p, top in self._tops.items() if p <= k}, None
+        self._record(steps)
+        self._changes.update(self._steps)
 
     def settle(self) -> None:
         """After the last frame of a move: publish the trainer's stop reason (a batch may end before it)."""
