@@ -22,11 +22,11 @@ from typing import Callable, List, Optional, Tuple
 from PySide6.QtCore import QObject, Signal
 
 from bpe_core.model import BPEModel
-from bpe_core.presets import PRESETS, make_config
 from bpe_core.training.timeline import DEFAULT_TARGET, TOP_K, Frame, Move, Timeline, WordHistory, target_merges
 from bpe_core.training.trainer import Trainer
-from bpe_core.types import BPELensError, MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
+from bpe_core.types import MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
 
+from .defaults import DEFAULT_PRESET, PRESETS, default_config, default_trainer_factory, make_config  # noqa: F401
 from .facts import Fact
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message
 from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
@@ -36,20 +36,6 @@ SYNC_STEPS = 20
 #: the run kind of the silent move that brings the trainer to a jumped-to position
 CATCH_UP = "catch-up"
 BULK_FRAME_INTERVAL = 1.0  # s between a bulk run's frames (not Play's): the GUI shows progress meanwhile
-DEFAULT_PRESET = "gpt2"
-
-
-def default_trainer_factory() -> Callable:
-    return Trainer.from_corpus
-
-
-def default_config(preset: Optional[str] = None) -> TrainerConfig:
-    name = preset or (DEFAULT_PRESET if DEFAULT_PRESET in PRESETS else next(iter(PRESETS)))
-    if name not in PRESETS:
-        raise BPELensError(f"Unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
-    return make_config(name)
-
-
 class Session(QObject):
     loading_started = Signal(str)  # what is being read: a load started (progress bar + Cancel)
     load_progress = Signal(object)  # bpe_core.types.Progress
@@ -153,6 +139,20 @@ class Session(QObject):
     def model(self) -> Optional[BPEModel]:
         """The vocabulary as trained so far (cached per merge count)."""
         return self._tl.model() if self._tl else None
+
+    @property
+    def core(self) -> Optional[Timeline]:  # the timeline, for commands kept in their own modules (app/branches.py)
+        return self._tl
+
+    def when_ready(self, then: Callable[[], None]) -> bool:
+        """True when the trainer is free at the position; else ``then`` runs once it is (a run stops)."""
+        return self._ready(then)
+
+    def republish(self, undone: List[MergeStep], applied: List[MergeStep]) -> None:
+        """Tell the panes what a command of another module did to the timeline (a branch switch)."""
+        for steps, signal in ((undone, self.steps_undone), (applied, self.steps_applied)):
+            if steps:
+                signal.emit(steps)
 
     # -- commands: corpus and settings ----------------------------------------------------------------
     def load_corpus(self, path: str, config: Optional[TrainerConfig] = None) -> None:
