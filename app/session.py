@@ -51,6 +51,7 @@ class Session(QObject):
     vocabulary_opened = Signal(object)  # BPEModel
     config_changed = Signal(object)  # TrainerConfig
     caught_up = Signal()  # the trainer reached the position a seek jumped to: its exact top pairs are published
+    tokens_renamed = Signal()  # a branch was picked or switched: ids past the alphabet may name other tokens
 
     def __init__(self, *, trainer_factory: Optional[Callable] = None, config: Optional[TrainerConfig] = None,
                  parent: Optional[QObject] = None) -> None:
@@ -144,12 +145,11 @@ class Session(QObject):
     def core(self) -> Optional[Timeline]:  # the timeline, for commands kept in their own modules (app/branches.py)
         return self._tl
 
-    def when_ready(self, then: Callable[[], None]) -> bool:
-        """True when the trainer is free at the position; else ``then`` runs once it is (a run stops)."""
+    def when_ready(self, then: Callable[[], None]) -> bool:  # trainer free at the position, else then() once it is
         return self._ready(then)
 
-    def republish(self, undone: List[MergeStep], applied: List[MergeStep]) -> None:
-        """Tell the panes what a command of another module did to the timeline (a branch switch)."""
+    def republish(self, undone: List[MergeStep], applied: List[MergeStep]) -> None:  # what a branch command did
+        self.tokens_renamed.emit()  # first: caches of token texts by id are stale
         for steps, signal in ((undone, self.steps_undone), (applied, self.steps_applied)):
             if steps:
                 signal.emit(steps)

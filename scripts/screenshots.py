@@ -8,6 +8,9 @@
   ``cjk-mixed`` preset after 100 merges: multi-character chips such as 玄德 and 曹操;
 * ``presenter_1280x720.png``, ``presenter_1024x768.png`` — presenter mode on the common projector sizes;
 * ``main_window_1024x700.png`` — the main window on a small screen (one history chart, picked by tabs);
+* ``ties.png`` — seed 001's sentence (byte-ascii) at merge 0: the two pairs tied at count 3 outlined in
+  the pair chart, the Ties & branches dock with each rule's pick and why; ``ties_branches.png`` — after
+  "Merge this instead" on " l": the branch list and the two branches compared side by side;
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
@@ -32,7 +35,7 @@ if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QEventLoop, QSettings, QSize, QTimer  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings, QSize, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 DATA = Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data")
@@ -188,6 +191,40 @@ def render_other_panes(outdir: Path) -> list[Path]:
     return out
 
 
+def render_ties(outdir: Path) -> list[Path]:
+    """Seed 001's example with its preset: ties at merge 0, the inspector, then a branch compared."""
+    from bpe_lens_app.examples import EXAMPLES
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    example = next(e for e in EXAMPLES if e.file == "seed001_sentence.txt")
+    session = Session(config=example.config())
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    session.load_corpus(str(example.path))
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.step(3)
+    session.seek(0)
+    feature = window.ties
+    feature.dock.show()
+    window.resizeDocks([feature.dock], [560], Qt.Horizontal)
+    pane = feature.pane
+    pane.select_pair(pane.pairs()[1])
+    settle(120)
+    out = [outdir / "ties.png"]
+    window.grab().save(str(out[0]))
+    pane.pick_button.click()
+    feature.branches_pane.select_branch(0)
+    feature.branches_pane.compare_button.click()
+    settle(120)
+    out.append(outdir / "ties_branches.png")
+    window.grab().save(str(out[-1]))
+    window.close()
+    session.shutdown()
+    return out
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -203,7 +240,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "ties"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -224,6 +261,8 @@ def main(argv=None) -> int:
         written += render_other_panes(outdir)
     if args.only in (None, "unknown"):
         written += render_unknown_characters(outdir)
+    if args.only in (None, "ties"):
+        written += render_ties(outdir)
     for path in written:
         print(path)
     return 0

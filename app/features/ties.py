@@ -27,6 +27,7 @@ class TiesFeature:
         split = QSplitter(Qt.Vertical, objectName="splitter_ties")
         split.addWidget(self.pane)
         split.addWidget(self.branches_pane)
+        split.setSizes([360, 540])  # the inspector's table shows several tied pairs without scrolling
         self.dock = QDockWidget("Ties && branches", window, objectName="dock_ties")
         self.dock.setWidget(split)
         window.addDockWidget(Qt.RightDockWidgetArea, self.dock)

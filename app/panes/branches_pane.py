@@ -17,6 +17,8 @@ from bpe_core.encoding.symbols import display
 from bpe_core.training.branches import BranchComparison
 from bpe_core.types import MergeStep
 
+from ..widgets.chip_text import chip_text
+
 #: one branch as listed: (id, name, fork, merges known, is current)
 BranchRow = Tuple[int, str, int, int, bool]
 
@@ -102,7 +104,7 @@ class BranchesPane(QWidget):
         self.title.setText(f"A: {a}\nB: {b}\nThey part after merge {cmp.fork}; words after {cmp.depth} "
                            f"merges on each.")
         _fill(self.merges, [(str(rank), merge_text(x), merge_text(y)) for rank, x, y in cmp.rows])
-        _fill(self.words, [(word, f"{freq:,}", " | ".join(x), " | ".join(y)) for word, freq, x, y in cmp.words])
+        _fill(self.words, [(chip_text(word)[0], f"{freq:,}", " | ".join(x), " | ".join(y)) for word, freq, x, y in cmp.words])
 
     def branch_texts(self) -> list:
         return [self.list.item(i).text() for i in range(self.list.count())]

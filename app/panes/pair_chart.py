@@ -26,8 +26,8 @@ from ..widgets.chip_text import chip_text, readable_text
 #: longest token text on a label before it is elided
 MAX_LABEL_CHARS = 12
 BOTTOM_LABEL = "pair count — the orange bar is the next merge"
-#: added to the axis title while bars are tied with the top count (they are outlined)
-TIED_LEGEND = "; outlined: tied with it"
+#: the axis title while bars are tied with the top count (they are outlined); about as long as the other
+TIED_LABEL = "pair count — orange: next merge; outlined: tied"
 
 
 def token_label(text: str) -> str:
@@ -258,6 +258,7 @@ class PairChart(QWidget):
         # (left id, right id) -> (label, its width), for this corpus and font
         self._pair_texts: Dict[tuple, Tuple[str, int]] = {}
         session.corpus_loaded.connect(self._on_session_corpus_loaded)
+        session.tokens_renamed.connect(self._pair_texts.clear)  # a branch: ids may name other tokens
         for signal in (session.steps_applied, session.steps_undone, session.reset_done):
             signal.connect(self.refresh)
         self._fit_axes()
@@ -379,8 +380,9 @@ class PairChart(QWidget):
             self.bars.set_x_range(self._xmax)
         tied = sum(1 for p in pairs if p.count == pairs[0].count) if len(pairs) > 1 else 0
         self.bars.setOpts(width=counts, tied=tied if tied > 1 else 0)
-        if (tied > 1) != self.plot_item.getAxis("bottom").labelText.endswith(TIED_LEGEND):
-            self.plot_item.setLabel("bottom", BOTTOM_LABEL + (TIED_LEGEND if tied > 1 else ""))
+        label = TIED_LABEL if tied > 1 else BOTTOM_LABEL
+        if label != self.plot_item.getAxis("bottom").labelText:
+            self.plot_item.setLabel("bottom", label)
         if labels != self._labels:
             self._labels = labels
             self._fit_left_axis([w for _, w in texts])

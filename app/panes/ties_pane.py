@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPushButt
 
 from bpe_core.training.ties import TIE_BREAKS, Ties
 
+from ..widgets.chip_text import chip_text
+
 #: a next pair that is not tied: (left id, right id), its count, its tokens as shown
 OtherPair = Tuple[Tuple[int, int], int, Tuple[str, str]]
 
@@ -77,7 +79,7 @@ class TiesPane(QWidget):
         for c, word in zip(ties.candidates, ties.words):
             rules = ties.rules_picking(c.pair)
             label = ", ".join(r + (" (this run)" if r == ties.rule else "") for r in rules)
-            self._add_row(c.pair, (pair_text(c.text), f"{c.count:,}", f"{c.first[0]} {word!r}, {c.first[1]}",
+            self._add_row(c.pair, (pair_text(c.text), f"{c.count:,}", f"{c.first[0]} ({chip_text(word)[0]}), {c.first[1]}",
                                    label), bold if ties.rule in rules else None)
         tied = {c.pair for c in ties.candidates}
         for pair, count, text in others:

@@ -164,8 +164,8 @@ def reason(rule: str, best: TieCandidate, word: str, n: int) -> str:
     if n == 1:
         return "the only pair with the top count"
     if rule == "hf":
-        return "hf: smallest (id_left, id_right) = ({}, {}), {!r} + {!r}".format(best.left, best.right, *best.text)
+        return "smallest (id_left, id_right) = ({}, {}), {!r} + {!r}".format(best.left, best.right, *best.text)
     if rule == "lexicographic":
-        return "lexicographic: smallest (left, right) token values = ({!r}, {!r})".format(*best.text)
+        return "smallest (left, right) token values = ({!r}, {!r})".format(*best.text)
     w, off = best.first
     return f"first seen at word {w} ({word!r}), unit {off}"

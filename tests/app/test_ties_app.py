@@ -6,7 +6,7 @@ from __future__ import annotations
 from bpe_core.presets import make_config
 
 from bpe_lens_app.main_window import RESOURCES
-from bpe_lens_app.panes.pair_chart import TIED_LEGEND
+from bpe_lens_app.panes.pair_chart import TIED_LABEL
 
 SEED001 = RESOURCES / "examples" / "seed001_sentence.txt"
 
@@ -22,7 +22,7 @@ def test_tie_marker_manual_pick_branch_switch(qtbot, make_session, window_for):
         session.load_corpus(SEED001)
     chart = window.pair_chart
     assert chart.tied_bars() == 2 and chart.labels()[:2] == ['"t" + "h"', '"Ġ" + "l"']
-    assert chart.plot_item.getAxis("bottom").labelText.endswith(TIED_LEGEND)
+    assert chart.plot_item.getAxis("bottom").labelText == TIED_LABEL
     session.step(3)
     session.seek(0)
     assert chart.tied_bars() == 2
@@ -42,6 +42,10 @@ def test_tie_marker_manual_pick_branch_switch(qtbot, make_session, window_for):
     assert pane.pick_button.isEnabled()
     pane.pick_button.click()  # merge " l" instead: merges 2-3 follow, so they are kept as a branch
     assert pairs(session, session.history) == [("Ġ", "l")] and session.merge_count == 1
+    # id 257 was "th" on main and is "Ġl" here: the panes show the branch's token
+    assert window.words.changed_title.text().startswith("Merge 1 (Ġ + l → Ġl)")
+    lowest = session.words.index(" lowest")
+    assert window.words.token_chips.text(session.segmentation(lowest)) == "[Ġl][o][w][e][s][t]"
     branches = feature.branches_pane
     assert len(branches.branch_texts()) == 2
     assert branches.branch_texts()[1].startswith("★ pick at merge 1: Ġ + l — parts at merge 0")
@@ -54,6 +58,7 @@ def test_tie_marker_manual_pick_branch_switch(qtbot, make_session, window_for):
     assert branches.branch_texts()[0].startswith("★ main")
     session.step()
     assert pairs(session, session.history) == [("t", "h")]
+    assert window.words.changed_title.text().startswith("Merge 1 (t + h → th)")
     # and to the branch again
     branches.select_branch(1)
     branches.switch_button.click()

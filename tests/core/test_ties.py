@@ -69,8 +69,8 @@ def test_the_reasons_name_the_rule_exactly():
     ties = find_ties(t)
     assert ties.is_tie and ties.why == {
         "first-seen": "first seen at word 0 ('ba'), unit 0",
-        "hf": "hf: smallest (id_left, id_right) = (0, 1), 'a' + 'b'",
-        "lexicographic": "lexicographic: smallest (left, right) token values = ('a', 'b')"}
+        "hf": "smallest (id_left, id_right) = (0, 1), 'a' + 'b'",
+        "lexicographic": "smallest (left, right) token values = ('a', 'b')"}
     assert ties.rules_picking(ties.picks["hf"]) == ["hf", "lexicographic"]
     assert ties.to_data()["candidates"] == [["b", "a"], ["c", "a"], ["a", "b"]]
 
