@@ -90,6 +90,20 @@ class BranchCommands(QObject):
         self.session.republish(old[common:][::-1], new[common:])
         self.branches_changed.emit()
 
+    def restore(self, data: dict) -> None:
+        """Rebuild saved branches (:meth:`Branches.to_data`) on a corpus just loaded (a workspace)."""
+        tl = self.session.core
+        if tl is None or not self.session.when_ready(lambda: self.restore(data)):
+            return
+        try:
+            self._branches = Branches.from_data(tl, data)
+        except (BPELensError, KeyError, TypeError, ValueError) as exc:
+            self._branches = None
+            self.session.error_raised.emit(user_message(BPELensError(f"the branches cannot be restored: {exc}")))
+            return
+        self.session.republish([], list(tl.history))
+        self.branches_changed.emit()
+
     def _on_session_corpus_loaded(self, *_) -> None:
         self._branches = None
         self.branches_changed.emit()

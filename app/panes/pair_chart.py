@@ -380,8 +380,8 @@ class PairChart(QWidget):
             self.bars.set_x_range(self._xmax)
         tied = sum(1 for p in pairs if p.count == pairs[0].count) if len(pairs) > 1 else 0
         self.bars.setOpts(width=counts, tied=tied if tied > 1 else 0)
-        label = TIED_LABEL if tied > 1 else BOTTOM_LABEL
-        if label != self.plot_item.getAxis("bottom").labelText:
+        label, shown = TIED_LABEL if tied > 1 else BOTTOM_LABEL, self.plot_item.getAxis("bottom").labelText
+        if label != shown and shown in (BOTTOM_LABEL, TIED_LABEL):  # an owner's own title (presenter) stays
             self.plot_item.setLabel("bottom", label)
         if labels != self._labels:
             self._labels = labels

@@ -68,3 +68,22 @@ def test_tie_marker_manual_pick_branch_switch(qtbot, make_session, window_for):
     assert branches.merges.item(0, 1).text().startswith('"t" + "h"')  # A: main
     assert branches.merges.item(0, 2).text().startswith('"Ġ" + "l"')  # B: the branch
     assert branches.words.rowCount() >= 2
+
+
+def test_branches_saved_as_data_come_back_on_a_new_load(qtbot, make_session, window_for):
+    """What a workspace does: Branches.to_data() on one window, BranchCommands.restore() after a load."""
+    session = make_session(config=make_config("byte-ascii"))
+    window = window_for(session)
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(SEED001)
+    session.step(3)
+    session.seek(0)
+    commands = window.ties.commands
+    commands.pick(32, 108)  # bytes " " and "l": ids are the byte values in byte-ascii
+    data = commands.branches.to_data()
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(SEED001)  # a fresh timeline: one branch again
+    assert len(commands.all()) == 1
+    commands.restore(data)
+    assert commands.branches.to_data() == data
+    assert pairs(session, session.history) == [("Ġ", "l")] and len(commands.all()) == 2
