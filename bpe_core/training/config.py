@@ -54,9 +54,15 @@ def config_from_dict(d: Dict[str, Any], source: str) -> Optional[TrainerConfig]:
     """
     if not d:
         return None
-    known = {f.name for f in fields(TrainerConfig)}
-    kw = {k: v for k, v in d.items() if k in known}
+    defaults = {f.name: f.default for f in fields(TrainerConfig)}
+    kw = {k: v for k, v in d.items() if k in defaults}
+    for k, v in kw.items():  # a text, flag or number field holds that type (a list suffix breaks encoding)
+        want = type(defaults[k])
+        if want in (str, bool, int) and type(v) is not want:
+            raise BPELensError(f"{source}: bad config (\"{k}\" is {type(v).__name__}, expected {want.__name__})")
     if "special_tokens" in kw:
+        if not isinstance(kw["special_tokens"], (list, tuple)) or not all(isinstance(t, str) for t in kw["special_tokens"]):
+            raise BPELensError(f"{source}: bad config (\"special_tokens\" must be a list of strings)")
         kw["special_tokens"] = tuple(kw["special_tokens"])
     try:
         return TrainerConfig(**kw)
