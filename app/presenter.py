@@ -153,6 +153,7 @@ class PresenterWindow(QWidget):
         self.session = session
         self.token_chips = TokenChips(session.token)
         session.corpus_loaded.connect(self.token_chips.clear)
+        session.tokens_renamed.connect(self.token_chips.clear)  # a branch: ids may name other tokens
         self.point_size = PRESENTER_POINT_SIZE
         self._type_size = 0
         big = QFont(self.font())

@@ -17,18 +17,18 @@ a newer seek redirects it). A command that needs the trainer waits for it withou
 from __future__ import annotations
 
 import os
-from typing import Callable, Optional
+from typing import Callable, List, Optional
 
 from PySide6.QtCore import QObject, QTimer
 
 # re-exported: the panes and the window take these from the session, their one door to the core
 from bpe_core.presets import PRESETS, make_config  # noqa: F401
 from bpe_core.training.timeline import TOP_K, Frame, Move, Timeline  # noqa: F401
-from bpe_core.types import TrainerConfig
+from bpe_core.types import MergeStep, TrainerConfig
 
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message  # noqa: F401
-from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, DEFAULT_PRESET, READ_AHEAD,  # noqa: F401
-                               READ_ON_MS, SYNC_STEPS, default_config, default_trainer_factory)
+from .defaults import DEFAULT_PRESET, default_config, default_trainer_factory  # noqa: F401
+from .session_defaults import AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, READ_AHEAD, READ_ON_MS, SYNC_STEPS  # noqa: F401
 from .session_views import SessionViews
 from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
 
@@ -73,6 +73,19 @@ class Session(SessionViews):
     @property
     def run_kind(self) -> str:
         return self._run_kind if self.is_running else ""
+
+    @property
+    def core(self) -> Optional[Timeline]:  # the timeline, for commands kept in their own modules (app/branches.py)
+        return self._tl
+
+    def when_ready(self, then: Callable[[], None]) -> bool:  # trainer free at the position, else then() once it is
+        return self._ready(then)
+
+    def republish(self, undone: List[MergeStep], applied: List[MergeStep]) -> None:  # what a branch command did
+        self.tokens_renamed.emit()  # first: caches of token texts by id are stale
+        for steps, signal in ((undone, self.steps_undone), (applied, self.steps_applied)):
+            if steps:
+                signal.emit(steps)
 
     # -- commands: corpus and settings ----------------------------------------------------------------
     def load_corpus(self, path: str, config: Optional[TrainerConfig] = None, factory: Optional[Callable] = None) -> None:

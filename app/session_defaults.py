@@ -1,11 +1,5 @@
-"""The session's defaults and run kinds: where a command runs and what a fresh window trains."""
+"""How the session runs commands: run kinds, how many merges on the GUI thread, how far to read ahead."""
 from __future__ import annotations
-
-from typing import Callable, Optional
-
-from bpe_core.presets import PRESETS, make_config
-from bpe_core.training.trainer import Trainer
-from bpe_core.types import BPELensError, TrainerConfig
 
 #: step/undo/seek up to this many merges on the GUI thread; more go to a worker
 SYNC_STEPS = 20
@@ -20,15 +14,3 @@ READ_AHEAD = 64
 #: the read-ahead starts this long after a step, once its frame is drawn (the worker shares the GIL)
 READ_ON_MS = 10
 BULK_FRAME_INTERVAL = 1.0  # s between a bulk run's frames (not Play's): the GUI shows progress meanwhile
-DEFAULT_PRESET = "gpt2"
-
-
-def default_trainer_factory() -> Callable:
-    return Trainer.from_corpus
-
-
-def default_config(preset: Optional[str] = None) -> TrainerConfig:
-    name = preset or (DEFAULT_PRESET if DEFAULT_PRESET in PRESETS else next(iter(PRESETS)))
-    if name not in PRESETS:
-        raise BPELensError(f"Unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
-    return make_config(name)

@@ -32,6 +32,7 @@ class SessionViews(QObject):
     error_raised = Signal(str)
     vocabulary_opened = Signal(object)  # BPEModel
     config_changed = Signal(object)  # TrainerConfig
+    tokens_renamed = Signal()  # a branch was picked or switched: ids past the alphabet may name other tokens
     caught_up = Signal()  # the trainer reached the position a seek jumped to: its exact top pairs are published
 
 

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QApplication, QHeaderView, QProxyStyle, QStyle, QS
 ACCENT = QColor("#d9480f")
 #: ordinary bars and curves
 BAR = QColor("#4c6ef5")
+#: the outline of bars tied with the top count (pair chart)
+TIE = QColor("#212529")
 CURVES = (QColor("#1c7ed6"), QColor("#2b8a3e"), QColor("#ae3ec9"), QColor("#e67700"))
 #: the hue of rows the last merge changed (words pane, merges table current row), mixed into the base
 CHANGED_TINT = QColor("#fab005")

@@ -21,6 +21,10 @@
   the merges side by side from there, NeoX's own tokens, a text cut differently (highlighted) and the merge trees
   of `` Lincoln`` on both sides;
 
+* ``ties.png`` — seed 001's sentence (byte-ascii) at merge 0: the two pairs tied at count 3 outlined in
+  the pair chart, the Ties & branches dock with each rule's pick and why; ``ties_branches.png`` — after
+  "Merge this instead" on " l": the branch list and the two branches compared side by side;
+
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py OUTDIR --dark --only training``.
@@ -352,8 +356,42 @@ def _is_text(data: bytes) -> bool:
         return False
 
 
+def render_ties(outdir: Path) -> list[Path]:
+    """Seed 001's example with its preset: ties at merge 0, the inspector, then a branch compared."""
+    from bpe_lens_app.examples import EXAMPLES
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    example = next(e for e in EXAMPLES if e.file == "seed001_sentence.txt")
+    session = Session(config=example.config())
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    session.load_corpus(str(example.path))
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.step(3)
+    session.seek(0)
+    feature = window.ties
+    feature.dock.show()
+    window.resizeDocks([feature.dock], [560], Qt.Horizontal)
+    pane = feature.pane
+    pane.select_pair(pane.pairs()[1])
+    settle(120)
+    out = [outdir / "ties.png"]
+    window.grab().save(str(out[0]))
+    pane.pick_button.click()
+    feature.branches_pane.select_branch(0)
+    feature.branches_pane.compare_button.click()
+    settle(120)
+    out.append(outdir / "ties_branches.png")
+    window.grab().save(str(out[-1]))
+    window.close()
+    session.shutdown()
+    return out
+
+
 #: the views ``--only`` renders one of (each branch of main() below)
-ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare")
+ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -400,6 +438,8 @@ def main(argv=None) -> int:
         written += render_curves(outdir)
     if args.only in (None, "compare"):
         written += render_compare(outdir)
+    if args.only in (None, "ties"):
+        written += render_ties(outdir)
     for path in written:
         print(path)
     return 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-FEATURES: tuple = ("idle_gc", "exports", "health", "script_curves", "compare")
+FEATURES: tuple = ("idle_gc", "exports", "health", "script_curves", "compare", "ties")
 
 
 def install_features(window) -> None:

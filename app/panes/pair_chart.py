@@ -19,12 +19,15 @@ from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 from bpe_core.types import PairCount
 
 from ..session import TOP_K, Session
-from ..theme import ACCENT, BAR, graphic_color, style_plot
+from ..theme import ACCENT, BAR, TIE, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
 from ..widgets.chip_text import chip_text, readable_text
 
 #: longest token text on a label before it is elided
 MAX_LABEL_CHARS = 12
+BOTTOM_LABEL = "pair count — the orange bar is the next merge"
+#: the axis title while bars are tied with the top count (they are outlined); about as long as the other
+TIED_LABEL = "pair count — orange: next merge; outlined: tied"
 
 
 def token_label(text: str) -> str:
@@ -181,7 +184,9 @@ class Bars(pg.GraphicsObject):
 
     def __init__(self, k: int, height: float, brushes: Sequence) -> None:
         super().__init__()
-        self.opts = {"width": np.zeros(k), "height": height, "brushes": list(brushes)}
+        #: the first ``tied`` bars share the top count: each gets an outline in ``tie_pen``
+        self.opts = {"width": np.zeros(k), "height": height, "brushes": list(brushes), "tied": 0,
+                     "tie_pen": pg.mkPen(TIE, width=2)}
         self._xmax = 1.0
 
     def setOpts(self, **opts) -> None:
@@ -200,6 +205,10 @@ class Bars(pg.GraphicsObject):
         for i, (w, brush) in enumerate(zip(self.opts["width"], self.opts["brushes"])):
             if w > 0:
                 p.fillRect(QRectF(0.0, i - h / 2, float(w), h), brush)
+        if self.opts["tied"]:  # a cosmetic pen: 2 px on screen whatever the scale
+            p.setPen(self.opts["tie_pen"])
+            for i, w in enumerate(self.opts["width"][: self.opts["tied"]]):
+                p.drawRect(QRectF(0.0, i - h / 2, float(w), h))
 
 
 class PairChart(QWidget):
@@ -231,7 +240,7 @@ class PairChart(QWidget):
         self.rows = k
         plot.setTitle(self._title.format(k=k))
         plot.getViewBox().sigResized.connect(self._fit_rows)
-        plot.setLabel("bottom", "pair count — the orange bar is the next merge")
+        plot.setLabel("bottom", BOTTOM_LABEL)
         for axis in (self.left_axis, self.right_axis, plot.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
             axis.label.setFont(self._font)
@@ -249,6 +258,7 @@ class PairChart(QWidget):
         # (left id, right id) -> (label, its width), for this corpus and font
         self._pair_texts: Dict[tuple, Tuple[str, int]] = {}
         session.corpus_loaded.connect(self._on_session_corpus_loaded)
+        session.tokens_renamed.connect(self._pair_texts.clear)  # a branch: ids may name other tokens
         for signal in (session.steps_applied, session.steps_undone, session.reset_done):
             signal.connect(self.refresh)
         self._fit_axes()
@@ -259,6 +269,7 @@ class PairChart(QWidget):
         palette = self.palette()
         style_plot(self.plot_widget, self.plot_item, palette)
         self.set_bar_colors(graphic_color(ACCENT, palette), graphic_color(BAR, palette))
+        self.bars.setOpts(tie_pen=pg.mkPen(graphic_color(TIE, palette), width=2))
 
     def set_bar_colors(self, next_merge, others) -> None:
         """The next merge's bar in ``next_merge``, the other bars in ``others``."""
@@ -349,6 +360,10 @@ class PairChart(QWidget):
         """The pair labels as shown, top bar first (tests, screenshots)."""
         return list(self._labels)
 
+    def tied_bars(self) -> int:
+        """How many bars (from the top) are outlined as tied with the top count; 0 when no tie."""
+        return int(self.bars.opts["tied"])
+
     def bar_lengths(self) -> List[float]:
         return [float(w) for w in self.bars.opts["width"]]
 
@@ -363,7 +378,11 @@ class PairChart(QWidget):
             self._xmax = nice_ceiling(top * 1.05) if top else 1.0
             self.plot_item.setXRange(0, self._xmax, padding=0)
             self.bars.set_x_range(self._xmax)
-        self.bars.setOpts(width=counts)
+        tied = sum(1 for p in pairs if p.count == pairs[0].count) if len(pairs) > 1 else 0
+        self.bars.setOpts(width=counts, tied=tied if tied > 1 else 0)
+        label, shown = TIED_LABEL if tied > 1 else BOTTOM_LABEL, self.plot_item.getAxis("bottom").labelText
+        if label != shown and shown in (BOTTOM_LABEL, TIED_LABEL):  # an owner's own title (presenter) stays
+            self.plot_item.setLabel("bottom", label)
         if labels != self._labels:
             self._labels = labels
             self._fit_left_axis([w for _, w in texts])

@@ -35,6 +35,7 @@ class WordsPane(QWidget):
         self.session = session
         self.token_chips = TokenChips(session.token)
         session.corpus_loaded.connect(self.token_chips.clear)
+        session.tokens_renamed.connect(self.token_chips.clear)
         self.model = WordsModel(session, self.token_chips, self)
         self.filter_edit = QLineEdit(self, placeholderText="filter words (Ctrl+F)", clearButtonEnabled=True)
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)

@@ -40,6 +40,7 @@ class _Parser(argparse.ArgumentParser):
 def _add_train(sub: argparse._SubParsersAction) -> None:
     from bpe_core.presets import PRESETS
     from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
+    from bpe_core.cli.ties_report import HELP as TIES_HELP
     p = sub.add_parser("train", help="learn merges from corpus files", epilog=TRAIN_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter, description=(
                            "Train a BPE vocabulary on CORPUS with a preset and write it as a BPE Lens JSON file. "
@@ -71,6 +72,7 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--errors", choices=("strict", "replace"), default="strict",
                    help="undecodable bytes: stop with an error (strict) or decode them as U+FFFD (replace)")
     p.add_argument("-o", "--output", required=True, help="where to write the vocabulary (.json)")
+    p.add_argument("--ties-report", metavar="FILE", help=TIES_HELP)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -119,10 +121,13 @@ def run_train(args: argparse.Namespace) -> int:
     from bpe_core.formats.native import write_native
     from bpe_core.training.trainer import Trainer
     from bpe_core.formats.outputs import check_output
+    from bpe_core.cli.ties_report import run_reporting_ties
     start = _start_model(args)
     cfg = train_config(args) if start is None else _continued_config(args, start)
     paths = expand_paths(args.corpus)
     check_output(args.output, inputs=paths)  # before any work: a bad -o must not cost the training
+    if args.ties_report:
+        check_output(args.ties_report, inputs=[*paths, args.output])
     quiet = args.quiet
     with ProgressBar("counting") as counting:
         if start is None:
@@ -134,7 +139,10 @@ def run_train(args: argparse.Namespace) -> int:
             trainer = continue_training(start, paths, config=cfg, progress=None if quiet else counting,
                                         errors=args.errors)
     with ProgressBar("merging") as merging:
-        trainer.run(progress=None if quiet else merging)
+        if args.ties_report:
+            run_reporting_ties(trainer, args.ties_report, progress=None if quiet else merging)
+        else:
+            trainer.run(progress=None if quiet else merging)
     model, s, stop_reason = trainer.model(), trainer.stats, trainer.stop_reason
     del trainer  # its state (pair index, records) is not needed to write the file: writing reuses the room
     write_native(model, args.output)

@@ -1,7 +1,8 @@
 """Training settings: checked before any reading, converted to and from a file's plain dict.
 
 One home for what a :class:`~bpe_core.types.TrainerConfig` may hold and how it is stored: the
-trainer checks it, the native format writes and reads it, continuing a vocabulary recovers it.
+trainer checks it, the native format writes and reads it, continuing a vocabulary recovers it; where
+a timeline ends (:func:`target_merges`).
 
 >>> cfg = TrainerConfig(unit="bytes", special_tokens=("<s>",))
 >>> config_from_dict(config_to_dict(cfg), "example") == cfg
@@ -53,9 +54,15 @@ def config_from_dict(d: Dict[str, Any], source: str) -> Optional[TrainerConfig]:
     """
     if not d:
         return None
-    known = {f.name for f in fields(TrainerConfig)}
-    kw = {k: v for k, v in d.items() if k in known}
+    defaults = {f.name: f.default for f in fields(TrainerConfig)}
+    kw = {k: v for k, v in d.items() if k in defaults}
+    for k, v in kw.items():  # a text, flag or number field holds that type (a list suffix breaks encoding)
+        want = type(defaults[k])
+        if want in (str, bool, int) and type(v) is not want:
+            raise BPELensError(f"{source}: bad config (\"{k}\" is {type(v).__name__}, expected {want.__name__})")
     if "special_tokens" in kw:
+        if not isinstance(kw["special_tokens"], (list, tuple)) or not all(isinstance(t, str) for t in kw["special_tokens"]):
+            raise BPELensError(f"{source}: bad config (\"special_tokens\" must be a list of strings)")
         kw["special_tokens"] = tuple(kw["special_tokens"])
     try:
         return TrainerConfig(**kw)
@@ -130,6 +137,22 @@ def run_target(cfg: TrainerConfig, merges: Optional[int], vocab_size: Optional[i
             candidates.append(merge_count + max(0, v - current_vocab))
     known = [c for c in candidates if c is not None]
     return min(known) if known else merge_count + pairs_left
+
+
+def adopted_tokens(model: BPEModel, config: TrainerConfig, initial: List[List[Raw]]) -> List[Raw]:
+    """A trainer continuing ``model``: its tokens (ids kept), then the symbols of ``initial`` it lacks."""
+    if model.unit != config.unit:
+        raise BPELensError(f"the vocabulary is {model.unit}-level but the settings say {config.unit}")
+    if any(t is None for t in model.tokens):
+        raise BPELensError("the vocabulary leaves ids unused; it cannot be continued")
+    tokens: List[Raw] = list(model.tokens)  # type: ignore[arg-type]
+    have = set(tokens)
+    for syms in initial:  # symbols the vocabulary lacks join as new base tokens
+        for sym in syms:
+            if sym not in have:
+                have.add(sym)
+                tokens.append(sym)
+    return tokens
 
 
 #: the timeline's length when the configuration sets neither vocab_size nor num_merges

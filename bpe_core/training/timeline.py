@@ -19,29 +19,11 @@ configuration cannot produce, drops the old future).
 >>> [(step and step.rank, [tl.display(t) for t in seg]) for step, seg in tl.word_history(3)][-1]
 (1, ['w', 'i', 'd', 'es', 't', '</w>'])
 
-Design: two sides, one owner each
+Design: two sides, one owner each (docs/architecture.md, "The Timeline" has the whole of it)
 ---------------------------------
-The trainer mutates in place and a long run takes seconds, so a GUI must run it on a worker thread
-while it keeps drawing. Copying the trainer's state for the GUI after every merge would double the
-cost of a step. Instead the timeline keeps two sides apart:
-
-* **the trainer side**: a :class:`Move` (from :meth:`Timeline.forward`, :meth:`Timeline.back` or
-  :meth:`Timeline.toward`) iterates over the merges done or undone, lazily (napari's pattern: the
-  core yields, a worker drives it and may stop between merges). A move owns the trainer from its
-  creation until it is closed (a second move while one is live raises). Every so often its driver
-  calls :meth:`Move.frame` with the merges since the last frame: an immutable :class:`Frame` holding
-  only what changed (the segmentations of the changed words, the top pairs, the stats, the latest
-  step with examples). Its cost is per batch, not per merge: a run at full speed makes ~20 a second.
-* **the published side**: :meth:`Timeline.apply` folds a frame into the facts every reader sees
-  (:meth:`segmentation`, :attr:`top_pairs`, :attr:`history`, :meth:`model`, ...). Only the thread that
-  reads (the GUI thread) calls it, so reads never race a running move; the published segmentations
-  are one list updated in place for the changed words only.
-
-Without threads, :meth:`Timeline.step`, :meth:`undo`, :meth:`seek` and :meth:`reset` do both at once.
-The published facts are exact after every applied frame; between frames they lag the trainer by the
-merges of one batch. :meth:`model` builds the full model from the trainer when no move is live and
-the trainer is where the published position is; during a move it is built from the published
-records (same tokens, merges and counts, without touching the trainer).
+The trainer side: a :class:`Move` (forward, back, toward) owns the trainer while a worker drives it and hands
+over immutable :class:`Frame` s; the published side: :meth:`Timeline.apply` folds them into what readers see,
+on the reading thread only. Without threads, :meth:`step`, :meth:`undo`, :meth:`seek` do both at once.
 
 Seeking without waiting, stepping from the records
 --------------------------------------------------
@@ -136,6 +118,10 @@ class Timeline:
             seg = self._seg_cache[i] = (changes.segmentation(i, k, steps)
                                         if changes.changed_between(i, at, k, steps) else self._segs[i])
         return seg
+
+    def initial_segmentation(self, i: int) -> Segmentation:
+        """Word ``i`` before any merge (its units)."""
+        return self._initial[i]
 
     def token(self, token_id: int) -> Raw:
         return self._tokens[token_id]
@@ -368,6 +354,18 @@ class Timeline:
                 known.append(step)
             if step.created:
                 self._tokens[step.new_id] = step.new_token
+
+    def replace_future(self, k: int, steps: Sequence[MergeStep] = ()) -> None:
+        """Forget the known merges after ``k`` and know ``steps`` (ranks k+1...) instead: another branch's
+        future (:mod:`bpe_core.training.branches`). The position and the trainer must be at most ``k``."""
+        if self._busy or self._position > k or self.trainer.merge_count > k:
+            raise ValueError(f"the future after merge {k} can only be replaced from merge {k} or before")
+        del self._steps[k:]
+        self._changes.truncate(k)
+        self._reached = k + len(steps) if steps else min(self._reached, k)  # the branch's merges were reached
+        self._tops, self._model = {p: top for p, top in self._tops.items() if p <= k}, None
+        self._record(steps)
+        self._changes.update(self._steps)
 
     def settle(self) -> None:
         """After the last frame of a move: publish the trainer's stop reason (a batch may end before it)."""

@@ -4,13 +4,8 @@ The pair statistics live in :class:`~bpe_core.training.pair_index.PairIndex` (in
 pair -> words index, a lazy heap): one merge touches only the words that hold the pair and the
 corpus is never recounted. The trainer owns the vocabulary, the history and the undo log.
 
-Tie rules, all deterministic (heap keys in :mod:`bpe_core.training.pair_index`):
-
-* ``first-seen`` - the seeds: among pairs with the top count, the one whose first occurrence
-  comes first when scanning words in order of first appearance, symbols left to right
-  (what ``max()`` over an insertion-ordered dict rebuilt each merge gives).
-* ``hf`` - Hugging Face: the smallest ``(id_left, id_right)``.
-* ``lexicographic`` - the smallest ``(left, right)`` token values (str or bytes order).
+Tie rules (first-seen, hf, lexicographic) are deterministic (:mod:`bpe_core.training.ties` says why each
+picks what; heap keys in pair_index). A pair can be picked by hand: ``step(pair=...)``, :attr:`Trainer.picks`.
 
 >>> t = Trainer({"low": 5, "lower": 2, "newest": 6, "widest": 3}, TrainerConfig(end_of_word_suffix="</w>"))
 >>> s = t.step(); (t.display(s.left), t.display(s.right), s.count)
@@ -28,13 +23,12 @@ from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, 
 from bpe_core.encoding.merge import MergeTable, expand_pair, segment_all
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
-from bpe_core.training.config import (alphabet_order, check_config, config_to_dict, keeps_its_pipeline,
-                                      limit_reached, run_target)
+from bpe_core.training.config import (adopted_tokens, alphabet_order, check_config, config_to_dict,
+                                      keeps_its_pipeline, limit_reached, run_target)
 from bpe_core.training.memory import gc_paused
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex
 from bpe_core.training.records import changed_pairs, word_changes
-from bpe_core.types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
-                            TrainingStats)
+from bpe_core.types import BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
 
 __all__ = ["Trainer", "check_config"]  # check_config: its home is training.config; callers import it here
 
@@ -110,11 +104,13 @@ class Trainer:
         self.total_units = sum(map(mul, self.freqs, unit_lens))
         self._total_tokens = sum(map(mul, self.freqs, map(len, self._segs)))
         self._idx = PairIndex(self._segs, self.freqs, self._tokens, lens, config.tie_break)
-        gc.collect(1)  # the young generations only: a full pass walks every object of the process (a GUI's
-        gc.freeze()  # too, tens of ms holding the GIL); the state is long-lived: keep the cyclic GC off it
+        gc.collect(1)  # young generations only: a full pass walks a GUI's objects too, holding the GIL
+        gc.freeze()  # the state is millions of long-lived objects: keep the cyclic GC off them
         self.history: List[MergeStep] = []
         self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]]]] = []
         self.stop_reason: Optional[str] = None
+        #: position (merges done) -> (left, right) ids merged there instead of the best pair
+        self.picks: Dict[int, Tuple[int, int]] = {}
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -136,21 +132,12 @@ class Trainer:
         return continue_training(model, path, config=config, **kw)
 
     def _adopt(self, model: BPEModel, initial: List[List[Raw]]) -> None:
-        if model.unit != self.config.unit:
-            raise BPELensError(f"the vocabulary is {model.unit}-level but the settings say {self.config.unit}")
-        if any(t is None for t in model.tokens):
-            raise BPELensError("the vocabulary leaves ids unused; it cannot be continued")
-        for t in model.tokens:
-            self._add_token(t)  # type: ignore[arg-type]
+        for t in adopted_tokens(model, self.config, initial):
+            self._add_token(t)
         self.specials = dict(model.specials)
-        for syms in initial:  # symbols the vocabulary lacks join as new base tokens
-            for sym in syms:
-                if sym not in self._ids:
-                    self._add_token(sym)
         if keeps_its_pipeline(model):
             self._pipeline = model.pipeline  # imported: its normalizer, pre-tokenizer and added tokens stay
-        self.base_merges = list(model.merges)
-        self.base_counts = list(model.merge_counts)
+        self.base_merges, self.base_counts = list(model.merges), list(model.merge_counts)
 
     def _build_alphabet(self, seen: Dict[Raw, None]) -> None:
         """Ids for the specials and the symbols ``seen`` (in order of first appearance)."""
@@ -212,21 +199,31 @@ class Trainer:
     def _counts(self) -> Dict[int, int]:  # for tests: pair key -> count
         return self._idx.counts
 
+    @property
+    def pair_index(self) -> PairIndex:
+        """The live pair statistics (read by :mod:`bpe_core.training.ties`; do not mutate)."""
+        return self._idx
+
     def top_pairs(self, k: int = 20) -> List[PairCount]:
         """The ``k`` best pairs, in the order the tie rule would merge them."""
         return [PairCount(key >> SHIFT, key & MASK, c) for key, c in self._idx.top(k)]
 
     # -- stepping ------------------------------------------------------------------------
-    def step(self, *, detail: bool = True) -> Optional[MergeStep]:
+    def step(self, *, detail: bool = True, pair: Optional[Tuple[int, int]] = None) -> Optional[MergeStep]:
         """Apply the next merge; None (and ``stop_reason`` set) when a stop rule holds.
 
         ``detail=False`` leaves ``examples`` and ``changed_pairs`` empty (bulk runs: half the cost);
-        :meth:`detail` fills them in for the latest step.
+        :meth:`detail` fills them in for the latest step. ``pair`` (ids): merge it instead of the best
+        pair, whatever its count (it must occur); :attr:`picks` does the same at given positions.
         """
         reason = limit_reached(self.config, self.merge_count, self.vocab_size, self.initial_vocab_size)
         if reason:
             self.stop_reason = reason
             return None
+        if pair is None and self.picks:
+            pair = self.picks.get(self.merge_count)
+        if pair is not None:
+            return self._merge_picked(pair, detail)
         best = self._idx.pop_best()
         if best is None:
             self.stop_reason = "no_pairs"
@@ -238,6 +235,15 @@ class Trainer:
             return None
         self.stop_reason = None
         return self._merge(k, count, detail)
+
+    def _merge_picked(self, pair: Tuple[int, int], detail: bool) -> MergeStep:
+        left, right = pair
+        n = len(self._tokens)
+        count = self._idx.count(left, right) if 0 <= left < n and 0 <= right < n else 0
+        if count <= 0:
+            raise BPELensError(f"the pair {pair} does not occur at merge {self.merge_count}")
+        self.stop_reason = None
+        return self._merge((left << SHIFT) | right, count, detail)
 
     def _merge(self, k: int, count: int, detail: bool = True) -> MergeStep:
         left, right = k >> SHIFT, k & MASK
@@ -354,13 +360,8 @@ class Trainer:
     def seek(self, k: int) -> List[MergeStep]:
         """Step or undo until ``merge_count == k`` (or a stop rule holds); returns the steps."""
         out: List[MergeStep] = []
-        while self.merge_count > k:
-            s = self.undo()
-            if s is None:
-                break
-            out.append(s)
-        while self.merge_count < k:
-            s = self.step()
+        while self.merge_count != k:
+            s = self.undo() if self.merge_count > k else self.step()
             if s is None:
                 break
             out.append(s)

@@ -1,20 +1,15 @@
 """What the seeds' texts show, as tests (issue 10): their tie walkthroughs, seed 002's two stops
 together, and seed 003's literal lowercasing order beside the corrected one.
 
-Where no tie rule gives the printed order, the test picks the pair by hand and is marked
-``xfail(strict=True)``: picking a pair by hand comes with the explain issue.
+Where no tie rule gives the printed order, the test picks the pair by hand (``Trainer.step(pair=...)``).
 """
 from __future__ import annotations
-
-import pytest
 
 from bpe_core.encoding.encoder import UNKNOWN, Encoder
 from bpe_core.presets import make_config
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import TrainerConfig
 from tests.reference import seed003
-
-MANUAL_PICK = "manual tie pick comes with the explain issue"
 
 #: seed 001's walkthrough sentence; its pictures split each word into characters (no spaces, no bytes)
 SEED001_SENTENCE = "the lowest price is lower than the last one"
@@ -57,12 +52,11 @@ def test_seed001_walkthrough_second_merge_by_the_hf_rule():
     assert pairs(t, [t.step()]) != [("th", "e")]  # no rule gives th -> lo -> the
 
 
-@pytest.mark.xfail(strict=True, reason=MANUAL_PICK)
 def test_seed001_walkthrough_by_hand():
     t = walkthrough("first-seen")
     steps = [t.step()]
     for left, right in [("l", "o"), ("th", "e")]:
-        steps.append(t.step(pair=(t.id_of(left), t.id_of(right))))  # type: ignore[call-arg]
+        steps.append(t.step(pair=(t.id_of(left), t.id_of(right))))
     assert pairs(t, steps) == [("t", "h"), ("l", "o"), ("th", "e")]
     assert t.stats.total_tokens == len("the lo w e s t p r i c e i s lo w e r th a n the l a s t o n e".split())
 
@@ -89,10 +83,9 @@ def test_seed002_first_merge_ties_with_e_r():
         assert pairs(t, [t.step()]) == [("e", "r")], rule
 
 
-@pytest.mark.xfail(strict=True, reason=MANUAL_PICK)
 def test_seed002_e_r_first_by_hand_under_the_seed_rule():
     t = seed002()
-    first = t.step(pair=(t.id_of("e"), t.id_of("r")))  # type: ignore[call-arg]
+    first = t.step(pair=(t.id_of("e"), t.id_of("r")))
     assert pairs(t, [first]) == [("e", "r")]
 
 

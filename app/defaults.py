@@ -1,0 +1,21 @@
+"""The session's defaults: the preset a new window trains with, its config, the trainer factory."""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from bpe_core.presets import PRESETS, make_config
+from bpe_core.training.trainer import Trainer
+from bpe_core.types import BPELensError, TrainerConfig
+
+DEFAULT_PRESET = "gpt2"
+
+
+def default_trainer_factory() -> Callable:
+    return Trainer.from_corpus
+
+
+def default_config(preset: Optional[str] = None) -> TrainerConfig:
+    name = preset or (DEFAULT_PRESET if DEFAULT_PRESET in PRESETS else next(iter(PRESETS)))
+    if name not in PRESETS:
+        raise BPELensError(f"Unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
+    return make_config(name)

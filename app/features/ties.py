@@ -1,0 +1,76 @@
+"""Ties in the open (issue 11): a "Ties & branches" dock with the tie inspector over the branch list.
+
+View → Ties and branches shows it (hidden at first; the pair chart outlines tied bars either way).
+The inspector follows the position; "Merge this instead" picks a pair by hand (a branch when merges
+follow); the branch list switches and compares. Commands go through
+:class:`~bpe_lens_app.branches.BranchCommands`.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QSplitter
+
+from ..branches import BranchCommands
+from ..panes.branches_pane import BranchesPane
+from ..panes.ties_pane import TiesPane
+from ..widgets.chip_text import chip_text
+
+
+class TiesFeature:
+    """The dock's panes wired to the commands (kept on the window as ``window.ties``)."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        session = window.session
+        self.commands = BranchCommands(session, window)
+        self.pane, self.branches_pane = TiesPane(), BranchesPane()
+        split = QSplitter(Qt.Vertical, objectName="splitter_ties")
+        split.addWidget(self.pane)
+        split.addWidget(self.branches_pane)
+        split.setSizes([360, 540])  # the inspector's table shows several tied pairs without scrolling
+        self.dock = QDockWidget("Ties && branches", window, objectName="dock_ties")
+        self.dock.setWidget(split)
+        window.addDockWidget(Qt.RightDockWidgetArea, self.dock)
+        self.dock.hide()
+        toggle = self.dock.toggleViewAction()
+        toggle.setText("Ties and branches")
+        toggle.setObjectName("action_ties")
+        window.menus["view"].addAction(toggle)
+        self.pane.pick_requested.connect(lambda pair: self.commands.pick(*pair))
+        self.branches_pane.switch_requested.connect(self.commands.switch)
+        self.branches_pane.compare_requested.connect(self._on_branches_pane_compare_requested)
+        self.commands.ties_changed.connect(self.refresh_ties)
+        self.commands.branches_changed.connect(self.refresh_branches)
+        self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+
+    def refresh_ties(self, *_) -> None:
+        """The inspector at the position (only while the dock is shown: nothing is computed otherwise)."""
+        if not self.dock.isVisible():
+            return
+        s = self.commands.session
+        if not s.is_loaded:
+            self.pane.show_ties(None, waiting="No corpus loaded.")
+            return
+        ties = self.commands.ties()
+        others = [((p.left, p.right), p.count, (self._text(p.left), self._text(p.right))) for p in s.top_pairs]
+        self.pane.show_ties(ties, others, waiting="Training… the ties show when the trainer stops here.")
+
+    def _text(self, token_id: int) -> str:
+        return chip_text(self.commands.session.token(token_id))[0]
+
+    def refresh_branches(self, *_) -> None:
+        cur = self.commands.current_id
+        rows = [(b.id, b.name, b.fork, len(b.steps), b.id == cur) for b in self.commands.all()]
+        self.branches_pane.show_branches(rows)
+        self.refresh_ties()
+
+    def _on_branches_pane_compare_requested(self, branch_id: int) -> None:
+        self.branches_pane.show_comparison(self.commands.compare(branch_id, self.commands.current_id))
+
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        if visible:
+            self.refresh_branches()
+
+
+def install(window) -> None:
+    window.ties = TiesFeature(window)

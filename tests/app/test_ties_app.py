@@ -1,0 +1,89 @@
+"""Ties in the open, in the app (issue 11): tied bars outlined → the tie inspector → "Merge this instead"
+makes a branch → switch back and forth → compare; driven through the real widgets on seed 001's corpus
+(byte-level: "t"+"h" and " "+"l" both 3 times at merge 1)."""
+from __future__ import annotations
+
+from bpe_core.presets import make_config
+
+from bpe_lens_app.main_window import RESOURCES
+from bpe_lens_app.panes.pair_chart import TIED_LABEL
+
+SEED001 = RESOURCES / "examples" / "seed001_sentence.txt"
+
+
+def pairs(session, steps) -> list:
+    return [(session.display(s.left), session.display(s.right)) for s in steps]
+
+
+def test_tie_marker_manual_pick_branch_switch(qtbot, make_session, window_for):
+    session = make_session(config=make_config("byte-ascii"))
+    window = window_for(session)
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(SEED001)
+    chart = window.pair_chart
+    assert chart.tied_bars() == 2 and chart.labels()[:2] == ['"t" + "h"', '"Ġ" + "l"']
+    assert chart.plot_item.getAxis("bottom").labelText == TIED_LABEL
+    session.step(3)
+    session.seek(0)
+    assert chart.tied_bars() == 2
+    action = window.findChild(type(window.open_action), "action_ties")
+    action.trigger()
+    feature = window.ties
+    pane = feature.pane
+    qtbot.waitUntil(lambda: pane.table.rowCount() >= 2)
+    rows = pane.rows()
+    assert rows[0][0] == '"t" + "h"' and rows[0][3] == "first-seen (this run)"
+    assert rows[1][0] == '"Ġ" + "l"' and rows[1][3] == "hf, lexicographic"
+    assert "2 pairs tied at count 3" in pane.header.text()
+    assert "first-seen: first seen at word 0 ('the'), unit 0" in pane.why.text()
+    assert not pane.pick_button.isEnabled()
+    space_l = pane.pairs()[1]
+    pane.select_pair(space_l)
+    assert pane.pick_button.isEnabled()
+    pane.pick_button.click()  # merge " l" instead: merges 2-3 follow, so they are kept as a branch
+    assert pairs(session, session.history) == [("Ġ", "l")] and session.merge_count == 1
+    # id 257 was "th" on main and is "Ġl" here: the panes show the branch's token
+    assert window.words.changed_title.text().startswith("Merge 1 (Ġ + l → Ġl)")
+    lowest = session.words.index(" lowest")
+    assert window.words.token_chips.text(session.segmentation(lowest)) == "[Ġl][o][w][e][s][t]"
+    branches = feature.branches_pane
+    assert len(branches.branch_texts()) == 2
+    assert branches.branch_texts()[1].startswith("★ pick at merge 1: Ġ + l — parts at merge 0")
+    assert window.merges.model.rowCount() == 1  # the old future is no longer listed on this branch
+    # back to main: where it was left (merge 0), its three merges known again
+    branches.select_branch(0)
+    branches.switch_button.click()
+    assert session.merge_count == 0 and pairs(session, session.timeline)[0] == ("t", "h")
+    assert len(session.timeline) == 3 and window.merges.model.rowCount() == 3
+    assert branches.branch_texts()[0].startswith("★ main")
+    session.step()
+    assert pairs(session, session.history) == [("t", "h")]
+    assert window.words.changed_title.text().startswith("Merge 1 (t + h → th)")
+    # and to the branch again
+    branches.select_branch(1)
+    branches.switch_button.click()
+    assert pairs(session, session.history) == [("Ġ", "l")] and chart.labels()[0] != '"Ġ" + "l"'
+    branches.select_branch(0)
+    branches.compare_button.click()
+    assert branches.merges.item(0, 1).text().startswith('"t" + "h"')  # A: main
+    assert branches.merges.item(0, 2).text().startswith('"Ġ" + "l"')  # B: the branch
+    assert branches.words.rowCount() >= 2
+
+
+def test_branches_saved_as_data_come_back_on_a_new_load(qtbot, make_session, window_for):
+    """What a workspace does: Branches.to_data() on one window, BranchCommands.restore() after a load."""
+    session = make_session(config=make_config("byte-ascii"))
+    window = window_for(session)
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(SEED001)
+    session.step(3)
+    session.seek(0)
+    commands = window.ties.commands
+    commands.pick(32, 108)  # bytes " " and "l": ids are the byte values in byte-ascii
+    data = commands.branches.to_data()
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(SEED001)  # a fresh timeline: one branch again
+    assert len(commands.all()) == 1
+    commands.restore(data)
+    assert commands.branches.to_data() == data
+    assert pairs(session, session.history) == [("Ġ", "l")] and len(commands.all()) == 2
