@@ -39,6 +39,7 @@ class TiesFeature:
         self.pane.pick_requested.connect(lambda pair: self.commands.pick(*pair))
         self.branches_pane.switch_requested.connect(self.commands.switch)
         self.branches_pane.compare_requested.connect(self._on_branches_pane_compare_requested)
+        self.branches_pane.diff_requested.connect(self._on_branches_pane_diff_requested)
         self.commands.ties_changed.connect(self.refresh_ties)
         self.commands.branches_changed.connect(self.refresh_branches)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
@@ -66,6 +67,16 @@ class TiesFeature:
 
     def _on_branches_pane_compare_requested(self, branch_id: int) -> None:
         self.branches_pane.show_comparison(self.commands.compare(branch_id, self.commands.current_id))
+
+    def _on_branches_pane_diff_requested(self, branch_id: int) -> None:
+        """Both branches' vocabularies (every merge known on each) in View → Compare's tab."""
+        branches, compare = self.commands.branches, getattr(self.window, "compare_feature", None)
+        if branches is None or compare is None:
+            return
+        cur = self.commands.current_id
+        names = {b.id: b.name for b in self.commands.all()}
+        compare.compare(branches.model_of(branch_id), branches.model_of(cur), names.get(branch_id, "branch"),
+                        names.get(cur, "current"))
 
     def _on_dock_visibility_changed(self, visible: bool) -> None:
         if visible:

@@ -51,6 +51,7 @@ class BranchesPane(QWidget):
 
     switch_requested = Signal(int)
     compare_requested = Signal(int)  # compare this branch with the current one
+    diff_requested = Signal(int)  # the whole tokenizer diff of this branch and the current one, in a tab
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
@@ -58,6 +59,8 @@ class BranchesPane(QWidget):
         self.list = QListWidget(objectName="branches_list")
         self.switch_button = QPushButton("Switch to", objectName="branches_switch", enabled=False)
         self.compare_button = QPushButton("Compare with current", objectName="branches_compare", enabled=False)
+        self.diff_button = QPushButton("Diff in a tab", objectName="branches_diff", enabled=False,
+                                       toolTip="The two branches' vocabularies compared as tokenizers (a comparison tab)")
         self.title = QLabel("Pick a pair by hand where merges follow to make a branch.", wordWrap=True,
                             objectName="branches_title")
         self.merges = _table("branches_merges", ("Merge", "A", "B"))
@@ -65,6 +68,7 @@ class BranchesPane(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.switch_button)
         buttons.addWidget(self.compare_button)
+        buttons.addWidget(self.diff_button)
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
@@ -82,6 +86,7 @@ class BranchesPane(QWidget):
         self.list.currentItemChanged.connect(self._on_list_current_item_changed)
         self.switch_button.clicked.connect(lambda: self._emit(self.switch_requested))
         self.compare_button.clicked.connect(lambda: self._emit(self.compare_requested))
+        self.diff_button.clicked.connect(lambda: self._emit(self.diff_requested))
 
     def show_branches(self, rows: Sequence[BranchRow]) -> None:
         selected = self.selected_id()
@@ -128,3 +133,4 @@ class BranchesPane(QWidget):
         other = bid is not None and bid != self._current
         self.switch_button.setEnabled(other)
         self.compare_button.setEnabled(other)
+        self.diff_button.setEnabled(other)

@@ -20,10 +20,11 @@ merges are the timeline's (:attr:`Timeline.steps`); the others keep theirs as re
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.encoding.symbols import display
+from bpe_core.model import BPEModel
 from bpe_core.training.config import limit_reached
 from bpe_core.training.timeline import Timeline
 from bpe_core.training.word_changes import WordChanges
@@ -157,6 +158,15 @@ class Branches:
         tokens = {i: tl.token(i) for i in range(tl.initial_vocab)}
         tokens.update((s.new_id, s.new_token) for s in self.steps_of(branch_id) if s.created)
         return tokens
+
+    def model_of(self, branch_id: int) -> BPEModel:
+        """Branch ``branch_id``'s vocabulary with every merge known on it (a tokenizer to diff with another)."""
+        tokens, steps, tl = self.tokens_of(branch_id), self.steps_of(branch_id), self.timeline
+        now = tl.model()
+        own = len(now.merges) - tl.merge_count  # a continued vocabulary's merges come first, on every branch
+        return replace(now, tokens=[tokens[i] for i in range(len(tokens))], config=dict(now.config),
+                       merges=list(now.merges[:own]) + [(s.left, s.right) for s in steps],
+                       merge_counts=list(now.merge_counts[:own]) + [s.count for s in steps])
 
     def compare(self, a: int, b: int, *, words: Sequence[int] = (), limit: int = 20,
                 depth: Optional[int] = None) -> BranchComparison:

@@ -68,6 +68,13 @@ def test_tie_marker_manual_pick_branch_switch(qtbot, make_session, window_for):
     assert branches.merges.item(0, 1).text().startswith('"t" + "h"')  # A: main
     assert branches.merges.item(0, 2).text().startswith('"Ġ" + "l"')  # B: the branch
     assert branches.words.rowCount() >= 2
+    # the whole tokenizer diff of the two branches, in View → Compare's tab (issue 12: "also two branches")
+    tabs = window.tabs.count()
+    branches.diff_button.click()
+    qtbot.waitUntil(lambda: window.tabs.count() == tabs + 1, timeout=10000)
+    tab = window.tabs.widget(window.tabs.currentIndex())
+    assert tab.diff.first_divergent_merge == 0  # "t h" on main, " l" on the branch: they part at once
+    assert "main" in window.tabs.tabText(window.tabs.currentIndex())
 
 
 def test_branches_saved_as_data_come_back_on_a_new_load(qtbot, make_session, window_for):
