@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 
-FEATURES: tuple = ()
+FEATURES: tuple = (
+    "workspace",
+)
 
 
 def install_features(window) -> None:
