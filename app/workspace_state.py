@@ -67,7 +67,8 @@ def describe(ws: Workspace) -> str:
     corpus = os.path.basename(ws.corpus.path) if ws.corpus else "no corpus"
     extra = []
     if ws.encode_text:
-        extra.append(f"encode text of {len(ws.encode_text):,} characters")
+        text = " ".join(ws.encode_text.split())
+        extra.append(f"encode text “{text[:40]}…”" if len(text) > 40 else f"encode text “{text}”")
     if ws.tabs:
         extra.append(f"{len(ws.tabs)} inspector tab{'s' * (len(ws.tabs) > 1)}")
     return f"{corpus} ({ws.config.preset}) at merge {ws.position:,}" + (f", {', '.join(extra)}" if extra else "")

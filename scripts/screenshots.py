@@ -9,7 +9,8 @@
 * ``presenter_1280x720.png``, ``presenter_1024x768.png`` — presenter mode on the common projector sizes;
 * ``main_window_1024x700.png`` — the main window on a small screen (one history chart, picked by tabs);
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
-  its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
+  its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1;
+* ``restore.png`` — the offer to restore the last session at start, after a crash at merge 30.
 
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
@@ -188,6 +189,55 @@ def render_other_panes(outdir: Path) -> list[Path]:
     return out
 
 
+def render_restore(outdir: Path) -> list[Path]:
+    """The restore offer at start after a crash: a session at merge 30 with encode text was autosaved by
+    a process that is gone; a fresh window asks, in front of it (the box painted onto the window's image)."""
+    import subprocess
+
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QMessageBox
+
+    from bpe_core.formats.workspace import write_workspace
+    from bpe_lens_app.__main__ import DEFAULT_CORPUS
+    from bpe_lens_app.autosave import autosave_path, data_dir
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    os.environ["BPE_LENS_APP_DATA"] = tempfile.mkdtemp()  # a scratch data folder, never the user's
+    first = MainWindow(Session(), scratch_settings())
+    first.session.load_corpus(str(DEFAULT_CORPUS))
+    wait_for(first.session.corpus_loaded)
+    first.session.seek(30)
+    wait_for(first.session.run_finished)
+    first.encode.set_text("The lowest tokens merge first: lower, lowest, newer, newest.")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    write_workspace(first.workspace.capture(), str(autosave_path(data_dir(), int(gone.stdout))))
+    first.workspace.finish()
+    first.session.shutdown()  # not close(): it would ask whether to discard the merges
+    first.deleteLater()
+    window = MainWindow(Session(), scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    out = outdir / "restore.png"
+
+    def shoot() -> None:
+        box = window.workspace.question
+        settle(100)
+        image = window.grab()
+        shot = box.grab()
+        painter = QPainter(image)
+        painter.drawPixmap((image.width() - shot.width()) // 2, (image.height() - shot.height()) // 3, shot)
+        painter.end()
+        image.save(str(out))
+        box.button(QMessageBox.No).click()
+
+    QTimer.singleShot(300, shoot)
+    window.workspace.offer_restore()
+    window.workspace.finish()
+    window.close()
+    return [out]
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -203,7 +253,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "restore"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -224,6 +274,8 @@ def main(argv=None) -> int:
         written += render_other_panes(outdir)
     if args.only in (None, "unknown"):
         written += render_unknown_characters(outdir)
+    if args.only in (None, "restore"):
+        written += render_restore(outdir)
     for path in written:
         print(path)
     return 0

@@ -10,6 +10,7 @@ autosave.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -142,8 +143,9 @@ class WorkspaceController(QObject):
             QMessageBox.Question, "Restore the last session?",
             "BPE Lens did not exit cleanly last time. Restore the session it was showing?",
             QMessageBox.Yes | QMessageBox.No, self.window, objectName="restore_box")
-        box.setInformativeText(f"{describe(ws)}.\n\nNo keeps it as {crashed[0].with_name(DECLINED)} "
-                               "(File → Open Workspace… opens it later).")
+        when = time.strftime("%H:%M on %a %d %b", time.localtime(crashed[0].stat().st_mtime))
+        box.setInformativeText(f"{describe(ws)}.\nAutosaved at {when}.\n\nNo keeps it as "
+                               f"{crashed[0].with_name(DECLINED)} (File → Open workspace… opens it later).")
         box.setDefaultButton(QMessageBox.Yes)
         try:
             answer = box.exec()

@@ -175,10 +175,10 @@ def _dead_pid() -> int:
 
 
 def test_the_restore_offer_can_be_declined(qtbot, window, small_corpus, qapp):
-    from bpe_lens_app.autosave import DECLINED, autosave_path, data_dir
+    from bpe_lens_app.autosave import DECLINED
     from bpe_lens_app.features.workspace import start
 
-    crashed = autosave_path(data_dir(), _dead_pid())
+    crashed = _crashed_path()
     ws = read_workspace(str(_saved_workspace(qtbot, window, small_corpus, crashed)))
     answers = []
 
@@ -234,3 +234,42 @@ def test_kill_9_at_merge_30_then_the_next_start_restores_merge_30_and_the_encode
     assert [tuple(m) for m in state["merges"]] == list(saved.merges[:30])
     assert "small.txt" in state["title"]
     assert not list((tmp_path / "data").glob("autosave-*")) and not list((tmp_path / "data").glob("declined*"))
+
+
+def _start_app(qtbot, monkeypatch, argv):
+    """``bpe-lens ARGS`` in this process (its event loop not entered): the new main window."""
+    from PySide6.QtWidgets import QApplication
+
+    from bpe_lens_app import __main__ as entry
+    from bpe_lens_app.main_window import MainWindow
+
+    monkeypatch.setattr(QApplication, "exec", lambda *a: 0)
+    before = set(QApplication.topLevelWidgets())
+    assert entry.main(argv) == 0
+    window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w not in before)
+    qtbot.addWidget(window)
+    return window
+
+
+def test_a_workspace_file_on_the_command_line_is_restored(qtbot, monkeypatch, window, small_corpus, tmp_path):
+    path = tmp_path / "talk.bpelens"
+    _saved_workspace(qtbot, window, small_corpus, path)
+    crashed = _saved_workspace(qtbot, window, small_corpus, _crashed_path())
+    opened = _start_app(qtbot, monkeypatch, [str(path)])  # a FILE: no restore offer (it would block here)
+    qtbot.waitUntil(lambda: opened.session.merge_count == 4 and not opened.workspace.is_busy(), timeout=20000)
+    assert opened.session.corpus.path == str(small_corpus) and crashed.exists()
+
+
+def test_no_restore_skips_the_offer(qtbot, monkeypatch, window, small_corpus):
+    from bpe_core import resources
+
+    crashed = _saved_workspace(qtbot, window, small_corpus, _crashed_path())
+    opened = _start_app(qtbot, monkeypatch, ["--no-restore"])
+    qtbot.waitUntil(lambda: opened.session.is_loaded, timeout=20000)
+    assert opened.session.corpus.path == str(resources.default_corpus()) and crashed.exists()
+
+
+def _crashed_path():
+    from bpe_lens_app.autosave import autosave_path, data_dir
+
+    return autosave_path(data_dir(), _dead_pid())
