@@ -73,6 +73,8 @@ def test_round_trip_shows_the_same_view_in_a_fresh_window(qtbot, session, make_s
     assert shown(b) == shown(a) and shown(b)["merge"] == 25 and shown(b)["tabs"][0][1].endswith("mine.json")
     assert saved_merges(b.session.history) == saved_merges(a.session.history)
     assert b.words.history_title.text() == a.words.history_title.text()  # the selected word's history
+    for w in (a, b):
+        w.tabs.setCurrentIndex(0)  # the encode pane encodes while it is seen
     qtbot.waitUntil(lambda: b.encode.displayed_texts() == a.encode.displayed_texts() != [], timeout=10000)
     assert b.workspace.message is None and "Workspace restored at merge 25" in b.statusBar().currentMessage()
 
