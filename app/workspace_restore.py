@@ -74,9 +74,11 @@ class Restorer(QObject):
 
     def _ask_corpus(self, ws: Workspace, change: str) -> None:
         """Say what happened to the corpus and offer what is possible (non-modal: the window stays live)."""
-        box = self.question = QMessageBox(QMessageBox.Warning, "The corpus has changed", change + ".",
-                                          QMessageBox.Cancel, self.window, objectName="corpus_box")
-        if ws.corpus is not None and os.path.isfile(ws.corpus.path):
+        there = ws.corpus is not None and os.path.isfile(ws.corpus.path)
+        box = self.question = QMessageBox(QMessageBox.Warning, "The corpus has changed" if there else
+                                          "The corpus is missing", change + ".", QMessageBox.Cancel, self.window,
+                                          objectName="corpus_box")
+        if there:
             self._button(box, "Open with the changed corpus", "open_changed", lambda: self._load(ws, ws.corpus.path))
         self._button(box, "Choose another corpus…", "choose_corpus", lambda: self._choose_corpus(ws))
         if ws.position:
