@@ -65,15 +65,16 @@ class Autosaver(QObject):
     """Writes ``capture()`` to this process's autosave file at most :data:`AUTOSAVE_DELAY_MS` after a
     change (:meth:`changed`); nothing is written when the state is what was written last.
     ``capture`` returns None when there is nothing worth restoring (the file is then removed);
-    while ``busy()`` (a restore under way) the save waits for the next tick."""
+    while ``busy()`` (a restore under way) the save waits for the next tick; once ``live()`` is False
+    (the window has closed) nothing more is saved."""
 
     failed = Signal(str)  # a write failed (the previous autosave is intact)
 
     def __init__(self, capture: Callable[[], Optional[Workspace]], folder: Path, parent=None, *,
-                 busy: Callable[[], bool] = lambda: False) -> None:
+                 busy: Callable[[], bool] = lambda: False, live: Callable[[], bool] = lambda: True) -> None:
         super().__init__(parent)
         self._capture = capture
-        self._busy = busy
+        self._busy, self._live = busy, live
         self.path = autosave_path(folder)
         self._threads: set = set()
         self._writes = CallSlot(self._track, self)
@@ -92,6 +93,8 @@ class Autosaver(QObject):
     def save_now(self) -> None:
         """Capture and write (on a worker) unless nothing changed since the last write."""
         self._timer.stop()
+        if not self._live():  # the window has closed
+            return
         if self._writes.busy or self._busy():  # one write at a time; nothing captured mid-restore
             self._timer.start()
             return

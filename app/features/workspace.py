@@ -57,7 +57,7 @@ class WorkspaceController(QObject):
         self.branches_loaded = self.restorer.branches_loaded  # the saved branches, for their feature
         self.restored.connect(self._on_restorer_restored)
         self.branches_loaded.connect(lambda branches: setattr(self, "_branches", list(branches)))
-        self.autosaver = Autosaver(self.capture, data_dir(), self, busy=self.is_busy)
+        self.autosaver = Autosaver(self.capture, data_dir(), self, busy=self.is_busy, live=window.isVisible)
         self.autosaver.failed.connect(lambda text: window.statusBar().showMessage(text, 15000))
         self._build_menu()
         self._connect()
@@ -87,7 +87,8 @@ class WorkspaceController(QObject):
         self._branches_source = source
 
     def changed(self, *_args) -> None:
-        self.autosaver.changed()
+        if self.window.isVisible():  # a closed window (the app quitting, a test's) saves nothing more
+            self.autosaver.changed()
 
     def save_to(self, path: str) -> None:
         """Write the workspace to ``path`` on a worker (the corpus hashed first if it is not yet)."""
