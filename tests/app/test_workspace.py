@@ -275,3 +275,21 @@ def _crashed_path():
     from bpe_lens_app.autosave import autosave_path, data_dir
 
     return autosave_path(data_dir(), _dead_pid())
+
+
+def test_branches_given_by_another_feature_are_saved_and_handed_back(qtbot, session, make_session, window_for,
+                                                                     small_corpus, tmp_path):
+    branches = [{"name": "min-frequency 3", "from_merge": 4, "config": {"min_frequency": 3},
+                 "merges": [["Ġ", "t", 23], ["h", "e", 22]]}]
+    a = window_for(session)
+    a.workspace.set_branches_source(lambda: branches)
+    trained_window(qtbot, a, small_corpus, tmp_path, merges=4)
+    path = tmp_path / "branches.bpelens"
+    a.workspace.save_to(str(path))
+    qtbot.waitUntil(path.exists, timeout=10000)
+    b = window_for(make_session())
+    with qtbot.waitSignal(b.workspace.branches_loaded, timeout=20000) as got:
+        b.workspace.open(str(path))
+    assert got.args == [branches]
+    qtbot.waitUntil(lambda: not b.workspace.is_busy(), timeout=20000)
+    assert b.workspace.capture().branches == tuple(branches)  # kept (no branches feature here) and autosaved
