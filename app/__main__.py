@@ -1,7 +1,8 @@
 """``python -m bpe_lens_app`` / ``bpe-lens``: open the main window on a corpus (the built-in one by default).
 
-``bpe-lens FILE`` opens FILE as a corpus, or as a vocabulary in the inspector when its content
-says it is one. ``--version`` and ``--info`` answer without a display (no QApplication).
+``bpe-lens FILE`` opens FILE as a corpus, as a vocabulary in the inspector when its content
+says it is one, or as a workspace (``.bpelens``). With no file, a session that did not exit cleanly
+is offered back (``--no-restore``: not). ``--version`` and ``--info`` answer without a display (no QApplication).
 """
 from __future__ import annotations
 
@@ -24,10 +25,13 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         epilog="examples:\n  bpe-lens\n  bpe-lens novel.txt --preset char-hf\n  bpe-lens tokenizer.json\n"
                "  bpe-lens --info", formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", nargs="?", metavar="FILE",
-                        help="a corpus to train on, or a vocabulary to inspect (recognised by its content)")
+                        help="a corpus to train on, a vocabulary to inspect (recognised by its content) "
+                             "or a workspace (.bpelens) to restore")
     parser.add_argument("--corpus", metavar="PATH", help=f"text file to train on (default: {DEFAULT_CORPUS.name})")
     parser.add_argument("--preset", metavar="NAME", help="training preset (see Train → settings)")
     parser.add_argument("--vocab", metavar="PATH", help="also open a saved vocabulary in the inspector")
+    parser.add_argument("--no-restore", action="store_true",
+                        help="do not offer to restore a session that did not exit cleanly")
     parser.add_argument("--version", action="version", version=version_line("bpe-lens"))
     parser.add_argument("--info", action="store_true",
                         help="print versions and where the resources are, check that they load, and exit")
@@ -86,15 +90,23 @@ def main(argv: Optional[List[str]] = None) -> int:
     app.aboutToQuit.connect(lambda: _dispose(window, session))
     window.resize(1440, 900)
     window.show()
-    corpus, vocab = args.corpus, args.vocab
+    corpus, vocab, workspace = args.corpus, args.vocab, None
     if args.file:
+        from bpe_core.formats.workspace import is_workspace
+
         from .main_window import is_vocabulary
 
-        if is_vocabulary(args.file):
+        if is_workspace(args.file):
+            workspace = args.file
+        elif is_vocabulary(args.file):
             vocab = vocab or args.file
         else:
             corpus = corpus or args.file
-    session.load_corpus(corpus or str(DEFAULT_CORPUS))
+    from .features.workspace import start
+
+    offer = not (args.no_restore or args.file or args.corpus or args.vocab)
+    if not start(window, workspace, offer=offer):
+        session.load_corpus(corpus or str(DEFAULT_CORPUS))
     if vocab:
         _after_loading(session, lambda: window.open_vocabulary_path(vocab))
     return app.exec()

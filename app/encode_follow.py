@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import List
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QEvent, QObject
 
 from bpe_core.types import MergeStep
 
@@ -25,6 +25,8 @@ class SessionFollower(QObject):
         super().__init__(pane)
         self.pane, self.session = pane, session
         self.after_run = False  # a bulk run moved the vocabulary: encode when it ends
+        self.missed = False  # the vocabulary moved while the pane was hidden (another tab): encode when shown
+        pane.installEventFilter(self)
         session.corpus_loaded.connect(self._on_session_loaded)
         for signal in (session.steps_undone, session.reset_done):
             signal.connect(self._on_session_moved)
@@ -33,9 +35,17 @@ class SessionFollower(QObject):
         session.caught_up.connect(self._on_session_caught_up)
         self._on_session_loaded()
 
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Show and self.missed and self.session.is_loaded:
+            self.missed = False
+            self.pane.follow(self.session.model)
+        return False
+
     def _on_session_loaded(self, *_) -> None:
         if self.pane.isVisible():
             self.pane.follow(self.session.model)
+        else:
+            self.missed = True
 
     def _on_session_moved(self, *_) -> None:
         s = self.session
@@ -43,6 +53,8 @@ class SessionFollower(QObject):
             self.after_run = True
         elif self.pane.isVisible():
             self.pane.follow(s.model, same_ids=True)
+        else:
+            self.missed = True
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
         self._on_session_moved()

@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.error_box: Optional[QMessageBox] = None
         self.discard_box: Optional[QMessageBox] = None
         self._opening_vocabulary: Optional[str] = None
+        self.path_openers: List[Callable[[str], bool]] = []  # features' own files first (True: opened)
         self._build_central()
         self._build_menus()
         self.status = RunStatus(session, self.statusBar(), self.train_actions["cancel"])
@@ -195,6 +196,8 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str) -> None:
         """Open a dropped / chosen file: a vocabulary when its content says so (or a folder: seed 000's
         tables, a tokenizer.json or vocab.json + merges.txt), anything else as a corpus."""
+        if any(opener(path) for opener in self.path_openers):
+            return
         if is_vocabulary(path):
             self.open_vocabulary_path(path)
         else:
@@ -320,10 +323,12 @@ class MainWindow(QMainWindow):
         settings_store.save_config(self.settings, config)
 
     def _on_session_vocabulary_opened(self, model) -> None:
-        if self._opening_vocabulary:
-            settings_store.remember(self.settings, RECENT_VOCABULARIES, self._opening_vocabulary)
-            self._opening_vocabulary = None
-        self.tabs.setCurrentIndex(self.tabs.addTab(InspectorTab(model), f"Inspect: {model.name or 'vocabulary'}"))
+        path, self._opening_vocabulary = self._opening_vocabulary, None
+        if path:
+            settings_store.remember(self.settings, RECENT_VOCABULARIES, path)
+        tab = InspectorTab(model)
+        tab.setProperty("source_path", path or "")  # a workspace reopens the tab from it
+        self.tabs.setCurrentIndex(self.tabs.addTab(tab, f"Inspect: {model.name or 'vocabulary'}"))
 
     def _on_session_error_raised(self, message: str) -> None:
         self.status.idle(message, 15000)

@@ -25,6 +25,8 @@
   the pair chart, the Ties & branches dock with each rule's pick and why; ``ties_branches.png`` — after
   "Merge this instead" on " l": the branch list and the two branches compared side by side;
 
+* ``restore.png`` — the offer to restore the last session at start, after a crash at merge 30.
+
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py OUTDIR --dark --only training``.
@@ -390,8 +392,57 @@ def render_ties(outdir: Path) -> list[Path]:
     return out
 
 
+def render_restore(outdir: Path) -> list[Path]:
+    """The restore offer at start after a crash: a session at merge 30 with encode text was autosaved by
+    a process that is gone; a fresh window asks, in front of it (the box painted onto the window's image)."""
+    import subprocess
+
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QMessageBox
+
+    from bpe_core.formats.workspace import write_workspace
+    from bpe_lens_app.__main__ import DEFAULT_CORPUS
+    from bpe_lens_app.autosave import autosave_path, data_dir
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    os.environ["BPE_LENS_APP_DATA"] = tempfile.mkdtemp()  # a scratch data folder, never the user's
+    first = MainWindow(Session(), scratch_settings())
+    first.session.load_corpus(str(DEFAULT_CORPUS))
+    wait_for(first.session.corpus_loaded)
+    first.session.seek(30)
+    wait_for(first.session.run_finished)
+    first.encode.set_text("The lowest tokens merge first: lower, lowest, newer, newest.")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    write_workspace(first.workspace.capture(), str(autosave_path(data_dir(), int(gone.stdout))))
+    first.workspace.finish()
+    first.session.shutdown()  # not close(): it would ask whether to discard the merges
+    first.deleteLater()
+    window = MainWindow(Session(), scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    out = outdir / "restore.png"
+
+    def shoot() -> None:
+        box = window.workspace.question
+        settle(100)
+        image = window.grab()
+        shot = box.grab()
+        painter = QPainter(image)
+        painter.drawPixmap((image.width() - shot.width()) // 2, (image.height() - shot.height()) // 3, shot)
+        painter.end()
+        image.save(str(out))
+        box.button(QMessageBox.No).click()
+
+    QTimer.singleShot(300, shoot)
+    window.workspace.offer_restore()
+    window.workspace.finish()
+    window.close()
+    return [out]
+
+
 #: the views ``--only`` renders one of (each branch of main() below)
-ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties")
+ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -440,6 +491,8 @@ def main(argv=None) -> int:
         written += render_compare(outdir)
     if args.only in (None, "ties"):
         written += render_ties(outdir)
+    if args.only in (None, "restore"):
+        written += render_restore(outdir)
     for path in written:
         print(path)
     return 0

@@ -96,11 +96,12 @@ class Branches:
         return list(self._branches.values())
 
     def steps_of(self, branch_id: int) -> List[MergeStep]:
-        return self.timeline.steps if branch_id == self.current_id else self.get(branch_id).steps
+        # the current branch's merges as far as its position has been (not those the app read ahead)
+        return self.timeline.reached_steps if branch_id == self.current_id else self.get(branch_id).steps
 
     def _save_current(self) -> None:
         cur, tl = self.current, self.timeline
-        cur.steps, cur.picks, cur.position = list(tl.steps), dict(tl.trainer.picks), tl.merge_count
+        cur.steps, cur.picks, cur.position = list(tl.reached_steps), dict(tl.trainer.picks), tl.merge_count
 
     def _settle(self) -> None:
         self.timeline.seek(self.timeline.merge_count)  # a lagging trainer catches up; nothing moves
@@ -113,7 +114,7 @@ class Branches:
         and the pick continues on a new one; without, the current branch goes on."""
         tl = self.timeline
         self._settle()
-        k, trainer, known = tl.merge_count, tl.trainer, tl.steps
+        k, trainer, known = tl.merge_count, tl.trainer, tl.reached_steps
         if k < len(known) and (known[k].left, known[k].right) == (left, right):
             return None, tl.step(1)  # the merge that follows anyway: nothing forks
         if trainer.pair_count(left, right) <= 0:

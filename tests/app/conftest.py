@@ -33,6 +33,12 @@ def _isolated_settings(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def _isolated_data_folder(tmp_path_factory, monkeypatch):
+    """Autosaves go to a fresh folder for each test, never to the user's data folder."""
+    monkeypatch.setenv("BPE_LENS_APP_DATA", str(tmp_path_factory.mktemp("appdata")))
+
+
+@pytest.fixture(autouse=True)
 def _discarding_needs_no_answer(monkeypatch):
     """Closing a window with trained merges asks first; a modal question would hang a test's teardown,
     so tests discard without asking (test_desktop.py drives the real question)."""

@@ -269,3 +269,21 @@ def test_stats_fit_a_narrow_dock(qtbot, pane):
     assert "chars/token" in pane.stats_label.toolTip()
     label = pane.stats_label
     assert label.fontMetrics().horizontalAdvance(label.text()) <= label.width()
+
+
+def test_training_behind_another_tab_is_shown_when_the_pane_comes_back(qtbot, loaded_window):
+    """Merges taken while an inspector tab hides the encode pane: back on the Training tab, the pane
+    shows the current vocabulary's encoding, not the one from before the tab was switched."""
+    from PySide6.QtWidgets import QLabel
+
+    w = loaded_window
+    w.encode.set_text("the lowest newest")
+    qtbot.waitUntil(lambda: len(w.encode.displayed_texts()) == len("the lowest newest"), timeout=10000)
+    w.tabs.setCurrentIndex(w.tabs.addTab(QLabel("another tab"), "other"))
+    w.session.step(15)
+    w.tabs.setCurrentIndex(0)
+    from bpe_core.encoding.encoder import Encoder
+
+    now = Encoder(w.session.model()).encode("the lowest newest").tokens
+    assert len(now) < 17
+    qtbot.waitUntil(lambda: len(w.encode.displayed_texts()) == len(now), timeout=10000)

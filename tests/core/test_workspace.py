@@ -1,0 +1,163 @@
+"""Workspace files (bpe_core.formats.workspace): round trip, the corpus check, corrupt files refused in
+one clear line, a full disk keeping the previous file, and the merges alone as a vocabulary."""
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.formats.workspace import (CorpusRef, Workspace, corpus_change, corpus_ref, first_difference,
+                                        is_workspace, merges_vocabulary, read_workspace, saved_merges,
+                                        workspace_bytes, write_workspace)
+from bpe_core.presets import make_config
+from bpe_core.training.trainer import Trainer
+from bpe_core.types import BPELensError
+
+from .test_faults import FullDisk, snapshot
+from .test_faults_corrupt import JSON_VALUES, damage, replace_somewhere
+
+TEXT = "low lower lowest newest widest hello wörld the cat sat on the mat\n" * 3
+
+
+def trained(preset: str, merges: int) -> Trainer:
+    t = Trainer.from_texts([TEXT], make_config(preset, num_merges=merges))
+    t.run()
+    return t
+
+
+def workspace(preset: str = "gpt2", merges: int = 12, position: int = 10, **kw) -> Workspace:
+    t = trained(preset, merges)
+    return Workspace(corpus=CorpusRef("/data/c.txt", 123, "ab" * 32), config=t.config, position=position,
+                     merges=saved_merges(t.history), encode_text="hello wörld\n", tabs=("/v/tokenizer.json",),
+                     view={"selected_word": "Ġlow"}, **kw)
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "char-hf"])
+def test_round_trip_keeps_everything(tmp_path, preset):
+    ws = workspace(preset, branches=({"name": "b1", "from": 4, "merges": [["a", "b", 2]]},))
+    path = tmp_path / "w.bpelens"
+    write_workspace(ws, str(path))
+    assert read_workspace(str(path)) == ws
+    assert is_workspace(str(path)) and path.read_text(encoding="utf-8").count("\n") > len(ws.merges)
+    assert len(path.read_bytes()) < 4000  # small: what to redo, not the trainer's state
+
+
+def test_merges_are_stored_as_token_texts_with_counts():
+    from bpe_core.encoding.symbols import from_glyphs
+
+    t = trained("gpt2", 5)
+    model, rows = t.model(), saved_merges(t.history)
+    for (left, right, count), (a, b), c in zip(rows, model.merges, model.merge_counts):
+        assert (from_glyphs(left), from_glyphs(right), count) == (model.tokens[a], model.tokens[b], c)
+    assert first_difference(rows, saved_merges(trained("gpt2", 5).history)) is None
+    assert first_difference(rows, rows[:3]) == 3
+
+
+def test_corpus_hash_is_sha256_of_the_file_streamed(tmp_path, monkeypatch):
+    from bpe_core.formats import workspace as module
+
+    monkeypatch.setattr(module, "HASH_BLOCK", 7)  # many blocks
+    path = tmp_path / "c.txt"
+    path.write_bytes(TEXT.encode() * 5)
+    ref = corpus_ref(str(path))
+    assert ref == CorpusRef(str(path), len(TEXT.encode()) * 5, hashlib.sha256(path.read_bytes()).hexdigest())
+    assert corpus_change(ref, corpus_ref(str(path))) is None
+    path.write_bytes(TEXT.encode() * 5 + b"!")
+    assert "has changed since the workspace was saved" in corpus_change(ref, corpus_ref(str(path)))
+    path.write_bytes(TEXT.upper().encode() * 5)  # same size, other content
+    assert corpus_change(ref, corpus_ref(str(path))).endswith("(same size, different content)")
+    assert corpus_change(ref, None) == f"{path} is missing"
+    with pytest.raises(BPELensError, match="cannot read the corpus"):
+        corpus_ref(str(tmp_path / "gone.txt"))
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "the workspace file is damaged or cut short"),
+    (b'{"format": "bpe-lens-workspace", "version": 1, "merg', "the workspace file is damaged or cut short"),
+    (b"\xff\xfe\x00", "not a BPE Lens workspace (not UTF-8 text)"),
+    (b'{"format": "bpe-lens", "version": 1}', 'not a BPE Lens workspace (no "format": "bpe-lens-workspace")'),
+    (b"[1, 2]", "not a BPE Lens workspace"),
+    (b'{"format": "bpe-lens-workspace", "version": 9}', "workspace version 9 is not supported"),
+])
+def test_bad_files_get_one_clear_line(tmp_path, content, message):
+    path = tmp_path / "w.bpelens"
+    path.write_bytes(content)
+    with pytest.raises(BPELensError) as err:
+        read_workspace(str(path))
+    assert message in str(err.value) and str(err.value).startswith(str(path)) and "\n" not in str(err.value)
+
+
+def test_position_past_the_merges_is_refused(tmp_path):
+    data = json.loads(workspace_bytes(workspace()))
+    data["position"] = 99
+    path = tmp_path / "w.bpelens"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(BPELensError, match="position 99 is past the 12 merges saved"):
+        read_workspace(str(path))
+
+
+ORIGINAL = workspace_bytes(workspace())
+
+
+@settings(max_examples=150, deadline=None)
+@given(how=st.sampled_from(["truncate", "flip"]), at=st.floats(0, 1),
+       flips=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 255)), min_size=1, max_size=4))
+def test_corrupt_workspace_is_read_or_refused_in_one_line(how, at, flips):
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "w.bpelens"
+        path.write_bytes(damage(ORIGINAL, how, at, flips))
+        try:
+            ws = read_workspace(str(path))
+        except BPELensError as exc:
+            assert str(exc) and "\n" not in str(exc)
+            return
+        write_workspace(ws, str(path))  # what was read can be used: saved again, read again
+        assert read_workspace(str(path)) == ws
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pick=st.floats(0, 1), value=JSON_VALUES)
+def test_wrong_json_type_anywhere_is_read_or_refused(pick, value):
+    doc = replace_somewhere(json.loads(ORIGINAL), pick, value)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "w.bpelens"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        try:
+            ws = read_workspace(str(path))
+        except BPELensError as exc:
+            assert str(exc) and "\n" not in str(exc)
+            return
+        write_workspace(ws, str(path))
+        assert read_workspace(str(path)) == ws
+
+
+def test_full_disk_keeps_the_previous_workspace(tmp_path, monkeypatch):
+    path = tmp_path / "autosave.bpelens"
+    write_workspace(workspace(position=3), str(path))
+    before = snapshot(tmp_path)
+    with monkeypatch.context() as patched, pytest.raises(BPELensError, match="No space left on device"):
+        FullDisk(patched, 1)
+        write_workspace(workspace(position=10), str(path))
+    assert snapshot(tmp_path) == before and read_workspace(str(path)).position == 3
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "char-hf"])
+def test_merges_alone_make_a_vocabulary_that_encodes_like_the_trainer(preset):
+    t = trained(preset, 12)
+    ws = workspace(preset, merges=12, position=12)
+    model = merges_vocabulary(ws)
+    assert len(model.merges) == 12 and model.merge_counts == [c for _, _, c in ws.merges]
+    words = "lowest newest cat wörld lower low the".split()
+    if preset == "char-hf":  # base characters are known only as far as the merges use them
+        words = [w for w in words if set(w) <= set(model.vocab)]
+        assert len(words) >= 3
+    text = " ".join(words)
+    mine, theirs = Encoder(model).encode(text), Encoder(t.model()).encode(text)
+    assert [(tok.raw, tok.start, tok.end) for tok in mine.tokens] == \
+        [(tok.raw, tok.start, tok.end) for tok in theirs.tokens]
