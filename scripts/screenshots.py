@@ -11,6 +11,9 @@
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
 
+* ``main_window_table.png`` — the main window on a word-count table (``count`` of three real files, gpt2
+  preset) opened over other settings: the table's preset is adopted, 30 merges.
+
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py OUTDIR --dark --only training``.
@@ -188,6 +191,37 @@ def render_other_panes(outdir: Path) -> list[Path]:
     return out
 
 
+def render_table(outdir: Path) -> list[Path]:
+    """The main window on a word-count table (three real files counted by the local engine with the
+    gpt2 preset, opened with File -> Open over char-whitespace settings) after 30 merges."""
+    from bpe_core.corpus.engines import count_table
+    from bpe_core.corpus.table import write_parquet
+    from bpe_core.presets import make_config
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session, default_config
+
+    files = [DATA / "wikitext-2-raw" / "wiki.valid.raw", DATA / "tinyshakespeare.txt", SANGUO]
+    cfg = make_config("gpt2")
+    counts, firsts = count_table(files, cfg, workers=2)
+    table = Path(tempfile.mkdtemp()) / "three_files.parquet"
+    write_parquet(table, counts, firsts, cfg, [(str(p), p.stat().st_size) for p in files])
+    session = Session(config=default_config("char-whitespace"))
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    session.error_raised.connect(lambda m: print("error:", m, file=sys.stderr))
+    window.open_path(str(table))
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(29)
+    if session.is_running:
+        wait_for(session.run_finished)
+    settle(120)
+    out = [outdir / "main_window_table.png"]
+    window.grab().save(str(out[0]))
+    window.close()
+    return out
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -203,7 +237,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "table"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -224,6 +258,8 @@ def main(argv=None) -> int:
         written += render_other_panes(outdir)
     if args.only in (None, "unknown"):
         written += render_unknown_characters(outdir)
+    if args.only in (None, "table"):
+        written += render_table(outdir)
     for path in written:
         print(path)
     return 0
