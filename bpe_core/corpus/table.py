@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from bpe_core.formats.atomic import atomic_write_bytes, atomic_write_text
 from bpe_core.training.config import config_from_dict, config_to_dict
 from bpe_core.types import BPELensError, TrainerConfig
 
@@ -92,15 +93,18 @@ def write_parquet(path: "str | os.PathLike[str]", counts: Dict[str, int], firsts
                       "count": pa.array(list(counts.values()), pa.int64()),
                       "file": pa.array(files, pa.int32()), "offset": pa.array(offsets, pa.int64())})
     table = table.replace_schema_metadata({META_KEY: json.dumps(meta).encode("utf-8")})
-    pa.parquet.write_table(table, os.fspath(path))
+    sink = pa.BufferOutputStream()
+    pa.parquet.write_table(table, sink)
+    atomic_write_bytes(path, sink.getvalue().to_pybytes())  # never a half table that train would read
 
 
 def write_tsv(path: "str | os.PathLike[str]", counts: Dict[str, int]) -> None:
     """``word<TAB>count`` with a header, in first-seen order (words with a tab or line end quoted)."""
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        out = csv.writer(f, delimiter="\t", lineterminator="\n")
-        out.writerow(("word", "count"))
-        out.writerows(counts.items())
+    f = io.StringIO(newline="")
+    out = csv.writer(f, delimiter="\t", lineterminator="\n")
+    out.writerow(("word", "count"))
+    out.writerows(counts.items())
+    atomic_write_text(path, f.getvalue())
 
 
 # -- reading -------------------------------------------------------------------------------------------

@@ -270,3 +270,18 @@ def test_count_errors_are_one_line(tmp_path):
     assert r.returncode == 2 and "--scheduler needs --engine dask" in r.stderr
     r = cli("count", tmp_path / "nope*.txt", "--preset", "gpt2", "-o", tmp_path / "c.parquet")
     assert r.returncode == 2 and "no file matches this pattern" in r.stderr
+
+
+def test_parts_merged_in_any_order_give_the_first_seen_order():
+    """What Dask does: blocks finish in any order and are reduced in a tree; sorting by first
+    appearance must still give sequential counting's order."""
+    import random
+
+    from bpe_core.corpus.blocks import count_block_part, merge_parts, ordered
+    cfg, paths = make_config("byte-ascii"), three_files()
+    parts = [count_block_part(b, cfg) for b in plan_blocks(paths, cfg, chunk=1 << 16)]
+    random.Random(13).shuffle(parts)
+    tree = [merge_parts(parts[i:i + 3]) for i in range(0, len(parts), 3)]
+    counts, firsts = ordered(merge_parts(tree[::-1]))
+    assert list(counts.items()) == list(count_words_in_files(paths, cfg).items())
+    assert firsts == sorted(firsts)
