@@ -57,6 +57,35 @@ def _refuse_special(p: Path, name: str) -> None:
         raise BPELensError(f"{name}: is {kind}, not a regular file; save its text to a file and open that")
 
 
+class _ZstdFrames:
+    """Zstandard frames one after another, as ``read(n)``: unlike zstandard's ``stream_reader``, a
+    truncated last frame raises (it read as an empty or shorter file, silently)."""
+
+    def __init__(self, raw: io.BufferedReader, zstandard) -> None:  # type: ignore[no-untyped-def]
+        self.raw, self.zstd, self.buf = raw, zstandard, bytearray()
+        self.obj, self.fed = zstandard.ZstdDecompressor().decompressobj(), False
+
+    def read(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            data = self.raw.read(1 << 17)
+            if not data:
+                if self.fed and not self.obj.eof:
+                    raise self.zstd.ZstdError("the last frame is truncated")
+                break
+            while data:
+                if self.obj.eof:  # the next frame
+                    self.obj, self.fed = self.zstd.ZstdDecompressor().decompressobj(), False
+                self.fed = True
+                self.buf += self.obj.decompress(data)
+                data = self.obj.unused_data if self.obj.eof else b""
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
+        return out
+
+    def close(self) -> None:
+        pass  # the raw file is closed by its Source
+
+
 class Source:
     """An opened corpus: raw blocks of (decompressed) bytes, each ending at a line boundary."""
 
@@ -94,7 +123,7 @@ class Source:
             raw.close()
             raise BPELensError(f"{self.name}: Zstandard-compressed; reading it needs pip install zstandard") from None
         self._corrupt = _CORRUPT + (zstandard.ZstdError,)
-        return zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)  # type: ignore[return-value]
+        return _ZstdFrames(raw, zstandard)  # type: ignore[return-value]
 
     def close(self) -> None:
         if self.stream is not self.raw:

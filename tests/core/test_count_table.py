@@ -214,9 +214,13 @@ def test_zstandard_input_or_a_clear_message(tmp_path):
         r = cli("count", path, "--preset", "gpt2", "-o", tmp_path / "c.parquet")
         assert r.returncode == 2 and "s.txt.zst: Zstandard-compressed; reading it needs pip install zstandard" in r.stderr
         return
-    path.write_bytes(zstandard.ZstdCompressor().compress(src.read_bytes()))
+    data, zc = src.read_bytes(), zstandard.ZstdCompressor()
+    path.write_bytes(zc.compress(data[:400_000]) + zc.compress(data[400_000:]))  # two frames
     cfg = make_config("gpt2")
-    assert count_local([path], cfg, workers=1)[0] == count_words_in_files([src], cfg)
+    assert list(count_local([path], cfg, workers=1)[0].items()) == list(count_words_in_files([src], cfg).items())
+    (tmp_path / "cut.zst").write_bytes(path.read_bytes()[:5000])
+    with pytest.raises(BPELensError, match=r"cut.zst: corrupt zstd data \(the last frame is truncated\)"):
+        count_words_in_files([tmp_path / "cut.zst"], cfg)
 
 
 def test_jsonl_field_counts_each_record_as_a_text(tmp_path):
