@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMes
                                QVBoxLayout, QWidget)
 
 from bpe_core import resources
+from bpe_core.corpus.table import config_for_table
 from bpe_core.formats.detect import detect_format
 from bpe_core.types import BPELensError, TrainerConfig
 
@@ -213,8 +214,8 @@ class MainWindow(QMainWindow):
     def load_corpus(self, path: str, config: Optional[TrainerConfig] = None) -> None:
         """Train on another corpus (with ``config``: these settings, e.g. an example's own preset),
         after asking when that would discard trained merges."""
-        if self.ask_to_discard(f"Opening {Path(path).name}"):
-            self.session.load_corpus(path, config)
+        if self.ask_to_discard(f"Opening {Path(path).name}"):  # a word-count table brings its word settings
+            self.session.load_corpus(path, config or config_for_table(path, self.session.config))
 
     def ask_to_discard(self, action: str) -> bool:
         """Whether the user lets ``action`` throw away the merges trained so far (no question at merge 0).

@@ -441,8 +441,39 @@ def render_restore(outdir: Path) -> list[Path]:
     return [out]
 
 
+def render_table(outdir: Path) -> list[Path]:
+    """The main window on a word-count table (three real files counted by the local engine with the
+    gpt2 preset, opened with File -> Open over char-whitespace settings) after 30 merges."""
+    from bpe_core.corpus.engines import count_table
+    from bpe_core.corpus.table import write_parquet
+    from bpe_core.presets import make_config
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session, default_config
+
+    files = [DATA / "wikitext-2-raw" / "wiki.valid.raw", DATA / "tinyshakespeare.txt", SANGUO]
+    cfg = make_config("gpt2")
+    counts, firsts = count_table(files, cfg, workers=2)
+    table = Path(tempfile.mkdtemp()) / "three_files.parquet"
+    write_parquet(table, counts, firsts, cfg, [(str(p), p.stat().st_size) for p in files])
+    session = Session(config=default_config("char-whitespace"))
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    session.error_raised.connect(lambda m: print("error:", m, file=sys.stderr))
+    window.open_path(str(table))
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(29)
+    if session.is_running:
+        wait_for(session.run_finished)
+    settle(120)
+    out = [outdir / "main_window_table.png"]
+    window.grab().save(str(out[0]))
+    window.close()
+    return out
+
+
 #: the views ``--only`` renders one of (each branch of main() below)
-ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore")
+ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -493,6 +524,8 @@ def main(argv=None) -> int:
         written += render_ties(outdir)
     if args.only in (None, "restore"):
         written += render_restore(outdir)
+    if args.only in (None, "table"):
+        written += render_table(outdir)
     for path in written:
         print(path)
     return 0

@@ -47,7 +47,9 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
                            "Several files (or glob patterns) train as their concatenation. Every setting of the "
                            "app's training dialog has a flag; a flag overrides the preset's value."))
     p.add_argument("corpus", nargs="+", metavar="CORPUS",
-                   help="text files or glob patterns (UTF-8; .gz/.bz2/.xz are read transparently)")
+                   help="text files or glob patterns (UTF-8; .gz/.bz2/.xz are read transparently), or one "
+                        "word-count table (`count`'s .parquet, or word<TAB>count .tsv); a table counted with "
+                        "other word settings than the preset's is refused")
     p.add_argument("--preset", choices=list(PRESETS), metavar="NAME",
                    help="one of: " + ", ".join(f"{n} ({pr.reproduces})" for n, pr in PRESETS.items()))
     p.add_argument("--from", dest="from_vocab", metavar="VOCAB",
@@ -254,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Each further command lives in its own module of bpe_core/cli with `register(sub)`, which adds its
 # parser and sets `func` (the runner): one line here per module, in the order --help lists them.
-COMMAND_MODULES = ("vocab", "animate", "health", "diff")
+COMMAND_MODULES = ("vocab", "count", "animate", "health", "diff")
 
 
 RUNNERS = {"train": run_train, "encode": run_encode}

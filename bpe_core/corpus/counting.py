@@ -53,7 +53,8 @@ class _Throttle:
             self.progress(Progress(min(done, self.total), self.total, "bytes"))
 
 
-def _decode(name: str, data: bytes, offset: int, errors: str, universal: bool = True) -> str:
+def decode_block(name: str, data: bytes, offset: int, errors: str, universal: bool = True) -> str:
+    """One block's text; a decode error names the byte in the file (``offset``: the block's start)."""
     try:
         text = data.decode("utf-8", errors)
     except UnicodeDecodeError as e:
@@ -80,7 +81,7 @@ def _iter_texts(path: PathLike, errors: str, progress: ProgressFn, cancel: Cance
         tick = _Throttle(progress, src.total)
         seen_any = seen_text = False
         for data, offset, pos in src.blocks(BLOCK_BYTES, cancel, keep_bom=as_tokenizers):
-            text = _decode(src.name, data, offset, errors, not as_tokenizers)
+            text = decode_block(src.name, data, offset, errors, not as_tokenizers)
             seen_any = seen_any or bool(text)
             # isspace() stops at the first non-space character: cheap once text was seen.
             seen_text = seen_text or (bool(text) and not text.isspace())
@@ -128,21 +129,22 @@ def read_text(path: PathLike, *, errors: str = "strict", progress: ProgressFn = 
 
 
 @functools.lru_cache(maxsize=8)
-def _pretokenizer(config: TrainerConfig) -> "PreTokenizer":
+def pretokenizer_of(config: TrainerConfig) -> "PreTokenizer":
+    """The config's pre-tokenizer, built once per process (worker processes call this per block)."""
     from bpe_core.pretokenize.pretokenizers import get_pretokenizer  # worker processes import it once
 
     return get_pretokenizer(config)
 
 
-def _count_block(name: str, data: bytes, offset: int, config: TrainerConfig,
+def count_block(name: str, data: bytes, offset: int, config: TrainerConfig,
                  errors: str) -> Tuple[Dict[str, int], bool]:
     """Decode one block and count its words (runs in a worker process, or inline)."""
-    text = _decode(name, data, offset, errors, not reads_as_tokenizers(config))
+    text = decode_block(name, data, offset, errors, not reads_as_tokenizers(config))
     if config.lowercase:
         # Lowercasing never makes or removes a "\n", and final-sigma context stops at one.
         text = text.lower()
     counts: Counter[str] = Counter()
-    counts.update(_pretokenizer(config).words_in_lines(text))
+    counts.update(pretokenizer_of(config).words_in_lines(text))
     return dict(counts), bool(text) and not text.isspace()
 
 
@@ -190,14 +192,14 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
 
     try:
         blocks = src.blocks(chunk, cancel, keep_bom=reads_as_tokenizers(config),
-                            cut_at_space=_pretokenizer(config).cut_at_space)
+                            cut_at_space=pretokenizer_of(config).cut_at_space)
         for data, offset, pos in blocks:
             seen_any = True
             if pool is None:
                 fut: "Future[Tuple[Dict[str, int], bool]]" = Future()
-                fut.set_result(_count_block(src.name, data, offset, config, errors))
+                fut.set_result(count_block(src.name, data, offset, config, errors))
             else:
-                fut = submit(pool, _count_block, src.name, data, offset, config, errors)
+                fut = submit(pool, count_block, src.name, data, offset, config, errors)
             pending.append((fut, pos))
             # Bounded read-ahead keeps memory flat on huge files; one queued chunk more than
             # there are workers means none waits for the main process to read.
@@ -222,8 +224,9 @@ def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn =
     """Count the words of a corpus file, in order of first appearance.
 
     Lowercases first when ``config.lowercase``. ``min_word_count`` is not applied (the trainer
-    does that). Files over ~2 MB are split at line ends and counted in ``workers`` processes
-    (default: up to 2); the merged result, order included, equals the sequential count.
+    does that). A word-count table (:mod:`bpe_core.corpus.table`) gives its counts, when it was
+    counted with ``config``'s word settings. Files over ~2 MB are split at line ends and counted in ``workers`` processes
+    (default: every core); the merged result, order included, equals the sequential count.
 
     >>> import tempfile, os; d = tempfile.mkdtemp(); f = os.path.join(d, "c.txt")
     >>> _ = open(f, "w").write("the cat\\nthe end\\n")
@@ -231,14 +234,17 @@ def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn =
     {'the': 2, 'cat': 1, 'end': 1}
     """
     _check_errors(errors)
-    pre = _pretokenizer(config)
+    from bpe_core.corpus.table import is_word_table, table_counts
+    if is_word_table(path):  # counted already (``bpe-lens-cli count``, Spark, DuckDB)
+        return table_counts(path, config)
+    pre = pretokenizer_of(config)
     if not pre.per_line:
         # Whole-text pre-tokenizers (Punkt) cannot be cut into chunks without changing results;
         # reading is quick, so progress and cancel follow the (lazy) sentence splitting instead.
         text = read_text(path, errors=errors, cancel=cancel, as_tokenizers=reads_as_tokenizers(config))
         total = count_whole_text(text, config, progress=progress, cancel=cancel, size=Path(path).stat().st_size)
     else:
-        workers = min(2, os.cpu_count() or 1) if workers is None else workers
+        workers = (os.cpu_count() or 1) if workers is None else workers
         big = Path(path).is_file() and Path(path).stat().st_size > PARALLEL_MIN_BYTES
         try:
             total = _count_blocks(path, config, errors, progress, cancel, workers if big else 1)
@@ -263,7 +269,7 @@ def count_whole_text(text: str, config: TrainerConfig, *, progress: ProgressFn =
     text = text.lower() if config.lowercase else text
     counts: Counter[str] = Counter()
     tick = _Throttle(progress, size or len(text))
-    for end, words in _pretokenizer(config).iter_words(text):
+    for end, words in pretokenizer_of(config).iter_words(text):
         if cancel is not None and cancel():
             raise Cancelled()
         counts.update(words)
@@ -278,7 +284,7 @@ def count_words_in_texts(texts: Iterable[str], config: TrainerConfig, *, _name: 
     >>> count_words_in_texts(["Hello world", "hello"], TrainerConfig(pretokenizer="whitespace", lowercase=True))
     {'hello': 2, 'world': 1}
     """
-    pre = _pretokenizer(config)
+    pre = pretokenizer_of(config)
     counts: Counter[str] = Counter()
     for text in texts:
         counts.update(pre.words(text.lower() if config.lowercase else text))

@@ -71,8 +71,12 @@ def count_words_in_files(paths: Sequence[Path], config: TrainerConfig, *, progre
     """Count the words of ``paths`` as one corpus (their concatenation), first appearance first."""
     if len(paths) == 1:
         return count_words(paths[0], config, progress=progress, cancel=cancel, workers=workers, errors=errors)
+    from bpe_core.corpus.table import is_word_table
     from bpe_core.pretokenize.pretokenizers import get_pretokenizer
 
+    tables = [p.name for p in paths if is_word_table(p)]
+    if tables:
+        raise BPELensError(f"{tables[0]}: a word-count table trains alone, not with other files")
     sizes = [_size(p) for p in paths]
     grand = sum(sizes)
     if not get_pretokenizer(config).per_line:

@@ -1,7 +1,7 @@
 """Open a corpus file and read it as blocks of bytes cut at safe places.
 
-A corpus is a regular file of UTF-8 text, plain or compressed (.gz/.bz2/.xz, recognised by magic
-bytes). Blocks end after a ``\\n`` (UTF-8 never has byte 0x0A inside a character), so each block
+A corpus is a regular file of UTF-8 text, plain or compressed (.gz/.bz2/.xz, and .zst when the
+``zstandard`` package is installed; recognised by magic bytes). Blocks end after a ``\\n`` (UTF-8 never has byte 0x0A inside a character), so each block
 decodes on its own, a decode error knows its real offset, and blocks can be counted in other
 processes and merged in order; for pre-tokenizers that allow it, a huge line is also cut before a
 space (see :meth:`Source.blocks`). Every problem raises a one-line
@@ -32,7 +32,8 @@ _BOM = b"\xef\xbb\xbf"
 # gzip, xz, and bzip2 = "BZh" + level + the block or end-of-stream magic (so a text that starts
 # with "BZh" stays text).
 _MAGIC = ((re.compile(rb"\x1f\x8b"), "gzip"), (re.compile(rb"\xfd7zXZ\x00"), "xz"),
-          (re.compile(rb"BZh[1-9](?:\x31\x41\x59\x26\x53\x59|\x17\x72\x45\x38\x50\x90)"), "bzip2"))
+          (re.compile(rb"BZh[1-9](?:\x31\x41\x59\x26\x53\x59|\x17\x72\x45\x38\x50\x90)"), "bzip2"),
+          (re.compile(rb"\x28\xb5\x2f\xfd"), "zstd"))
 _CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError)
 #: the last place in a long line where a ``cut_at_space`` pre-tokenizer may be cut: a space after
 #: an ASCII letter or digit (both single bytes in UTF-8, so both sides decode on their own)
@@ -56,6 +57,35 @@ def _refuse_special(p: Path, name: str) -> None:
         raise BPELensError(f"{name}: is {kind}, not a regular file; save its text to a file and open that")
 
 
+class _ZstdFrames:
+    """Zstandard frames one after another, as ``read(n)``: unlike zstandard's ``stream_reader``, a
+    truncated last frame raises (it read as an empty or shorter file, silently)."""
+
+    def __init__(self, raw: io.BufferedReader, zstandard) -> None:  # type: ignore[no-untyped-def]
+        self.raw, self.zstd, self.buf = raw, zstandard, bytearray()
+        self.obj, self.fed = zstandard.ZstdDecompressor().decompressobj(), False
+
+    def read(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            data = self.raw.read(1 << 17)
+            if not data:
+                if self.fed and not self.obj.eof:
+                    raise self.zstd.ZstdError("the last frame is truncated")
+                break
+            while data:
+                if self.obj.eof:  # the next frame
+                    self.obj, self.fed = self.zstd.ZstdDecompressor().decompressobj(), False
+                self.fed = True
+                self.buf += self.obj.decompress(data)
+                data = self.obj.unused_data if self.obj.eof else b""
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
+        return out
+
+    def close(self) -> None:
+        pass  # the raw file is closed by its Source
+
+
 class Source:
     """An opened corpus: raw blocks of (decompressed) bytes, each ending at a line boundary."""
 
@@ -72,6 +102,7 @@ class Source:
         except OSError as e:
             raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
         self.total = os.fstat(self.raw.fileno()).st_size
+        self._corrupt: Tuple[type, ...] = _CORRUPT
         try:
             magic = self.raw.read(10)
             self.raw.seek(0)
@@ -80,8 +111,19 @@ class Source:
             raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
         self.kind = next((k for m, k in _MAGIC if m.match(magic)), "text")
         openers: Dict[str, Callable[[io.BufferedReader], io.BufferedIOBase]] = {
-            "gzip": lambda f: gzip.GzipFile(fileobj=f), "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}
+            "gzip": lambda f: gzip.GzipFile(fileobj=f), "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile,
+            "zstd": self._zstd}
         self.stream: io.BufferedIOBase = openers[self.kind](self.raw) if self.kind != "text" else self.raw
+
+    def _zstd(self, raw: io.BufferedReader) -> io.BufferedIOBase:
+        """A Zstandard stream (an optional dependency: the message says how to get it)."""
+        try:
+            import zstandard
+        except ImportError:
+            raw.close()
+            raise BPELensError(f"{self.name}: Zstandard-compressed; reading it needs pip install zstandard") from None
+        self._corrupt = _CORRUPT + (zstandard.ZstdError,)
+        return _ZstdFrames(raw, zstandard)  # type: ignore[return-value]
 
     def close(self) -> None:
         if self.stream is not self.raw:
@@ -91,7 +133,7 @@ class Source:
     def _read(self, n: int) -> bytes:
         try:
             return self.stream.read(n)
-        except _CORRUPT as e:
+        except self._corrupt as e:
             if self.kind == "text":
                 raise BPELensError(f"{self.name}: cannot read the file ({e})") from None
             raise BPELensError(f"{self.name}: corrupt {self.kind} data ({e})") from None
