@@ -65,6 +65,8 @@ class WordExplanation:
     end: int
     special: bool
     units: Tuple[str, ...]
+    #: the starting ids (-1: a kept symbol outside the vocabulary)
+    unit_ids: Tuple[int, ...]
     steps: Tuple[Step, ...]
     ids: Tuple[int, ...]
     tokens: Tuple[str, ...]
@@ -77,7 +79,7 @@ class WordExplanation:
         """The ``--json`` record of one word (``word``, ``steps``, ``tokens`` plus extra keys)."""
         return {
             "word": self.word, "start": self.start, "end": self.end, "special": self.special,
-            "units": list(self.units),
+            "units": list(self.units), "unit_ids": list(self.unit_ids),
             "steps": [{"rank": s.rank, "left": s.left, "right": s.right, "result": s.result,
                        "tokens": list(s.tokens)} for s in self.steps],
             "tokens": list(self.tokens), "ids": list(self.ids), "why_stop": self.why_stop,
@@ -117,7 +119,8 @@ def explain(model: BPEModel, text: str, *, merges_limit: Optional[int] = None) -
     for p in pieces:
         if p.special is not None:
             shown = model.display(p.special) if 0 <= p.special < len(model.tokens) else p.text
-            out.append(WordExplanation(p.text, p.start, p.end, True, (shown,), (), (p.special,), (shown,), (),
+            out.append(WordExplanation(p.text, p.start, p.end, True, (shown,), (p.special,), (), (p.special,),
+                                       (shown,), (),
                                        "a special token: cut out whole, never merged"))
         else:
             out.append(word(p))
@@ -162,7 +165,7 @@ class _Merges:
             tid = m.vocab.get(p.text.encode() if m.unit == "bytes" else p.text)
             if tid is not None:
                 shown = (m.display(tid),)
-                return WordExplanation(p.text, p.start, p.end, False, shown, (), (tid,), shown, (),
+                return WordExplanation(p.text, p.start, p.end, False, shown, (tid,), (), (tid,), shown, (),
                                        "the word is itself a token: ignore_merges takes it whole")
         ids, spans, drops = self.enc.start_ids(p.text, p.suffix)
         units = _shown_units(m, p.text, ids, spans)
@@ -172,8 +175,8 @@ class _Merges:
         names = list(steps[-1].tokens) if steps else units
         pairs = [self._why(a, b, x, y) for a, b, x, y in zip(final, final[1:], names, names[1:])]
         note = f"dropped {len(drops)} unit(s) with no token and no unk token" if drops else ""
-        return WordExplanation(p.text, p.start, p.end, False, tuple(units), tuple(steps), tuple(final),
-                               tuple(names), tuple(pairs), self._best(final, names, pairs), note)
+        return WordExplanation(p.text, p.start, p.end, False, tuple(units), tuple(ids), tuple(steps),
+                               tuple(final), tuple(names), tuple(pairs), self._best(final, names, pairs), note)
 
     def _why(self, a: int, b: int, x: str, y: str) -> PairWhy:
         m = self.model
@@ -183,7 +186,8 @@ class _Merges:
         if hit is not None:
             rank = hit[0]
             if self.limit is not None and rank >= self.limit:
-                return PairWhy(x, y, rank, f"merge {rank} is ranked after the limit: only merges 0-{self.limit - 1} apply")
+                return PairWhy(x, y, rank,
+                               f"merge {rank} is ranked after the limit: only merges 0-{self.limit - 1} apply")
             return PairWhy(x, y, rank, f"merge {rank} (would fire: report this)")
         tid = m.vocab.get(m.merged_raw(a, b))
         if tid is None:
@@ -251,8 +255,9 @@ class _Tiktoken:
         names = [display_raw(x) for x in known]
         pairs = [self._why(a, b) for a, b in zip(known, known[1:])]
         why = "one token: nothing left to merge" if len(known) < 2 else self._best(pairs)
-        return WordExplanation(p.text, p.start, p.end, False, tuple(units), tuple(steps),
-                               tuple(vocab[x] for x in known), tuple(names), tuple(pairs), why, note)
+        return WordExplanation(p.text, p.start, p.end, False, tuple(units),
+                               tuple(vocab.get(u, UNKNOWN) for u in (data[i:i + 1] for i in range(len(data)))),
+                               tuple(steps), tuple(vocab[x] for x in known), tuple(names), tuple(pairs), why, note)
 
     def _why(self, a: bytes, b: bytes) -> PairWhy:
         x, y = display_raw(a), display_raw(b)
@@ -299,8 +304,8 @@ class _Seed000:
         note = self.NOTE if m.merges else self.NOTE + "; this vocabulary lists no merges: steps have no rank"
         pairs = tuple(PairWhy(x, y, None, f"{x + y!r} is not in seed 000's table") for x, y in zip(final, final[1:]))
         why = "one token: nothing left to merge" if len(final) < 2 else "no adjacent pair's text is in the table"
-        return WordExplanation(p.text, p.start, p.end, False, tuple(syms), tuple(steps),
-                               tuple(self.v2i.get(x, unk) for x in final), tuple(final), pairs, why, note)
+        return WordExplanation(p.text, p.start, p.end, False, tuple(syms), tuple(self.v2i.get(x, unk) for x in syms),
+                               tuple(steps), tuple(self.v2i.get(x, unk) for x in final), tuple(final), pairs, why, note)
 
 
 def explain_text(ex: Explanation) -> str:
