@@ -15,7 +15,7 @@ worker next time (:mod:`~bpe_lens_app.encode_jobs`): 3,000 characters never bloc
 from __future__ import annotations
 
 import time
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextCharFormat, QTextCursor
@@ -195,6 +195,10 @@ class EncodePane(QWidget):
 
     def encoding(self) -> Optional[Encoding]:
         return self._encoding
+
+    def encoded(self) -> Tuple[str, Optional[int]]:
+        """The text the shown encoding was made from and its merges limit (to explain a chip)."""
+        return self._text, self._merges_limit
 
     def displayed_texts(self) -> List[str]:
         """What the chips read, in order (for tests and screenshots)."""

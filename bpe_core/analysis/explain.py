@@ -22,7 +22,7 @@ position of the merge that makes that token in the recovered merge list); ``seed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.encoding.encoder import UNKNOWN, Encoder
 from bpe_core.encoding.merge import NO_RANK, byte_pair_bounds, merge_in_place, segment
@@ -106,6 +106,28 @@ def explain(model: BPEModel, text: str, *, merges_limit: Optional[int] = None) -
 
     ``merges_limit`` explains ``Encoder(model, merges_limit=k)`` (pairs past k say so).
     """
+    pieces, word = _explainer(model, text, merges_limit)
+    return Explanation(model.algorithm, tuple(word(p) for p in pieces))
+
+
+def explain_at(model: BPEModel, text: str, pos: int, *, merges_limit: Optional[int] = None
+               ) -> Optional[WordExplanation]:
+    """Only the word of ``text`` that holds character ``pos`` (a clicked token's start): the
+    whole text is cut as the encoder cuts it, one word is explained. None outside every word.
+
+    >>> from bpe_core.model import BPEModel
+    >>> m = BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)])
+    >>> explain_at(m, "ab", 1).tokens
+    ('ab',)
+    """
+    pieces, word = _explainer(model, text, merges_limit)
+    inside = [p for p in pieces if p.start <= pos < p.end] or [p for p in pieces if p.start == p.end == pos]
+    return word(inside[0]) if inside else None
+
+
+def _explainer(model: BPEModel, text: str, merges_limit: Optional[int]
+               ) -> Tuple[Sequence[Piece], Callable[[Piece], WordExplanation]]:
+    """The pieces the encoder encodes, and the function that explains one of them."""
     enc = Encoder(model, merges_limit=merges_limit)
     if model.algorithm == "seed000-greedy":
         from bpe_core.encoding.seed000_greedy import seed000_pieces
@@ -115,16 +137,14 @@ def explain(model: BPEModel, text: str, *, merges_limit: Optional[int] = None) -
         pieces, word = enc.pieces(text), _Tiktoken(model, enc).word
     else:
         pieces, word = enc.pieces(text), _Merges(model, enc).word
-    out = []
-    for p in pieces:
-        if p.special is not None:
-            shown = model.display(p.special) if 0 <= p.special < len(model.tokens) else p.text
-            out.append(WordExplanation(p.text, p.start, p.end, True, (shown,), (p.special,), (), (p.special,),
-                                       (shown,), (),
-                                       "a special token: cut out whole, never merged"))
-        else:
-            out.append(word(p))
-    return Explanation(model.algorithm, tuple(out))
+
+    def one(p: Piece) -> WordExplanation:
+        if p.special is None:
+            return word(p)
+        shown = model.display(p.special) if 0 <= p.special < len(model.tokens) else p.text
+        return WordExplanation(p.text, p.start, p.end, True, (shown,), (p.special,), (), (p.special,),
+                               (shown,), (), "a special token: cut out whole, never merged")
+    return pieces, one
 
 
 def _shown_units(model: BPEModel, word: str, ids: Sequence[int], spans: Sequence[Tuple[int, int]]) -> List[str]:
@@ -327,4 +347,4 @@ def explain_text(ex: Explanation) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Explanation", "WordExplanation", "Step", "PairWhy", "explain", "explain_text"]
+__all__ = ["Explanation", "WordExplanation", "Step", "PairWhy", "explain", "explain_at", "explain_text"]

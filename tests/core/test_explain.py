@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from bpe_core.analysis.explain import explain, explain_text
+from bpe_core.analysis.explain import explain, explain_at, explain_text
 from bpe_core.cli.commands import main
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats.detect import open_vocabulary
@@ -203,3 +203,12 @@ def test_cli_text_reads_stdin_and_errors_are_one_line(capsys, monkeypatch, tmp_p
     err = capsys.readouterr().err
     assert err.startswith("error:") and "Traceback" not in err
     assert explain_text(explain(gpt2(), "a")).startswith("word 1 'a' [0:1]")
+
+
+def test_explain_at_is_the_word_explain_gives_for_that_position():
+    text = real_text()[:600]
+    whole = explain(gpt2(), text)
+    for w in whole.words[::7]:
+        for pos in (w.start, w.end - 1):
+            assert explain_at(gpt2(), text, pos) == w
+    assert explain_at(gpt2(), text, len(text) + 5) is None
