@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-FEATURES: tuple = ()
+FEATURES: tuple = ("explain",)
 
 
 def install_features(window) -> None:
