@@ -9,7 +9,11 @@
 * ``presenter_1280x720.png``, ``presenter_1024x768.png`` — presenter mode on the common projector sizes;
 * ``main_window_1024x700.png`` — the main window on a small screen (one history chart, picked by tabs);
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
-  its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
+  its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1;
+* ``explain.png`` — Why this split: GPT-2's tokenizer.json in an inspector, the chip of " tokenization"
+  clicked: its merges step by step in the dock, and why " token" + "ization" stay apart;
+* ``explain_history.png`` — the same dock for a word of the words pane during training: each merge that
+  changed it ("merge 23 changed it: l + o → lo").
 
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
@@ -32,7 +36,7 @@ if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QEventLoop, QSettings, QSize, QTimer  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings, QSize, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 DATA = Path(os.environ.get("BPE_LENS_DATA") or ROOT.parent / "shared" / "data")
@@ -188,6 +192,66 @@ def render_other_panes(outdir: Path) -> list[Path]:
     return out
 
 
+def render_explain(outdir: Path) -> list[Path]:
+    """Why this split: GPT-2's tokenizer.json in an inspector tab; a chip of " tokenization" clicked."""
+    from bpe_core.formats.detect import open_vocabulary
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.panes.inspector_pane import InspectorTab
+    from bpe_lens_app.session import Session
+
+    if not GPT2_TOKENIZER.exists():
+        print(f"skipped explain: {GPT2_TOKENIZER} not found", file=sys.stderr)
+        return []
+    window = MainWindow(Session(), scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    tab = InspectorTab(open_vocabulary(str(GPT2_TOKENIZER)))
+    window.tabs.setCurrentIndex(window.tabs.addTab(tab, "Inspect: gpt2"))
+    pane = tab.encode_pane
+    pane.set_text("Why is tokenization so unbelievably odd? 三国演义 😀")
+    pane.encode_now()
+    enc = pane.encoding()
+    i = [t.display for t in enc.tokens].index("Ġtoken")
+    window.explain.explain_chip(pane, i)
+    window.resizeDocks([window.explain.dock], [620], Qt.Horizontal)
+    settle(120)
+    out = [outdir / "explain.png"]
+    window.grab().save(str(out[0]))
+    window.close()
+    return out + render_word_history(outdir)
+
+
+def render_word_history(outdir: Path) -> list[Path]:
+    """A training word's history in the same dock: 120 merges on the built-in corpus, a word clicked."""
+    from bpe_lens_app.__main__ import DEFAULT_CORPUS
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.panes.words_model import WORD_INDEX_ROLE
+    from bpe_lens_app.session import Session, default_config
+
+    session = Session(config=default_config(None))
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    session.load_corpus(str(DEFAULT_CORPUS))
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(120)
+    if session.is_running:
+        wait_for(session.run_finished)
+    words = window.words
+    rows = [words.model.index(r, 0) for r in range(min(200, words.model.rowCount()))]
+    longest = max(rows, key=lambda ix: len(session.word_history(ix.data(WORD_INDEX_ROLE))))
+    words.table.setCurrentIndex(longest)
+    words.table.clicked.emit(longest)  # what a click on the row does
+    window.explain.pane.show_frame(3)
+    window.resizeDocks([window.explain.dock], [560], Qt.Horizontal)
+    settle(120)
+    out = outdir / "explain_history.png"
+    window.grab().save(str(out))
+    window.hide()  # close() would ask to discard the 120 merges (a modal box)
+    session.shutdown()
+    return [out]
+
+
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
     from bpe_lens_app.theme import dark_palette
@@ -203,7 +267,7 @@ def main(argv=None) -> int:
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--preset")
     parser.add_argument("--steps", type=int, default=50)
-    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown"))
+    parser.add_argument("--only", choices=("training", "chinese", "others", "unknown", "explain"))
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -224,6 +288,8 @@ def main(argv=None) -> int:
         written += render_other_panes(outdir)
     if args.only in (None, "unknown"):
         written += render_unknown_characters(outdir)
+    if args.only in (None, "explain"):
+        written += render_explain(outdir)
     for path in written:
         print(path)
     return 0

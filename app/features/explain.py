@@ -26,8 +26,17 @@ from ..widgets.chips import Chip, model_chip
 __all__ = ["install", "explanation_story", "history_story", "ExplainFeature"]
 
 
+def _label(model: BPEModel, i: int, shown: str) -> str:
+    """What a chip reads, as in the encode pane: byte tokens decoded (``·token``, ``‹E4 B8›``)."""
+    raw = model.tokens[i] if 0 <= i < len(model.tokens) else None
+    if model.unit == "bytes" and isinstance(raw, bytes):
+        return chip_text(raw, mode="text")[0]
+    return chip_text(shown)[0] or "?"
+
+
 def _chips(model: BPEModel, ids: Sequence[int], shown: Sequence[str]) -> tuple:
-    return tuple(model_chip(model, i) if i >= 0 else Chip(s or "?", i, unknown=True) for i, s in zip(ids, shown))
+    return tuple(Chip(_label(model, i, s), i, partial=model_chip(model, i, mode="text").partial) if i >= 0
+                 else Chip(_label(model, i, s), i, unknown=True) for i, s in zip(ids, shown))
 
 
 def explanation_story(model: BPEModel, w: WordExplanation) -> Story:
@@ -35,15 +44,22 @@ def explanation_story(model: BPEModel, w: WordExplanation) -> Story:
     in the merge list; the app's merge numbers are 1-based, so both are named)."""
     title = f"Why this split: {chip_text(w.word)[0]}  (characters {w.start}–{w.end}, cut by the pre-tokenizer)"
     frames: List[Frame] = [Frame(f"start: {len(w.units)} unit(s)", _chips(model, w.unit_ids, w.units))]
+    before = frames[0].chips
     for s in w.steps:
         what = f"merge {s.rank + 1} (rank {s.rank})" if s.rank is not None else "table merge (no rank)"
-        made = next((i for i, t in zip(s.ids, s.tokens) if t == s.result), None)
-        frames.append(Frame(f"{what}: {s.left} + {s.right} → {s.result}", _chips(model, s.ids, s.tokens), made))
+        chips = _chips(model, s.ids, s.tokens)
+        left, right, made = before[s.at].text, before[s.at + 1].text, chips[s.at]
+        frames.append(Frame(f"{what}: {left} + {right} → {made.text}", chips, made.token_id))
+        before = chips
     if w.special:
         frames[0] = Frame("a special token: cut out whole", _chips(model, w.ids, w.tokens))
+    names = {(p.left, p.right): p for p in w.pairs}
+    last = frames[-1].chips
     footer = f"Why it stops: {w.why_stop}"
-    if w.pairs:
-        footer += "\n" + "\n".join(f"  {p.left} + {p.right}: {p.reason}" for p in w.pairs[:6])
+    lines = [f"  {a.text} + {b.text}: {names[(x, y)].reason}"
+             for a, b, x, y in zip(last, last[1:], w.tokens, w.tokens[1:]) if (x, y) in names]
+    if lines:
+        footer += "\n" + "\n".join(lines[:6])
     if w.note:
         footer += f"\nNote: {w.note}"
     return Story(title, tuple(frames), footer)

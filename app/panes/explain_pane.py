@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
+from ..theme import bold_font
 from ..widgets.chips import Chip
 from ..widgets.token_view import TokenView
 
@@ -57,8 +59,10 @@ class ExplainPane(QWidget):
         self.title_label.setTextFormat(Qt.PlainText)
         self.caption_label = QLabel("")
         self.caption_label.setTextFormat(Qt.PlainText)
+        self.caption_label.setWordWrap(True)
+        self.caption_label.setFont(bold_font())
         self.strip = TokenView()
-        self.strip.setMinimumHeight(48)
+        self._size_strip()
         self.steps_list = QListWidget()
         self.footer_label = QLabel("")
         self.footer_label.setWordWrap(True)
@@ -82,14 +86,28 @@ class ExplainPane(QWidget):
         buttons = QHBoxLayout()
         for b in (self.start_button, self.prev_button, self.next_button, self.play_button):
             buttons.addWidget(b)
-        buttons.addWidget(self.caption_label, 1)
+        buttons.addStretch(1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addWidget(self.title_label)
         lay.addLayout(buttons)
-        lay.addWidget(self.strip, 1)
-        lay.addWidget(self.steps_list, 2)
+        lay.addWidget(self.caption_label)
+        lay.addWidget(self.strip)
+        lay.addWidget(self.steps_list, 1)
         lay.addWidget(self.footer_label)
+
+    def _size_strip(self) -> None:
+        """Chips larger than elsewhere (the strip is what one looks at), room for three rows."""
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.4)
+        self.strip.setFont(font)
+        rows = 3 * (self.strip.metrics().height() + TokenView.VGAP) + 2 * TokenView.MARGIN
+        self.strip.setFixedHeight(rows + 2 * self.strip.frameWidth())
+
+    def changeEvent(self, e) -> None:
+        super().changeEvent(e)
+        if e.type() == QEvent.FontChange:  # Ctrl +/-: the strip follows the application font
+            self._size_strip()
 
     # -- content ---------------------------------------------------------------------------------
     def show_story(self, story: Story, frame: Optional[int] = None) -> None:

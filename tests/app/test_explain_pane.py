@@ -38,18 +38,18 @@ def test_clicking_an_encode_chip_shows_the_words_merges(qtbot, loaded_window):
     word = next(p for p in model.pipeline.split("the newest lower") if p.start <= tok.start < p.end)
     # the last frame (shown first) is the word's tokens as the encode pane shows them
     in_word = [t for t in enc.tokens if word.start <= t.start < word.end or (t.start == t.end == word.end)]
-    assert ex.shown_texts() == [chip_text(t.raw)[0] for t in in_word]
+    assert ex.shown_texts() == [chip_text(t.raw, mode="text")[0] for t in in_word]  # as the pane reads
     captions = _captions(ex)
     assert captions[0].startswith("start:") and len(captions) >= 2
     for cap in captions[1:]:  # "merge 12 (rank 11): l + o → lo", each pair a real merge of that rank
         head, pair = cap.split(": ", 1)
         rank = int(head.split("rank ")[1].rstrip(")"))
-        left, right = model.merges[rank]
-        assert pair.startswith(f"{model.display(left)} + {model.display(right)} →")
+        left, right = (chip_text(model.tokens[t], mode="text")[0] for t in model.merges[rank])
+        assert head == f"merge {rank + 1} (rank {rank})" and pair.startswith(f"{left} + {right} →")
     assert "Why it stops" in ex.footer_label.text()
     ex.start_button.click()  # back to the units: one chip per character (plus the end symbol)
     units = [bytes([b]) for b in word.text.encode()] if model.unit == "bytes" else list(word.text)
-    assert ex.frame_index() == 0 and ex.shown_texts()[:len(units)] == [chip_text(u)[0] for u in units]
+    assert ex.frame_index() == 0 and ex.shown_texts()[:len(units)] == [chip_text(u, mode="text")[0] for u in units]
     ex.next_button.click()
     assert ex.frame_index() == 1 and ex.caption_label.text().startswith("1/")
     ex.play_button.setChecked(True)
@@ -86,9 +86,10 @@ def test_inspector_chip_explains_gpt2_unbelievable(qtbot, window):
     _click_chip(pane.view, i)
     ex = window.explain.pane
     captions = _captions(ex)
-    assert captions[-1] == "merge 24224 (rank 24223): Ġunbeliev + able → Ġunbelievable"
+    assert captions[-1] == "merge 24224 (rank 24223): ·unbeliev + able → ·unbelievable"
     assert captions[1] == "merge 38 (rank 37): l + e → le"
-    assert ex.shown_texts() == ["Ġunbelievable"]
+    assert ex.shown_texts() == ["·unbelievable"]
     assert "one token" in ex.footer_label.text()
+    assert ex.strip.chips()[0].token_id == ex.frames()[-1].made == 24479  # made by the last merge: outlined
     ex.prev_button.click()
-    assert ex.shown_texts() == ["Ġunbeliev", "able"]
+    assert ex.shown_texts() == ["·unbeliev", "able"]
