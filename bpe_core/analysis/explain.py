@@ -181,14 +181,14 @@ class _Merges:
 
     def word(self, p: Piece) -> WordExplanation:
         m = self.model
+        ids, spans, drops = self.enc.start_ids(p.text, p.suffix)
+        units = _shown_units(m, p.text, ids, spans)
         if m.ignore_merges:
             tid = m.vocab.get(p.text.encode() if m.unit == "bytes" else p.text)
             if tid is not None:
-                shown = (m.display(tid),)
-                return WordExplanation(p.text, p.start, p.end, False, shown, (tid,), (), (tid,), shown, (),
-                                       "the word is itself a token: ignore_merges takes it whole")
-        ids, spans, drops = self.enc.start_ids(p.text, p.suffix)
-        units = _shown_units(m, p.text, ids, spans)
+                why = "the word is itself a token: ignore_merges takes it whole, no merge runs"
+                return WordExplanation(p.text, p.start, p.end, False, tuple(units), tuple(ids), (), (tid,),
+                                       (m.display(tid),), (), why, why)
         fired: List[Tuple[int, int, int]] = []
         final, _ = segment(ids, self.enc.merge_table, fired)
         steps = _replay(m, ids, units, fired)

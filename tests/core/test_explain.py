@@ -212,3 +212,37 @@ def test_explain_at_is_the_word_explain_gives_for_that_position():
         for pos in (w.start, w.end - 1):
             assert explain_at(gpt2(), text, pos) == w
     assert explain_at(gpt2(), text, len(text) + 5) is None
+
+
+def _hf_config_names():
+    from .test_encoder import CONFIGS
+    return sorted(CONFIGS)
+
+
+@pytest.mark.parametrize("name", _hf_config_names())
+def test_tokenizer_json_families_agree_with_tokenizers(tmp_path, name):
+    """Suffix ``</w>``, ``##`` prefix with fused unk, Metaspace, digits, dropped characters,
+    ignore_merges: explain's tokens are tokenizers' own."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from .test_encoder import ADDED, CONFIGS, CORPUS, ODD
+    model_kw, trainer_kw, norm, pre = CONFIGS[name]
+    tok = tokenizers.Tokenizer(tokenizers.models.BPE(**model_kw))
+    tok.normalizer, tok.pre_tokenizer = norm, pre
+    tok.train_from_iterator(CORPUS, tokenizers.trainers.BpeTrainer(vocab_size=180, show_progress=False, **trainer_kw))
+    tok.add_tokens(list(ADDED))
+    path = tmp_path / "tokenizer.json"
+    tok.save(str(path))
+    model = open_vocabulary(str(path))
+    for text in CORPUS[:5] + ODD:
+        ex = explain(model, text)
+        assert ex.ids == tok.encode(text, add_special_tokens=False).ids, text
+
+
+def test_ignore_merges_takes_a_word_that_is_a_token_whole():
+    from bpe_core.model import BPEModel
+    m = BPEModel(unit="chars", tokens=["a", "b", "c", "ab", "abc"], merges=[(0, 1)], ignore_merges=True)
+    w = explain(m, "abc").words[0]
+    assert w.ids == (4,) == tuple(Encoder(m).encode_ids("abc")) and w.steps == ()
+    assert "ignore_merges" in w.note
+    m.ignore_merges = False
+    assert explain(m, "abc").words[0].tokens == ("ab", "c")
