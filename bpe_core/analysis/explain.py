@@ -80,8 +80,8 @@ class WordExplanation:
         return {
             "word": self.word, "start": self.start, "end": self.end, "special": self.special,
             "units": list(self.units), "unit_ids": list(self.unit_ids),
-            "steps": [{"rank": s.rank, "left": s.left, "right": s.right, "result": s.result,
-                       "tokens": list(s.tokens)} for s in self.steps],
+            "steps": [{"rank": s.rank, "left": s.left, "right": s.right, "tokens": list(s.tokens)}
+                      for s in self.steps],
             "tokens": list(self.tokens), "ids": list(self.ids), "why_stop": self.why_stop,
             "pairs": [{"left": p.left, "right": p.right, "rank": p.rank, "reason": p.reason} for p in self.pairs],
             **({"note": self.note} if self.note else {})}
@@ -98,7 +98,8 @@ class Explanation:
         return [i for w in self.words for i in w.ids]
 
     def to_json(self) -> Dict[str, Any]:
-        return {"algorithm": self.algorithm, "words": [w.to_json() for w in self.words]}
+        """``{"words": [...]}``: the CLI's ``--json`` (issue 11's shape; extra keys only per word)."""
+        return {"words": [w.to_json() for w in self.words]}
 
 
 def explain(model: BPEModel, text: str, *, merges_limit: Optional[int] = None) -> Explanation:

@@ -59,7 +59,8 @@ def byte_rank_steps(data: bytes, ranks: Dict[bytes, int]) -> Tuple[List[tuple], 
 def bytes_to_unicode() -> Dict[int, str]:
     """GPT-2's byte -> printable character map (``encoder.py``): printable bytes stay, the rest
     become chr(256 + n) in order."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    bs = (list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1))
+          + list(range(ord("®"), ord("ÿ") + 1)))
     cs = bs[:]
     n = 0
     for b in range(256):
