@@ -27,6 +27,9 @@
 
 * ``restore.png`` — the offer to restore the last session at start, after a crash at merge 30.
 
+* ``explain.png`` — Why this split: GPT-2's tokenizer.json in an inspector, the chip of " tokenization"
+  clicked: its merges step by step in the dock, and why " token" + "ization" stay apart;
+
 ``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
 ``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
 ``python scripts/screenshots.py OUTDIR --dark --only training``.
@@ -472,8 +475,68 @@ def render_table(outdir: Path) -> list[Path]:
     return out
 
 
+def render_explain(outdir: Path) -> list[Path]:
+    """Why this split: GPT-2's tokenizer.json in an inspector tab; a chip of " tokenization" clicked."""
+    from bpe_core.formats.detect import open_vocabulary
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.panes.inspector_pane import InspectorTab
+    from bpe_lens_app.session import Session
+
+    if not GPT2_TOKENIZER.exists():
+        print(f"skipped explain: {GPT2_TOKENIZER} not found", file=sys.stderr)
+        return []
+    window = MainWindow(Session(), scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    tab = InspectorTab(open_vocabulary(str(GPT2_TOKENIZER)))
+    window.tabs.setCurrentIndex(window.tabs.addTab(tab, "Inspect: gpt2"))
+    pane = tab.encode_pane
+    pane.set_text("Why is tokenization so unbelievably odd? 三国演义 😀")
+    pane.encode_now()
+    enc = pane.encoding()
+    i = [t.display for t in enc.tokens].index("Ġtoken")
+    window.explain.explain_chip(pane, i)
+    window.resizeDocks([window.explain.dock], [620], Qt.Horizontal)
+    settle(120)
+    out = [outdir / "explain.png"]
+    window.grab().save(str(out[0]))
+    window.close()
+    return out + render_word_history(outdir)
+
+
+def render_word_history(outdir: Path) -> list[Path]:
+    """A training word's history in the same dock: 120 merges on the built-in corpus, a word clicked."""
+    from bpe_lens_app.__main__ import DEFAULT_CORPUS
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.panes.words_model import WORD_INDEX_ROLE
+    from bpe_lens_app.session import Session, default_config
+
+    session = Session(config=default_config(None))
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    session.load_corpus(str(DEFAULT_CORPUS))
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(120)
+    if session.is_running:
+        wait_for(session.run_finished)
+    words = window.words
+    rows = [words.model.index(r, 0) for r in range(min(200, words.model.rowCount()))]
+    longest = max(rows, key=lambda ix: len(session.word_history(ix.data(WORD_INDEX_ROLE))))
+    words.table.setCurrentIndex(longest)
+    words.table.clicked.emit(longest)  # what a click on the row does
+    window.explain.pane.show_frame(3)
+    window.resizeDocks([window.explain.dock], [560], Qt.Horizontal)
+    settle(120)
+    out = outdir / "explain_history.png"
+    window.grab().save(str(out))
+    window.hide()  # close() would ask to discard the 120 merges (a modal box)
+    session.shutdown()
+    return [out]
+
+
 #: the views ``--only`` renders one of (each branch of main() below)
-ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table")
+ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table", "explain")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -526,6 +589,8 @@ def main(argv=None) -> int:
         written += render_restore(outdir)
     if args.only in (None, "table"):
         written += render_table(outdir)
+    if args.only in (None, "explain"):
+        written += render_explain(outdir)
     for path in written:
         print(path)
     return 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextCharFormat, QTextCursor
@@ -201,6 +201,10 @@ class EncodePane(QWidget):
 
     def encoding(self) -> Optional[Encoding]:
         return self._encoding
+
+    def encoded(self) -> Tuple[str, Optional[int]]:
+        """The text the shown encoding was made from and its merges limit (to explain a chip)."""
+        return self._text, self._merges_limit
 
     def displayed_texts(self) -> List[str]:
         """What the chips read, in order (for tests and screenshots)."""

@@ -168,7 +168,7 @@ def _add_encode(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pattern", help="pre-tokenizer regex for a .tiktoken file with an unknown name")
 
 
-def _encode_input(args: argparse.Namespace) -> str:
+def encode_input(args: argparse.Namespace) -> str:
     """The text to encode, exactly as given (no newline conversion: a CRLF is part of the text)."""
     if args.text is not None:
         return _argument_text(args.text, "--text")
@@ -225,7 +225,7 @@ def open_any(path: str, pattern: Optional[str] = None):
 
 def run_encode(args: argparse.Namespace) -> int:
     from bpe_core.encoding.encoder import Encoder
-    text = _encode_input(args)
+    text = encode_input(args)
     model = open_any(args.vocab, args.pattern)
     enc = Encoder(model).encode(text)
     unknown = list(getattr(enc, "unknown", ()))
@@ -256,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Each further command lives in its own module of bpe_core/cli with `register(sub)`, which adds its
 # parser and sets `func` (the runner): one line here per module, in the order --help lists them.
-COMMAND_MODULES = ("vocab", "count", "animate", "health", "diff")
+COMMAND_MODULES = ("vocab", "explain", "count", "animate", "health", "diff")
 
 
 RUNNERS = {"train": run_train, "encode": run_encode}

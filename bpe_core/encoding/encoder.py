@@ -177,6 +177,24 @@ class Encoder:
             return b"".join(r if isinstance(r, bytes) else r.encode() for r in raws).decode("utf-8", "replace")
         return decode_chars(m, raws)
 
+    # -- the parts an explanation replays (bpe_core.analysis.explain) ----------------------------
+    def pieces(self, text: str) -> List[Piece]:
+        """The words this encoder encodes, with their spans (specials whole): the model's pipeline."""
+        return self._pieces(text)
+
+    def start_ids(self, word: str, suffix: bool = True) -> WordResult:
+        """A word's initial ids and unit spans before any merge (affixes, unk, byte fallback applied)."""
+        return self._symbols(word, suffix)
+
+    @property
+    def merge_table(self) -> MergeTable:
+        """(left, right) -> (0-based rank, new id): what ``segment`` merges by (``merges`` models)."""
+        return self._merge_table
+
+    def byte_rank(self, data: bytes) -> Optional[int]:
+        """tiktoken models: the rank of ``data`` as a token allowed by ``merges_limit``, or None."""
+        return self._rank_of(data)
+
     # -- pieces and spans --------------------------------------------------------------------
     def _pieces(self, text: str) -> List[Piece]:
         if self.model.pipeline is None:

@@ -118,7 +118,8 @@ def expand_pair(syms: Sequence[int], new: int, left: int, right: int) -> List[in
         return out
 
 
-def segment(ids: List[int], table: MergeTable) -> Tuple[List[int], List[int]]:
+def segment(ids: List[int], table: MergeTable, fired: Optional[List[Tuple[int, int, int]]] = None
+            ) -> Tuple[List[int], List[int]]:
     """Merge the adjacent pair of lowest rank, the leftmost on equal ranks, until none is in ``table``.
 
     This is Hugging Face ``tokenizers``' ``Word::merge_all`` (and GPT-2's ``bpe``): a heap of
@@ -126,8 +127,14 @@ def segment(ids: List[int], table: MergeTable) -> Tuple[List[int], List[int]]:
     entry's token. Returns the final ids and, for each, the index in ``ids`` where it starts
     (the encoder turns those into spans; ``ids`` itself is not changed).
 
+    ``fired`` (a list) receives ``(rank, start, new)`` for each merge as it happens, ``start`` being
+    the index in ``ids`` where the left token begins: :mod:`bpe_core.analysis.explain` replays these
+    ("why this split") instead of running a second merge loop. The encoder passes none.
+
     >>> segment([0, 0, 0], {(0, 0): (0, 1)})
     ([1, 0], [0, 2])
+    >>> log = []; segment([0, 1, 2], {(0, 1): (0, 3), (3, 2): (1, 4)}, log)[0], log
+    ([4], [(0, 0, 3), (1, 0, 4)])
     """
     n = len(ids)
     if n < 2:
@@ -147,11 +154,13 @@ def segment(ids: List[int], table: MergeTable) -> Tuple[List[int], List[int]]:
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
     while heap:
-        _, i, new = pop(heap)
+        rank, i, new = pop(heap)
         j = nxt[i]
         # stale: the left symbol is gone, or the pair at i no longer makes `new` (tokenizers' check)
         if not alive[i] or j >= n or get((cur[i], cur[j]), _NONE)[1] != new:
             continue
+        if fired is not None:
+            fired.append((rank, i, new))
         cur[i] = new
         alive[j] = False
         k = nxt[i] = nxt[j]
@@ -191,13 +200,16 @@ def segment_all(words: List[List[int]], table: MergeTable) -> List[List[int]]:
 NO_RANK = 1 << 62
 
 
-def byte_pair_bounds(data: bytes, rank: Callable[[bytes, int], int], stop: int = NO_RANK) -> List[int]:
+def byte_pair_bounds(data: bytes, rank: Callable[[bytes, int], int], stop: int = NO_RANK,
+                     fired: Optional[List[Tuple[int, int]]] = None) -> List[int]:
     """Part boundaries after tiktoken's ``_byte_pair_merge``: merge the adjacent parts whose
     concatenation has the lowest rank (the leftmost on ties) while that rank is below ``stop``.
 
     ``rank(part, NO_RANK)`` looks a part up (``dict.get`` works). Pair ranks sit in a list so
     ``min`` scans at C speed: the fastest way for short pieces (see :func:`byte_pair_bounds_long`).
     Recovering a tiktoken file's merges runs the same loop with ``stop`` = the token's own rank.
+    ``fired`` (a list) receives ``(rank, part index)`` for each merge of part ``i`` with part
+    ``i + 1`` (:mod:`bpe_core.analysis.explain` replays them).
 
     >>> byte_pair_bounds(b"abc", {b"ab": 1, b"bc": 0, b"abc": 2}.get)
     [0, 3]
@@ -211,6 +223,8 @@ def byte_pair_bounds(data: bytes, rank: Callable[[bytes, int], int], stop: int =
         if best >= stop:
             break
         i = pr.index(best)  # the leftmost lowest rank, as tiktoken
+        if fired is not None:
+            fired.append((best, i))
         del bounds[i + 1]
         del pr[i]
         if i > 0:

@@ -12,10 +12,10 @@ exactly as in the seed.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from bpe_core.model import BPEModel
-from bpe_core.types import BPELensError, EncodedToken, Encoding, MergeStep, Raw
+from bpe_core.types import BPELensError, EncodedToken, Encoding, MergeStep, Piece, Raw
 
 SPECIALS = ("<line/>", "</line>", "<pad>", "<unk>")
 EOW = "</w>"
@@ -71,8 +71,15 @@ def seed000_model(segmentations: Iterable[Sequence[Raw]], history: Sequence[Merg
         extras={"freqs": freqs, "vocab_to_idx": vocab_to_idx, "vocab_size_seed": len(vocab_to_idx)})
 
 
-def merge_greedy(symbols: List[str], freqs: Dict[str, int]) -> List[str]:
-    """Seed 000's ``merge_bytes``: merge the best-known adjacent pair until none is known."""
+def merge_greedy(symbols: List[str], freqs: Dict[str, int],
+                 fired: Optional[List[Tuple[int, int]]] = None) -> List[str]:
+    """Seed 000's ``merge_bytes``: merge the best-known adjacent pair until none is known.
+
+    ``fired`` (a list) receives ``(table value, position)`` for each merge (for explanations).
+
+    >>> log = []; merge_greedy(["a", "b", "c"], {"ab": 1, "bc": 5}, log), log
+    (['a', 'bc'], [(5, 1)])
+    """
     while True:
         best_i = -1
         best_f = None
@@ -82,6 +89,8 @@ def merge_greedy(symbols: List[str], freqs: Dict[str, int]) -> List[str]:
                 best_f, best_i = f, i - 1
         if best_i < 0:
             return symbols
+        if fired is not None:
+            fired.append((best_f, best_i))  # type: ignore[arg-type]
         symbols = symbols[:best_i] + [symbols[best_i] + symbols[best_i + 1]] + symbols[best_i + 2:]
 
 
@@ -93,23 +102,34 @@ def encode_seed000(model: BPEModel, text: str, merges_limit: Optional[int] = Non
     """
     if merges_limit is not None and merges_limit < len(model.merges):
         raise BPELensError("seed 000's encoder needs the model built at that step (Trainer.model() at step k)")
-    from bpe_core.pretokenize.pretokenizers import WORDPUNCT_RE
-    from bpe_core.pretokenize.punkt import sentence_spans
     freqs: Dict[str, int] = model.extras["freqs"]
     v2i: Dict[str, int] = model.extras["vocab_to_idx"]
     unk = v2i["<unk>"]
     out: List[EncodedToken] = []
+    for piece in seed000_pieces(model, text):
+        if piece.special is not None:
+            out.append(EncodedToken(piece.special, piece.text, piece.text, piece.start, piece.end, True))
+            continue
+        pos = piece.start
+        for sub in merge_greedy(list(piece.text) + [EOW], freqs):
+            n = len(sub) - len(EOW) if sub.endswith(EOW) else len(sub)
+            tid = v2i.get(sub, unk)
+            out.append(EncodedToken(tid, sub, sub, pos, pos + n))
+            pos += n
+    return Encoding(tuple(out))
+
+
+def seed000_pieces(model: BPEModel, text: str) -> Iterator[Piece]:
+    """The words seed 000 encodes: per Punkt sentence longer than one character, ``<line/>``
+    (a special piece), the sentence's wordpunct words, then ``</line>``."""
+    from bpe_core.pretokenize.pretokenizers import WORDPUNCT_RE
+    from bpe_core.pretokenize.punkt import sentence_spans
+    v2i: Dict[str, int] = model.extras["vocab_to_idx"]
     for s_start, s_end in sentence_spans(text):
         line = text[s_start:s_end]
         if len(line) <= 1:
             continue
-        out.append(EncodedToken(v2i["<line/>"], "<line/>", "<line/>", s_start, s_start, True))
+        yield Piece("<line/>", s_start, s_start, special=v2i["<line/>"])
         for m in WORDPUNCT_RE.finditer(line):
-            pos = s_start + m.start()
-            for sub in merge_greedy(list(m.group()) + [EOW], freqs):
-                n = len(sub) - len(EOW) if sub.endswith(EOW) else len(sub)
-                tid = v2i.get(sub, unk)
-                out.append(EncodedToken(tid, sub, sub, pos, pos + n))
-                pos += n
-        out.append(EncodedToken(v2i["</line>"], "</line>", "</line>", s_end, s_end, True))
-    return Encoding(tuple(out))
+            yield Piece(m.group(), s_start + m.start(), s_start + m.end())
+        yield Piece("</line>", s_end, s_end, special=v2i["</line>"])
