@@ -56,6 +56,10 @@ def main_is_importable() -> bool:
 
 def _context() -> Optional[multiprocessing.context.BaseContext]:
     """The start method for workers, or None to count in one process."""
+    if _fork_is_safe():
+        # a command-line process with no other thread: forked workers share the owner's pages (modules,
+        # tables) instead of importing everything again, and no forkserver process is started
+        return multiprocessing.get_context("fork")
     if not main_is_importable():
         # fork copies the owner without re-importing anything; it is unsafe only with other
         # threads (a lock held by one of them stays locked in the child).
@@ -69,6 +73,12 @@ def _context() -> Optional[multiprocessing.context.BaseContext]:
         ctx.set_forkserver_preload(_PRELOAD)
         return ctx
     return multiprocessing.get_context("spawn")
+
+
+def _fork_is_safe() -> bool:
+    """No thread but this one, and no Qt: its threads are not Python's (``threading`` does not see them)."""
+    return ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+            and not any(name.startswith(("PySide6", "PyQt")) for name in sys.modules))
 
 
 def make_pool(workers: int) -> Optional[ProcessPoolExecutor]:
