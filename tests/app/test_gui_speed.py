@@ -182,17 +182,26 @@ def test_deliberate_presses_are_never_dropped(qtbot, loaded_window):
 
 def test_steps_show_merges_read_ahead_at_once_and_exact(qtbot, loaded_window):
     """After a step the trainer reads ahead on a worker; the next steps show those merges from the records
-    at once (no merge on the GUI thread), exactly as a fresh run, and the slider does not grow by them."""
+    at once (no merge on the GUI thread), exactly as a fresh run, and the slider does not grow by them.
+    (Read-ahead is off by default, see session_defaults.READ_AHEAD; this is what it does when on.)"""
     w = loaded_window
     s = w.session
+    s.read_ahead = 64
     s.step()
     qtbot.waitUntil(lambda: s._trainer.merge_count > s.merge_count + 5, timeout=20000)
     assert len(s.timeline) == s.merge_count == 1 and w.controls.timeline.maximum() == 1
     for k in (2, 3, 4):
-        w.train_actions["step"].trigger()
+        s.request_step()  # what the Step action asks for
         assert s.merge_count == k  # at once: it was read ahead
         _assert_shows_merge(s, k)
     assert w.controls.timeline.maximum() == 4 and len(s.timeline) == 4
+
+
+def test_read_ahead_is_off_unless_asked(qtbot, loaded_window):
+    s = loaded_window.session
+    s.step()
+    qtbot.wait(100)
+    assert s.read_ahead == 0 and s._trainer.merge_count == s.merge_count == 1
 
 
 def test_a_step_asked_before_the_trainer_read_it_lands_when_it_has(qtbot, loaded_window):
