@@ -188,7 +188,7 @@ def test_steps_show_merges_read_ahead_at_once_and_exact(qtbot, loaded_window):
     s = w.session
     s.read_ahead = 64
     s.step()
-    qtbot.waitUntil(lambda: s._trainer.merge_count > s.merge_count + 5, timeout=20000)
+    qtbot.waitUntil(lambda: len(s.core.steps) > s.merge_count + 5, timeout=20000)  # read and published
     assert len(s.timeline) == s.merge_count == 1 and w.controls.timeline.maximum() == 1
     for k in (2, 3, 4):
         s.request_step()  # what the Step action asks for
