@@ -104,8 +104,8 @@ class Trainer:
         self.total_units = sum(map(mul, self.freqs, unit_lens))
         self._total_tokens = sum(map(mul, self.freqs, map(len, self._segs)))
         self._idx = PairIndex(self._segs, self.freqs, self._tokens, lens, config.tie_break)
-        gc.collect(1)  # young generations only: a full pass walks a GUI's objects too, holding the GIL
-        gc.freeze()  # the state is millions of long-lived objects: keep the cyclic GC off them
+        gc.freeze()  # millions of long-lived objects: keep the cyclic GC off them. No collect here: on a
+        # GUI's worker it would free the GUI's own garbage (Qt wrappers) off the GUI thread (a deadlock seen)
         self.history: List[MergeStep] = []
         self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]]]] = []
         self.stop_reason: Optional[str] = None
