@@ -154,18 +154,24 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_vocab_and_text(p: argparse.ArgumentParser, verb: str) -> None:
+    """--vocab, the text (--text, --file, else stdin: read by :func:`encode_input`) and a .tiktoken's --pattern:
+    the inputs of every command that runs a vocabulary on text (encode, explain)."""
+    p.add_argument("--vocab", required=True, help="vocabulary file (or seed 000 folder)")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--text", help=f"the text to {verb}")
+    source.add_argument("--file", metavar="PATH", help=f"{verb} this file's text (UTF-8)")
+    p.add_argument("--pattern", help="pre-tokenizer regex for a .tiktoken file with an unknown name")
+
+
 def _add_encode(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("encode", help="encode text with a saved vocabulary", epilog=ENCODE_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter, description=(
                            "Encode text with any vocabulary BPE Lens reads (native, tokenizer.json, "
                            "vocab.json+merges.txt, .tiktoken, sentencepiece .model, seed 000's folder). The text "
                            "comes from --text, --file or, when neither is given, standard input."))
-    p.add_argument("--vocab", required=True, help="vocabulary file (or seed 000 folder)")
-    source = p.add_mutually_exclusive_group()
-    source.add_argument("--text", help="the text to encode")
-    source.add_argument("--file", metavar="PATH", help="encode this file's text (UTF-8)")
+    add_vocab_and_text(p, "encode")
     p.add_argument("--json", action="store_true", help='print {"ids": [...], "tokens": [...]}')
-    p.add_argument("--pattern", help="pre-tokenizer regex for a .tiktoken file with an unknown name")
 
 
 def encode_input(args: argparse.Namespace) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from bpe_core.cli.commands import encode_input, open_any
+from bpe_core.cli.commands import add_vocab_and_text, encode_input, open_any
 
 EXAMPLES = """examples:
   bpe-lens-cli explain --vocab gpt2/tokenizer.json --text ' unbelievably'
@@ -28,13 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                            "units, every merge as it fires (rank = 0-based position in the merge list), the "
                            "final tokens, and why no further merge applies. The text comes from --text, "
                            "--file or, when neither is given, standard input."))
-    p.add_argument("--vocab", required=True, help="vocabulary file (or seed 000 folder)")
-    source = p.add_mutually_exclusive_group()
-    source.add_argument("--text", help="the text to explain")
-    source.add_argument("--file", metavar="PATH", help="explain this file's text (UTF-8)")
+    add_vocab_and_text(p, "explain")
     p.add_argument("--json", action="store_true",
                    help='print {"words": [{"word", "steps": [{"rank", "left", "right", "tokens"}], "tokens"}]}')
-    p.add_argument("--pattern", help="pre-tokenizer regex for a .tiktoken file with an unknown name")
     p.set_defaults(func=run_explain)
 
 
