@@ -28,7 +28,7 @@ from bpe_core.types import MergeStep, TrainerConfig
 
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message  # noqa: F401
 from .defaults import DEFAULT_PRESET, default_config, default_trainer_factory  # noqa: F401
-from .session_defaults import AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, READ_AHEAD, READ_ON_MS, SYNC_STEPS  # noqa: F401
+from .session_defaults import AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS, READ_AHEAD, READ_ON_MS, SYNC_STEPS  # noqa: F401
 from .session_views import SessionViews
 from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
 
@@ -54,6 +54,10 @@ class Session(SessionViews):
         self.read_ahead = READ_AHEAD  # merges the trainer runs ahead of the position (0: never)
         self._read_on = QTimer(self, singleShot=True, interval=READ_ON_MS)  # read ahead once a frame is drawn
         self._read_on.timeout.connect(self._on_read_on_timeout)
+        # after a jump the trainer catches up once the new frame is drawn and scrubbing pauses: a worker
+        # started at once would compete for the GIL with the repaint (issue 9: seek stalls)
+        self._settle_later = QTimer(self, singleShot=True, interval=CATCH_UP_DELAY_MS)
+        self._settle_later.timeout.connect(self._on_read_on_timeout)
         self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
         self._indexing.timeout.connect(self._on_indexing_timeout)
 
@@ -235,7 +239,7 @@ class Session(SessionViews):
         steps, undone = tl.jump(k)
         (self.steps_undone if undone else self.steps_applied).emit(steps)
         if self._run is None and self._needs_catch_up():
-            self._catch_up()
+            self._settle_later.start()  # restarted by each jump while scrubbing
         elif self._run is None:
             self._read_on.start()  # after this frame is drawn: the worker would compete for the GIL
         elif self._run_kind == CATCH_UP or self._needs_catch_up():
@@ -292,7 +296,8 @@ class Session(SessionViews):
 
     # -- internals: runs (a timeline move on a worker) ------------------------------------------------
     def _start_run(self, kind: str, move: Move, total: Optional[int], *, interval: float = 0.0) -> None:
-        batch = {"play": FLUSH_INTERVAL, AHEAD: 0.0}.get(kind, BULK_FRAME_INTERVAL)  # read ahead: a frame a merge
+        # read ahead: a frame a merge; a catch-up: small frames (each applied between paints, none shown)
+        batch = {"play": FLUSH_INTERVAL, AHEAD: 0.0, CATCH_UP: FLUSH_INTERVAL}.get(kind, BULK_FRAME_INTERVAL)
         worker = StepWorker(move, move.frame, interval=interval, batch_interval=batch)
         worker.batch_ready.connect(self._on_run_batch_ready)
         worker.progressed.connect(self._on_run_progressed)
@@ -373,6 +378,8 @@ class Session(SessionViews):
                 if then is not None:
                     then()
                 self._read_on.start()
+        elif reason is None and then is None:
+            self._settle_later.start()  # redirected by a jump: go on once the jumps pause
         elif reason is None:
             self._then = then
             self._catch_up()

@@ -17,4 +17,5 @@ AHEAD = "ahead"
 READ_AHEAD = int(os.environ.get("BPE_LENS_READ_AHEAD", "0"))
 #: the read-ahead starts this long after a step, once its frame is drawn (the worker shares the GIL)
 READ_ON_MS = 10
+CATCH_UP_DELAY_MS = 150  # after a jump (a seek, a scrub): the trainer follows once the new frame is drawn
 BULK_FRAME_INTERVAL = 1.0  # s between a bulk run's frames (not Play's): the GUI shows progress meanwhile

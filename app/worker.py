@@ -35,7 +35,7 @@ from bpe_core.types import Cancelled, Progress
 #: at most this many batches / progress reports a second reach the GUI
 FLUSH_INTERVAL = 0.05
 #: the GIL switch interval while a worker runs (Python's default: 5 ms)
-SWITCH_INTERVAL = 0.0005
+SWITCH_INTERVAL = 0.00005
 
 
 def share_the_gil() -> None:

@@ -26,6 +26,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -80,7 +81,44 @@ def token_text(raw: Raw) -> str:
 
 def saved_merges(steps: Iterable[Any]) -> Tuple[SavedMerge, ...]:
     """Merge steps (anything with ``left_token``, ``right_token``, ``count``) as stored."""
-    return tuple((token_text(s.left_token), token_text(s.right_token), int(s.count)) for s in steps)
+    return tuple(map(saved_merge, steps))
+
+
+def saved_merge(step: Any) -> SavedMerge:
+    return (_stored_text(step.left_token), _stored_text(step.right_token), int(step.count))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _stored_text(raw: Raw) -> str:  # a token recurs in many merges: convert each once
+    return token_text(raw)
+
+
+class SavedMerges:
+    """:func:`saved_merges` of a growing history, converting only the steps not seen last time.
+
+    Merge records are immutable, so the leading steps that are the same objects as last time keep
+    their stored form: an autosave of 30,000 merges on the GUI thread costs a pass of ``is`` checks.
+
+    >>> from types import SimpleNamespace as S
+    >>> steps = [S(left_token=b"a", right_token=b"b", count=3)]
+    >>> keep = SavedMerges(); keep(steps)
+    (('a', 'b', 3),)
+    >>> keep(steps + [S(left_token="c", right_token="d", count=2)])[1]
+    ('c', 'd', 2)
+    """
+
+    def __init__(self) -> None:
+        self._steps: List[Any] = []
+        self._saved: List[SavedMerge] = []
+
+    def __call__(self, steps: Sequence[Any]) -> Tuple[SavedMerge, ...]:
+        old, n = self._steps, min(len(self._steps), len(steps))
+        same = 0
+        while same < n and old[same] is steps[same]:
+            same += 1
+        self._saved[same:] = map(saved_merge, steps[same:])
+        self._steps = list(steps)
+        return tuple(self._saved)
 
 
 def first_difference(saved: Sequence[SavedMerge], now: Sequence[SavedMerge]) -> Optional[int]:

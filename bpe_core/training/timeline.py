@@ -35,6 +35,7 @@ brings it there. :meth:`read_ahead` trains past the position without showing it,
 from __future__ import annotations
 
 import dataclasses
+from operator import attrgetter
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from bpe_core.encoding.symbols import display as display_raw
@@ -52,6 +53,7 @@ TOP_K = 20
 INDEX_SLICE = 32  # records indexed for seeks per frame applied (a bulk frame holds thousands)
 
 WordHistory = List[Tuple[Optional[MergeStep], Segmentation]]
+_MERGED = attrgetter("left", "right")
 
 
 class Timeline:
@@ -97,15 +99,9 @@ class Timeline:
         return cls(factory(path, config, progress=progress, cancel=cancel), top_k=top_k)
 
     # -- published facts (read on the thread that applies frames) -----------------------------------
-    @property
-    def config(self) -> TrainerConfig:
-        return self.trainer.config
-
-    @property
-    def words(self) -> List[str]:
-        """The unique words, in order of first appearance (the trainer's list: never mutated)."""
-        return self.trainer.words
-
+    config = property(lambda self: self.trainer.config)
+    #: the unique words, in order of first appearance (the trainer's list: never mutated)
+    words = property(lambda self: self.trainer.words)
     freqs = property(lambda self: self.trainer.freqs)
 
     def segmentation(self, i: int) -> Segmentation:
@@ -341,7 +337,9 @@ class Timeline:
         return self.forward(end - at) if usable and not far else None
 
     def _record(self, steps: Sequence[MergeStep]) -> None:
-        known = self._steps
+        known, k0 = self._steps, steps[0].rank - 1 if steps else 0
+        if list(map(_MERGED, steps)) == list(map(_MERGED, known[k0:k0 + len(steps)])):
+            return  # known merges (a catch-up): the same records, kept (at C speed: thousands a frame)
         for step in steps:
             k = step.rank - 1
             if k < len(known) and (known[k].left, known[k].right) != (step.left, step.right):
