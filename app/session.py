@@ -28,12 +28,14 @@ from bpe_core.types import MergeStep, TrainerConfig
 
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message  # noqa: F401
 from .defaults import DEFAULT_PRESET, default_config, default_trainer_factory  # noqa: F401
-from .session_defaults import AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS, READ_AHEAD, READ_ON_MS, SYNC_STEPS  # noqa: F401
+from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS, KEY_STEP, READ_AHEAD,  # noqa: F401
+                               READ_ON_MS, SILENT, SYNC_STEPS)
+from .session_ends import RunEnds
 from .session_views import SessionViews
 from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
 
 
-class Session(SessionViews):
+class Session(SessionViews, RunEnds):
     def __init__(self, *, trainer_factory: Optional[Callable] = None, config: Optional[TrainerConfig] = None,
                  parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
@@ -51,6 +53,7 @@ class Session(SessionViews):
         self._speed = 5.0
         self._threads: set = set()
         self._then: Optional[Callable[[], None]] = None  # a command waiting for the trainer to catch up
+        self._next_step = 0  # a key step asked while one is on its way (the newest only: held keys never queue)
         self.read_ahead = READ_AHEAD  # merges the trainer runs ahead of the position (0: never)
         self._read_on = QTimer(self, singleShot=True, interval=READ_ON_MS)  # read ahead once a frame is drawn
         self._read_on.timeout.connect(self._on_read_on_timeout)
@@ -67,7 +70,7 @@ class Session(SessionViews):
 
     @property
     def is_running(self) -> bool:  # a run the user started (a silent catch-up or read-ahead is not one)
-        return self._run is not None and self._run_kind not in (CATCH_UP, AHEAD)
+        return self._run is not None and self._run_kind not in SILENT
 
     @property
     def is_catching_up(self) -> bool:
@@ -142,15 +145,21 @@ class Session(SessionViews):
         else:
             self._read_on.start()
 
-    def request_step(self, n: int = 1) -> None:
-        """A step asked for from the keyboard or a button: never waits on the GUI thread. While the trainer
-        reads ahead, a merge it has not reached yet shows when it has (a newer request replaces this one)."""
+    def request_step(self, n: int = 1, *, repeat: bool = False) -> None:
+        """A step asked for from the keyboard or a button: the trainer merges on a worker, the GUI thread never
+        waits. Asked while one is on its way, it follows that one: added to what waits, or (``repeat``: a held
+        key) replacing it, so held keys never queue. While the trainer reads ahead, a merge it has not reached
+        yet shows when it has (a newer request replaces this one)."""
         if self._jumped(self.merge_count + n, n):
             return
         if self._run is not None and self._run_kind == AHEAD:
             self._then = lambda: self.request_step(n)
-        else:
+        elif self._run is not None and self._run_kind == KEY_STEP:
+            self._next_step = n if repeat else self._next_step + n
+        elif n > SYNC_STEPS:
             self.step(n)
+        elif self._ready(lambda: self.request_step(n)):
+            self._start_run(KEY_STEP, self._tl.forward(n, detail=True), n)
 
     def undo(self, n: int = 1) -> None:
         n = min(n, self.merge_count)
@@ -297,14 +306,14 @@ class Session(SessionViews):
     # -- internals: runs (a timeline move on a worker) ------------------------------------------------
     def _start_run(self, kind: str, move: Move, total: Optional[int], *, interval: float = 0.0) -> None:
         # read ahead: a frame a merge; a catch-up: small frames (each applied between paints, none shown)
-        batch = {"play": FLUSH_INTERVAL, AHEAD: 0.0, CATCH_UP: FLUSH_INTERVAL}.get(kind, BULK_FRAME_INTERVAL)
+        batch = {"play": FLUSH_INTERVAL, AHEAD: 0.0, KEY_STEP: 0.0, CATCH_UP: FLUSH_INTERVAL}.get(kind, BULK_FRAME_INTERVAL)
         worker = StepWorker(move, move.frame, interval=interval, batch_interval=batch)
         worker.batch_ready.connect(self._on_run_batch_ready)
         worker.progressed.connect(self._on_run_progressed)
         worker.ended.connect(self._on_run_ended)
         self._run, self._run_kind, self._run_total = worker, kind, total
         self._track(worker)
-        if kind not in (CATCH_UP, AHEAD):
+        if kind not in SILENT:
             self.run_started.emit(kind)
         worker.start()
 
@@ -324,7 +333,7 @@ class Session(SessionViews):
         if frames and self._run_kind == AHEAD and self._then is not None:
             then, self._then = self._then, None
             then()  # a step that waited for the merge this frame read (it waits again if still unknown)
-        elif frames and self._run_kind not in (CATCH_UP, AHEAD):
+        elif frames and self._run_kind not in SILENT:
             self.run_progress.emit(RunProgress(self._run_kind, worker.count, self._run_total, self.merge_count))
 
     def _on_run_batch_ready(self) -> None:
@@ -333,7 +342,7 @@ class Session(SessionViews):
             self._drain()
 
     def _on_run_progressed(self, count: int) -> None:
-        if self.sender() is self._run and self._run_kind not in (CATCH_UP, AHEAD):
+        if self.sender() is self._run and self._run_kind not in SILENT:
             self.run_progress.emit(RunProgress(self._run_kind, count, self._run_total, self.merge_count))
 
     def _on_run_ended(self, error) -> None:
@@ -349,11 +358,14 @@ class Session(SessionViews):
         """The worker has ended or was asked to (at most one merge away): apply the rest, then report."""
         self._run.wait()
         self._drain()
-        kind = self._run_kind
+        kind, merged = self._run_kind, self._run.count
         self._run = None
         self._tl.settle()
         if kind in (CATCH_UP, AHEAD):
             self._on_catch_up_ended(kind, reason, error)
+            return
+        if kind == KEY_STEP:
+            self._on_key_step_ended(reason, error, merged)
             return
         if error is not None:
             self.error_raised.emit(user_message(error))
@@ -364,22 +376,3 @@ class Session(SessionViews):
         if kind == "reset":
             self.reset_done.emit()
         self.run_finished.emit(RunEnd(kind, reason, self.merge_count))
-
-    def _on_catch_up_ended(self, kind: str, reason: Optional[str], error: Optional[BaseException]) -> None:
-        """Arrived: tell the panes, run the command that waited, read on ahead. Redirected by a newer jump:
-        go on to the new position. Stopped by a command, Cancel or a load: it stays where it is."""
-        then, self._then = self._then, None
-        if error is not None:
-            self.error_raised.emit(user_message(error))
-        elif not self._needs_catch_up() and not (kind == CATCH_UP and self._tl.is_lagging):
-            if kind == CATCH_UP:
-                self.caught_up.emit()
-            if reason is None:
-                if then is not None:
-                    then()
-                self._read_on.start()
-        elif reason is None and then is None:
-            self._settle_later.start()  # redirected by a jump: go on once the jumps pause
-        elif reason is None:
-            self._then = then
-            self._catch_up()

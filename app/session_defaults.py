@@ -9,6 +9,10 @@ SYNC_STEPS = 20
 CATCH_UP = "catch-up"
 #: the run kind of the silent move that trains ahead of the position, so that steps show from the records
 AHEAD = "ahead"
+#: the run kind of a step asked from a key or a button: its merges on a worker (the GUI thread never waits)
+KEY_STEP = "key-step"
+#: runs the user did not start as runs: no run_started, no progress, not :attr:`Session.is_running`
+SILENT = (CATCH_UP, AHEAD, KEY_STEP)
 #: how far the trainer reads ahead of the position while the user steps (refilled at half of it), so that
 #: a step shows a known merge at once instead of merging on the GUI thread. Off (0) by default: measured
 #: on wiki.valid.raw (docs/benchmarks.md), a read-ahead *thread* costs the GUI thread more in waits for

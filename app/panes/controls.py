@@ -31,8 +31,8 @@ SPEEDS = (1, 2, 5, 10, 20, 50, 100, 500, 2000)
 class TrainActions(QObject):
     """The training actions with their shortcuts; one set per window tree, shown wherever needed."""
 
-    step_requested = Signal(int)
-    undo_requested = Signal(int)
+    step_requested = Signal(int, bool)  # merges, whether a held key's repeat asked
+    undo_requested = Signal(int, bool)  # merges, whether a held key's repeat asked (undo is quick: unused)
     play_requested = Signal(bool)
     run_requested = Signal()
     cancel_requested = Signal()
@@ -72,8 +72,9 @@ class TrainActions(QObject):
         self.actions["cancel"].setEnabled(False)
         self.actions["reset"].triggered.connect(self.reset_requested)
 
-        def once(emit, n: int) -> None:
-            (self.latest.call if self.key_repeat.active else self.latest.run)(emit, n)
+        def once(emit, n: int) -> None:  # a held key's repeat may be dropped (and says so); a press never is
+            repeat = self.key_repeat.active
+            (self.latest.call if repeat else self.latest.run)(emit, n, repeat)
 
         self.actions["undo"].triggered.connect(lambda: once(self.undo_requested.emit, 1))
         self.actions["step"].triggered.connect(lambda: once(self.step_requested.emit, 1))
@@ -102,8 +103,8 @@ class TrainActions(QObject):
 
 def bind(actions: TrainActions, session: Session) -> None:
     """Intents to commands, and the session's run state back to the actions."""
-    actions.step_requested.connect(session.request_step)
-    actions.undo_requested.connect(session.undo)
+    actions.step_requested.connect(lambda n, repeat: session.request_step(n, repeat=repeat))
+    actions.undo_requested.connect(lambda n, _repeat: session.undo(n))
     actions.reset_requested.connect(session.reset)
     actions.run_requested.connect(session.run_to_target)
     actions.cancel_requested.connect(session.cancel)

@@ -27,7 +27,8 @@ def test_presenter_mode(qtbot, loaded_window):
     # keyboard stepping inside the presenter window
     p.activateWindow()
     nxt = s.top_pairs[0]
-    QTest.keyClick(p, Qt.Key_Space)
+    with qtbot.waitSignal(s.steps_applied):  # a key step merges on a worker: the GUI thread never waits
+        QTest.keyClick(p, Qt.Key_Space)
     assert s.merge_count == 1
     st = s.history[-1]
     assert (st.left, st.right) == (nxt.left, nxt.right)

@@ -64,7 +64,8 @@ def test_step_with_the_keyboard_updates_every_pane(qtbot, loaded_window):
     assert w.words.model.index(row, 0).data(Qt.BackgroundRole) == changed_row_color()
     assert w.words.flash_ids == {step.new_id}  # the new chips are outlined ...
     qtbot.waitUntil(lambda: not w.words.flash_ids, timeout=2000)  # ... for ~300 ms
-    QTest.keyClick(w, Qt.Key_Right)
+    with qtbot.waitSignal(s.steps_applied):
+        QTest.keyClick(w, Qt.Key_Right)
     assert s.merge_count == 2
     assert_views_match_session(w)
 
@@ -90,7 +91,8 @@ def test_step_n_and_undo_n(qtbot, loaded_window):
     w = loaded_window
     w.controls.n_box.setValue(7)
     assert w.train_actions["step_n"].text() == "Step ×7"
-    w.train_actions["step_n"].trigger()
+    with qtbot.waitSignal(w.session.steps_applied):  # merged on a worker (7 <= SYNC_STEPS: one frame)
+        w.train_actions["step_n"].trigger()
     assert w.session.merge_count == 7
     w.train_actions["undo_n"].trigger()
     assert w.session.merge_count == 0
