@@ -17,9 +17,11 @@ No class here touches a QWidget: the worker thread only runs core code and emits
 Qt delivers to the GUI thread as queued calls.
 
 Workers run Python, so they hold the GIL: by default a thread that wants it back waits up to 5 ms,
-and the GUI thread asks for it at every call from Qt into Python (each slot, each paint), so one
-frame could wait dozens of times. :func:`share_the_gil` shortens the switch interval while workers
-exist (issue 9: the window froze for seconds during Run to target).
+and the GUI thread asks for it at every call from Qt into Python (each slot, each paint, each model
+``data()``), so one frame could wait hundreds of times. :func:`share_the_gil` shortens the switch
+interval to 50 µs while workers exist (issue 9: the window froze for seconds during Run to target;
+at 0.5 ms a seek's repaint with the trainer catching up still waited ~100 ms in all, at 50 µs ~10 ms;
+the worker loses next to nothing: it is only interrupted while the GUI thread wants the GIL).
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ SWITCH_INTERVAL = 0.00005
 
 
 def share_the_gil() -> None:
-    """Let a thread waiting for the GIL (the GUI thread) get it within ~0.5 ms (process-wide, idempotent)."""
+    """Let a thread waiting for the GIL (the GUI thread) get it within ~50 µs (process-wide, idempotent)."""
     if sys.getswitchinterval() > SWITCH_INTERVAL:
         sys.setswitchinterval(SWITCH_INTERVAL)
 

@@ -38,7 +38,8 @@ def test_starts_on_the_default_corpus_with_a_preset_ready_to_step(qtbot, monkeyp
     assert window.preset_box.currentText() == s.config.preset == "gpt2"
     assert window.controls.merge_label.text().startswith("merge 0 /")
     assert window.train_actions["step"].isEnabled() and window.pair_chart.labels()[0]
-    window.train_actions["step"].trigger()
+    window.train_actions["step"].trigger()  # the merge comes from a worker: the GUI thread never waits
+    qtbot.waitUntil(lambda: s.merge_count == 1, timeout=10000)
     assert s.merge_count == 1 and window.controls.merge_label.text().startswith("merge 1 /")
     window.close()
 

@@ -30,6 +30,8 @@ def window():
 
 
 def train(merges: int, text: str):
+    asked = [-1]  # the merge count when Step was last pressed
+
     def tick() -> None:
         w = window()
         if w is None or not w.session.is_loaded or w.session.is_running:
@@ -37,7 +39,9 @@ def train(merges: int, text: str):
         if w.encode.text() != text:
             w.encode.set_text(text)
         if w.session.merge_count < merges:
-            w.train_actions["step"].trigger()
+            if w.session.merge_count != asked[0]:  # as a user does: the next press once the last merge shows
+                asked[0] = w.session.merge_count
+                w.train_actions["step"].trigger()
             return
         saver = w.workspace.autosaver
         if saver.path.exists():
