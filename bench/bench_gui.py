@@ -55,9 +55,11 @@ def percentile(values, q: float) -> float:
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
-def timed_steps(app, session, n: int, window=None) -> tuple:
+def timed_steps(app, session, n: int, window=None, pace: float = 0.0) -> tuple:
     """Wall-clock and GUI-thread CPU milliseconds of ``n`` steps (CPU time is what the app itself
-    spends; on a machine shared with other jobs the wall clock also counts their time slices)."""
+    spends; on a machine shared with other jobs the wall clock also counts their time slices).
+    ``pace``: seconds between a step's pixels and the next press, the event loop running (a person
+    reading the merge before pressing again; 0: back to back, the worst case)."""
     wall, cpu = [], []
     step = window.train_actions["step"] if window is not None else None
     for _ in range(n):
@@ -73,6 +75,10 @@ def timed_steps(app, session, n: int, window=None) -> tuple:
         QGuiApplication.sync()  # the window system has the pixels
         wall.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.thread_time() - c0) * 1000)
+        end = time.perf_counter() + pace
+        while time.perf_counter() < end:
+            app.processEvents(QEventLoop.AllEvents, 5)
+            time.sleep(0.002)
     return wall, cpu
 
 
@@ -190,6 +196,8 @@ def main(argv=None) -> int:
     parser.add_argument("--platform", choices=("offscreen", "xvfb", "both"),
                         help="run in fresh processes on these platforms (default: this process's)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per platform (with --platform)")
+    parser.add_argument("--pace", type=float, default=0.0, metavar="S",
+                        help="seconds between a step's pixels and the next press (default 0: back to back)")
     args = parser.parse_args(argv)
     if args.platform:
         return run_platforms(args, sys.argv[1:] if argv is None else list(argv))
@@ -200,12 +208,12 @@ def main(argv=None) -> int:
     w, h = (int(v) for v in args.size.split("x"))
     print(f"{Path(args.corpus).name}: {len(session.words):,} words, preset {session.config.preset}, "
           f"window {w}x{h}, {len(window.encode.text()):,} chars in the encode pane, platform {app.platformName()}, "
-          f"load average {os.getloadavg()[0]:.1f} "
+          f"read-ahead {session.read_ahead}, pace {args.pace:g} s, load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} CPUs")
     timed_steps(app, session, 10, window)  # warm caches
     encoded = []
     window.encode.encoding_changed.connect(lambda _: encoded.append(session.merge_count))
-    report("every pane visible", timed_steps(app, session, args.steps, window))
+    report("every pane visible", timed_steps(app, session, args.steps, window, args.pace))
     print(f"encode pane re-encoded in the step's frame: {len(set(encoded))} of {args.steps} steps")
     if args.panes:
         for name in PANES:

@@ -54,6 +54,7 @@ class HistoryChart(QWidget):
         self.layout_widget = pg.GraphicsLayoutWidget(self)
         self.layout_widget.setObjectName("history_chart")
         self._n = 0  # merges shown
+        self._src: dict = {}  # rank -> the record whose values the arrays hold (bulk writes skip those again)
         self._cap = 0
         self._x = self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
         #: titles and y labels (the fourth says bytes for byte-level training: :meth:`rebuild`)
@@ -195,6 +196,7 @@ class HistoryChart(QWidget):
 
     def _write(self, step: MergeStep) -> None:
         r, st = step.rank, step.stats
+        self._src[r] = step
         self._ensure(r + 1)
         self._count[r] = step.count
         self._log_count[r] = math.log10(max(step.count, 1))
@@ -203,7 +205,17 @@ class HistoryChart(QWidget):
         self._upt[r] = st.units_per_token
 
     def _write_many(self, steps: Sequence[MergeStep]) -> None:
-        """:meth:`_write` for many steps at once, with numpy (the same values)."""
+        """:meth:`_write` for many steps at once, with numpy (the same values). Steps already written (the
+        same record objects: a seek forward over known merges) are skipped: a jump writes only what is new."""
+        src, same = self._src, 0
+        for step in steps:
+            if src.get(step.rank) is not step:
+                break
+            same += 1
+        steps = steps[same:]
+        if not steps:
+            return
+        src.update((st.rank, st) for st in steps)
         ranks = np.fromiter((st.rank for st in steps), dtype=np.int64, count=len(steps))
         self._ensure(int(ranks.max()) + 1)
         counts = np.fromiter((st.count for st in steps), dtype=float, count=len(steps))
@@ -215,6 +227,7 @@ class HistoryChart(QWidget):
 
     def rebuild(self, *_) -> None:
         s = self.session
+        self._src = {}
         self._cap = 0
         self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
         self._ensure(len(s.timeline) + 1)
