@@ -59,9 +59,12 @@ class HistoryCurve(pg.GraphicsObject):
                 np.array_equal(y[:keep], self._y[:keep])
         poly = self._poly
         if grown and 0 < old <= len(x) and poly.size() == old and np.isfinite(y[keep:]).all():
-            poly[keep] = QPointF(float(x[keep]), float(y[keep]))
-            for xi, yi in zip(x[old:].tolist(), y[old:].tolist()):
-                poly.append(QPointF(xi, yi))
+            if len(x) - old > 32:  # a bulk frame: the whole polygon at C speed (thousands of points)
+                self._poly = polygon(x, y)
+            else:
+                poly[keep] = QPointF(float(x[keep]), float(y[keep]))
+                for xi, yi in zip(x[old:].tolist(), y[old:].tolist()):
+                    poly.append(QPointF(xi, yi))
             # repaint from the point before the old last one to the end, padded by the pen
             lo = max(keep - 1, 0)
             xs = self._x[lo:].tolist() + x[lo:].tolist()
@@ -72,11 +75,8 @@ class HistoryCurve(pg.GraphicsObject):
             self.update(QRectF(x0 - px, y0 - py, x1 - x0 + 2 * px, y1 - y0 + 2 * py))
             return
         self._x, self._y = x, y
-        poly = QPolygonF()
-        if len(x) and np.isfinite(y).all():  # (no corpus yet: NaN, no line)
-            for xi, yi in zip(x.tolist(), y.tolist()):
-                poly.append(QPointF(xi, yi))
-        self._poly = poly
+        # (no corpus yet: NaN, no line)
+        self._poly = polygon(x, y) if len(x) and np.isfinite(y).all() else QPolygonF()
         self.update()
 
     def _padding(self) -> tuple:
@@ -100,3 +100,9 @@ class HistoryCurve(pg.GraphicsObject):
             return
         p.setPen(self.pen)
         p.drawPolyline(self._poly if (lo, hi) == (0, n) else self._poly.mid(lo, hi - lo))
+
+
+def polygon(x: np.ndarray, y: np.ndarray) -> QPolygonF:
+    """The points as a polygon, written through a numpy view of its memory (pyqtgraph's helper): 3,000
+    points in ~0.1 ms, where appending QPointF objects one by one takes ~4 ms."""
+    return pg.functions.arrayToQPolygonF(np.asarray(x, dtype=float), np.asarray(y, dtype=float))

@@ -30,7 +30,8 @@ class Frame:
     #: the trainer's last merge with its examples (moves merge without them: half the cost)
     latest: Optional[MergeStep] = None
     #: word -> the ranks of ``steps`` that changed it (merges done), for the seek index: built where the
-    #: move runs, so that the thread that publishes only extends one list per word
+    #: move runs, so that the thread that publishes only extends one list per word (the timeline that applies
+    #: the frame takes these lists over: a frame is applied once)
     word_ranks: Optional[Mapping[int, List[int]]] = None
 
 

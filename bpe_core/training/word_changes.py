@@ -64,14 +64,18 @@ class WordChanges:
         if not first <= at + 1 <= last:
             return at >= last
         ranks = self._ranks
-        for i, new in word_ranks.items():
-            if new[0] <= at:
-                new = [r for r in new if r > at]
-            got = ranks.get(i)
-            if got is None:
-                ranks[i] = list(new)
-            else:
-                got.extend(new)
+        if first == at + 1 and not ranks:  # the first frame: its lists become the index (a frame is applied once)
+            ranks.update(word_ranks)
+        else:
+            get = ranks.get
+            for i, new in word_ranks.items():
+                if new[0] <= at:
+                    new = [r for r in new if r > at]
+                got = get(i)
+                if got is None:
+                    ranks[i] = new  # the frame's own list (built for this; a frame is applied once)
+                else:
+                    got.extend(new)
         self._indexed = last
         return True
 
