@@ -32,7 +32,7 @@ from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DE
                                READ_ON_MS, SILENT, SYNC_STEPS)
 from .session_ends import RunEnds
 from .session_views import SessionViews
-from .worker import FLUSH_INTERVAL, CallSlot, StepWorker
+from .worker import FLUSH_INTERVAL, GUI_FIRST, CallSlot, StepWorker
 
 
 class Session(SessionViews, RunEnds):
@@ -246,6 +246,7 @@ class Session(SessionViews, RunEnds):
             self._stop_run("paused")
         self._then = None
         steps, undone = tl.jump(k)
+        GUI_FIRST.paint_soon()
         (self.steps_undone if undone else self.steps_applied).emit(steps)
         if self._run is None and self._needs_catch_up():
             self._settle_later.start()  # restarted by each jump while scrubbing
@@ -307,7 +308,7 @@ class Session(SessionViews, RunEnds):
     def _start_run(self, kind: str, move: Move, total: Optional[int], *, interval: float = 0.0) -> None:
         # read ahead: a frame a merge; a catch-up: small frames (each applied between paints, none shown)
         batch = {"play": FLUSH_INTERVAL, AHEAD: 0.0, KEY_STEP: 0.0, CATCH_UP: FLUSH_INTERVAL}.get(kind, BULK_FRAME_INTERVAL)
-        worker = StepWorker(move, move.frame, interval=interval, batch_interval=batch)
+        worker = StepWorker(move, move.frame, interval=interval, batch_interval=batch, background=kind in (CATCH_UP, AHEAD))
         worker.batch_ready.connect(self._on_run_batch_ready)
         worker.progressed.connect(self._on_run_progressed)
         worker.ended.connect(self._on_run_ended)
@@ -322,6 +323,7 @@ class Session(SessionViews, RunEnds):
         steps = self._tl.apply(frame, show=show)
         self._indexing.start()
         if steps:
+            GUI_FIRST.paint_soon()  # a background worker waits while the panes take this in and paint it
             (self.steps_undone if frame.undone else self.steps_applied).emit(steps)
         return bool(steps)
 
@@ -372,6 +374,7 @@ class Session(SessionViews, RunEnds):
             reason = "error"
         elif reason is None:
             reason = (self.stop_reason or "done") if kind in ("run", "play") else "done"
+            GUI_FIRST.paint_soon(0.15)  # the panes repaint what the run did: the read-ahead starts after that
             self._read_on.start()
         if kind == "reset":
             self.reset_done.emit()

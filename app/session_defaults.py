@@ -14,11 +14,12 @@ KEY_STEP = "key-step"
 #: runs the user did not start as runs: no run_started, no progress, not :attr:`Session.is_running`
 SILENT = (CATCH_UP, AHEAD, KEY_STEP)
 #: how far the trainer reads ahead of the position while the user steps (refilled at half of it), so that
-#: a step shows a known merge at once instead of merging on the GUI thread. Off (0) by default: measured
-#: on wiki.valid.raw (docs/benchmarks.md), a read-ahead *thread* costs the GUI thread more in waits for
-#: the GIL (holding Space: longest stall 175 ms with it, 51-62 ms without) than it saves in merging.
-#: BPE_LENS_READ_AHEAD=64 turns it on (benches compare both).
-READ_AHEAD = int(os.environ.get("BPE_LENS_READ_AHEAD", "0"))
+#: a step shows a known merge at once instead of waiting for the trainer. On (64) by default since the GUI
+#: thread gets the GIL within 50 µs and background workers wait while a frame is painted
+#: (worker.GUI_FIRST): on wiki.valid.raw with 3,000 characters in the encode pane, steps at a person's pace
+#: show in p95 15-19 ms with it, 28-32 ms without (docs/benchmarks.md; measured off, 175 ms stalls,
+#: when the switch interval was 0.5 ms). BPE_LENS_READ_AHEAD=0 turns it off (benches compare both).
+READ_AHEAD = int(os.environ.get("BPE_LENS_READ_AHEAD", "64"))
 #: the read-ahead starts this long after a step, once its frame is drawn (the worker shares the GIL)
 READ_ON_MS = 10
 CATCH_UP_DELAY_MS = 150  # after a jump (a seek, a scrub): the trainer follows once the new frame is drawn

@@ -40,6 +40,27 @@ FLUSH_INTERVAL = 0.05
 SWITCH_INTERVAL = 0.00005
 
 
+class GuiFirst:
+    """A window in which background work stays off the GIL: the GUI thread has just published a frame and is
+    about to paint it (:meth:`paint_soon`); a background :class:`StepWorker` (``background=True``: the
+    trainer catching up or reading ahead, which nobody is waiting for) waits it out between merges. Painting
+    with such a worker running costs the GUI thread a wait at each of its hundreds of calls into Python."""
+
+    def __init__(self) -> None:
+        self.until = 0.0  # time.monotonic() deadline; a float store is atomic
+
+    def paint_soon(self, seconds: float = 0.02) -> None:
+        self.until = time.monotonic() + seconds
+
+    def wait(self, interrupted: Callable[[], bool]) -> None:
+        while time.monotonic() < self.until and not interrupted():
+            time.sleep(0.001)
+
+
+#: the process's one window (one GUI thread)
+GUI_FIRST = GuiFirst()
+
+
 def share_the_gil() -> None:
     """Let a thread waiting for the GIL (the GUI thread) get it within ~50 µs (process-wide, idempotent)."""
     if sys.getswitchinterval() > SWITCH_INTERVAL:
@@ -158,8 +179,9 @@ class StepWorker(QThread):
     ended = Signal(object)  # None, or the exception that stopped the generator
 
     def __init__(self, items: Iterable[Any], snapshot: Callable[[list], Any], *, interval: float = 0.0,
-                 batch_interval: float = FLUSH_INTERVAL, parent=None) -> None:
+                 batch_interval: float = FLUSH_INTERVAL, background: bool = False, parent=None) -> None:
         super().__init__(parent)
+        self._background = background  # waits out :data:`GUI_FIRST` between items
         share_the_gil()
         self._items = iter(items)
         self._close = getattr(items, "close", None)  # a generator's or a timeline move's
@@ -199,6 +221,8 @@ class StepWorker(QThread):
         try:
             while not self.isInterruptionRequested():
                 started = time.monotonic()
+                if self._background:
+                    GUI_FIRST.wait(self.isInterruptionRequested)
                 item = next(self._items, None)
                 if item is None:
                     break
