@@ -154,6 +154,7 @@ class Session(SessionViews, RunEnds):
             return
         if self._run is not None and self._run_kind == AHEAD:
             self._then = lambda: self.request_step(n)
+            GUI_FIRST.paint_soon(0)  # the user waits for the read-ahead's next merge: it need not wait for paints
         elif self._run is not None and self._run_kind == KEY_STEP:
             self._next_step = n if repeat else self._next_step + n
         elif n > SYNC_STEPS:
