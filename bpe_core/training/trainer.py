@@ -216,7 +216,7 @@ class Trainer:
         :meth:`detail` fills them in for the latest step. ``pair`` (ids): merge it instead of the best
         pair, whatever its count (it must occur); :attr:`picks` does the same at given positions.
         """
-        reason = limit_reached(self.config, self.merge_count, self.vocab_size, self.initial_vocab_size)
+        reason = limit_reached(self.config, len(self.history), len(self._tokens), self.initial_vocab_size)
         if reason:
             self.stop_reason = reason
             return None
@@ -273,14 +273,13 @@ class Trainer:
     def _record(self, left: int, right: int, new_id: int, count: int, created: bool,
                 changed: Tuple[int, ...], befores: Optional[List[List[int]]],
                 log: Optional[List[Tuple[int, int]]]) -> MergeStep:
-        tokens = self._tokens
-        stats = TrainingStats(len(self.history) + 1, len(tokens), self._total_tokens, self.total_words,
-                              self.total_units)
+        tokens, rank = self._tokens, len(self.history) + 1
+        stats = TrainingStats(rank, len(tokens), self._total_tokens, self.total_words, self.total_units)
         examples, pairs = self._details(left, right, new_id, changed, befores, log) if log is not None else ((), ())
-        return MergeStep(
-            rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
-            left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
-            created=created, changed_words=changed, examples=examples, changed_pairs=pairs, stats=stats)
+        # positional, in field order (rank, left, right, new_id, the three tokens, count, created, changed words,
+        # examples, changed pairs, stats): a third cheaper than keywords, once per merge
+        return MergeStep(rank, left, right, new_id, tokens[left], tokens[right], tokens[new_id], count, created,
+                         changed, examples, pairs, stats)
 
     def detail(self, step: MergeStep) -> MergeStep:
         """``step`` with its examples and changed pairs; only for the latest step (state is needed)."""
