@@ -100,7 +100,10 @@ def dumps_native(data: Dict[str, Any]) -> str:
     try:
         if any(text.count(m) != 1 for m in marks):  # a setting holds the mark
             raise _NotFlat
-        return text.replace(marks[0], _merges_json(merges)).replace(marks[1], _vocab_json(vocab))
+        (a, mark_a, table_a), (b, mark_b, table_b) = sorted(
+            [(text.index(marks[0]), marks[0], merges), (text.index(marks[1]), marks[1], vocab)])
+        return "".join([text[:a], _table_json(table_a), text[a + len(mark_a):b], _table_json(table_b),
+                        text[b + len(mark_b):]])  # one copy of the text
     except _NotFlat:
         return json.dumps(data, ensure_ascii=False, indent=1)
 
@@ -122,6 +125,10 @@ def _scalar(x: Any) -> str:
     if t is float or t is bool or x is None:
         return _WORDS[x] if t is not float else json.dumps(x)
     raise _NotFlat
+
+
+def _table_json(table: Any) -> str:
+    return _merges_json(table) if type(table) is list else _vocab_json(table)
 
 
 def _merges_json(merges: List[Any]) -> str:

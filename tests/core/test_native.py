@@ -68,6 +68,7 @@ def test_native_text_is_json_dumps_text(tmp_path, preset):
     {"merges": [["a\"\\\n\x01", "é\u2028 ", None], ["<|x|>", "\t", 0]], "vocab": {"a": 1, "\x7f": 2}, "z": [1, {"q": []}]},
     {"merges": [[], ["x", 1.5, True, False], "s", 3, ("t", "u")], "vocab": {"a": 1, "b": 2.0, "c": None}},
     {"merges": [], "vocab": {}},
+    {"vocab": {"b": 1, "a": 0}, "x": "y", "merges": [["a", "b", None]]},
     {"merges": [[["nested"]]], "vocab": {"a": 1}},
     {"merges": [["a", "b", 1]], "vocab": {1: 2, "a": 3}},
     {"merges": [["a", "b", 1]], "vocab": {"a": 0}, "config": {"pattern": "\x00bpe-lens-table\x00m"}},
