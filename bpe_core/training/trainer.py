@@ -66,19 +66,19 @@ class Trainer:
             # bytes of the word, one symbol each: map UTF-8 straight to ids (no symbol objects)
             fast_bytes = config.unit == "bytes" and start is None and \
                 type(pre).word_symbols is PreTokenizer.word_symbols
-        kept = [(w, c) for w, c in word_counts.items() if c >= max(1, config.min_word_count)]
-        if not kept:
+        least = max(1, config.min_word_count)  # the same filter twice, in the mapping's order: no pairs built
+        self.words: List[str] = [w for w, c in word_counts.items() if c >= least]
+        self.freqs: List[int] = [c for c in word_counts.values() if c >= least]
+        if not self.words:
             raise BPELensError("no words to train on" + (
                 f" (min word count {config.min_word_count} removed all of them)" if word_counts else ""))
-        self.words: List[str] = [w for w, _ in kept]
-        self.freqs: List[int] = [c for _, c in kept]
         self._tokens: List[Raw] = []
         self._ids: Dict[Raw, int] = {}
         self.specials: Dict[str, int] = {}
         self.base_merges: List[Tuple[int, int]] = []
         self.base_counts: List[Optional[int]] = []
         if fast_bytes:
-            encoded = [w.encode("utf-8") for w in self.words]
+            encoded = list(map(str.encode, self.words))  # UTF-8
             self._build_alphabet({bytes([b]): None for b in dict.fromkeys(b"".join(encoded))})
             table = [self._ids.get(bytes([b]), -1) for b in range(256)]
             self._segs: List[List[int]] = [list(map(table.__getitem__, e)) for e in encoded]
