@@ -81,7 +81,8 @@ class Trainer:
             encoded = list(map(str.encode, self.words))  # UTF-8
             self._build_alphabet({bytes([b]): None for b in dict.fromkeys(b"".join(encoded))})
             table = [self._ids.get(bytes([b]), -1) for b in range(256)]
-            self._segs: List[List[int]] = [list(map(table.__getitem__, e)) for e in encoded]
+            with gc_paused():  # 81k lists that live as long as the trainer: no collections over them (30 ms)
+                self._segs: List[List[int]] = [list(map(table.__getitem__, e)) for e in encoded]
             unit_lens: Iterable[int] = map(len, encoded)
         else:
             initial = [list(symbols_fn(w)) for w in self.words]
