@@ -1,5 +1,3 @@
-import sys
+from bpe_core.cli.commands import run_console
 
-from bpe_core.cli.commands import main
-
-sys.exit(main())
+run_console()

@@ -36,6 +36,7 @@ ProgressFn = Optional[Callable[[Progress], None]]
 
 BLOCK_BYTES = 1 << 20  # read size; a block grows past it only for a longer line
 PARALLEL_MIN_BYTES = 2_000_000  # below this, starting worker processes costs more than it saves
+COUNT_SLICE = 1 << 18  # characters of a block whose words are listed at a time (the rest are counted)
 
 
 class _Throttle:
@@ -144,7 +145,12 @@ def count_block(name: str, data: bytes, offset: int, config: TrainerConfig,
         # Lowercasing never makes or removes a "\n", and final-sigma context stops at one.
         text = text.lower()
     counts: Counter[str] = Counter()
-    counts.update(pretokenizer_of(config).words_in_lines(text))
+    words_in_lines = pretokenizer_of(config).words_in_lines
+    start = 0
+    while start < len(text):  # in slices of whole lines: a block's words, each a new str, took 25 MB at once
+        end = text.find("\n", start + COUNT_SLICE) + 1 or len(text)
+        counts.update(words_in_lines(text[start:end]))
+        start = end
     return dict(counts), bool(text) and not text.isspace()
 
 

@@ -6,11 +6,12 @@ pre-tokenizers is :mod:`bpe_core.pretokenize.pretokenizers`.
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 import regex
 
 from bpe_core.encoding.units import word_units
+from bpe_core.pretokenize.bmp_twin import compile_bmp_twin, find_astral
 from bpe_core.types import BPELensError, Piece, Raw, TrainerConfig
 
 
@@ -31,7 +32,7 @@ class PreTokenizer:
 
     def __init__(self, name: str, description: str, pattern: "re.Pattern[str] | regex.Pattern[str]",
                  *, line_local: bool = False, nonempty: bool = True, ascii_twin: Optional[str] = None,
-                 cut_at_space: bool = False) -> None:
+                 cut_at_space: bool = False, bmp_twin: Optional[str] = None) -> None:
         self.name = name
         self.description = description
         self.pattern = pattern
@@ -46,6 +47,8 @@ class PreTokenizer:
                 self._ascii = re.compile(ascii_twin, re.ASCII)
             except re.error:
                 pass
+        self._bmp_template = bmp_twin  # compiled on the first non-ASCII line (10-25 ms): see bmp_twin.py
+        self._bmp: "Optional[re.Pattern[str]]" = None
 
     def words(self, text: str) -> List[str]:
         """The words of ``text`` in order (what the trainer counts).
@@ -97,12 +100,21 @@ class PreTokenizer:
                 add(words(line + "\n"))
         else:
             twin = self._ascii.findall
+            bmp = self._bmp_findall()
             for line in lines:
                 line += "\n"
-                add(twin(line) if line.isascii() else words(line))
+                if line.isascii():
+                    add(twin(line))
+                else:  # most non-ASCII lines (accents, dashes, Han) stay in the BMP: re's faster twin
+                    add(bmp(line) if bmp is not None and find_astral(line) is None else words(line))
         if last:
             add(self.words(last))
         return out
+
+    def _bmp_findall(self) -> "Optional[Callable[[str], List[str]]]":
+        if self._bmp is None and self._bmp_template is not None:
+            self._bmp = compile_bmp_twin(self._bmp_template)
+        return self._bmp.findall if self._bmp is not None else None
 
     def iter_words(self, text: str) -> Iterator[Tuple[int, List[str]]]:
         """:meth:`words` in batches, each with the text position reached (for progress).

@@ -15,6 +15,7 @@ from typing import Iterator, List, Optional, Tuple
 import regex
 
 from bpe_core.pretokenize.base import PreTokenizer, lowercase_with_offsets
+from bpe_core.pretokenize.bmp_twin import BMP_TWINS
 from bpe_core.pretokenize.cjk import CJK_RE, CJKPreTokenizer
 from bpe_core.pretokenize.wrappers import GlyphPreTokenizer, LowercasedWords
 from bpe_core.types import BPELensError, Piece, TrainerConfig
@@ -138,7 +139,8 @@ def _registry() -> dict[str, PreTokenizer]:
         _PunktWordpunct("punkt-wordpunct", "NLTK sent_tokenize on the whole text, then wordpunct (seed 000)",
                         WORDPUNCT_RE),
         PreTokenizer("gpt2", "GPT-2 regex (tiktoken r50k / HF ByteLevel)", regex.compile(TIKTOKEN_PATTERNS["gpt2"]),
-                     ascii_twin=ASCII_TWINS["gpt2"], cut_at_space=True),
+                     ascii_twin=ASCII_TWINS["gpt2"], cut_at_space=True,
+                     bmp_twin=BMP_TWINS["gpt2"]),
         PreTokenizer("cl100k", "tiktoken cl100k_base regex (GPT-4)", regex.compile(TIKTOKEN_PATTERNS["cl100k"]),
                      ascii_twin=ASCII_TWINS["cl100k"], cut_at_space=True),
         PreTokenizer("o200k", "tiktoken o200k_base regex (GPT-4o)", regex.compile(TIKTOKEN_PATTERNS["o200k"]),
@@ -149,7 +151,8 @@ def _registry() -> dict[str, PreTokenizer]:
                         "alone (seed 004 as its text intends)", CJK_RE, line_local=True, cut_at_space=True),
         GlyphPreTokenizer("gpt2-glyphs", "GPT-2 words as byte glyph strings (Ġthe), for character models "
                           "(the HF course's view)", PreTokenizer("gpt2", "", regex.compile(TIKTOKEN_PATTERNS["gpt2"]),
-                                                                 ascii_twin=ASCII_TWINS["gpt2"], cut_at_space=True)),
+                                                                 ascii_twin=ASCII_TWINS["gpt2"], cut_at_space=True,
+                                                                 bmp_twin=BMP_TWINS["gpt2"])),
     ]
     # Every built-in pattern above: a space after [A-Za-z0-9] ends a word and the next starts fresh
     # (a test checks each one on real text); a user's "regex" pattern may not, so it is never cut.

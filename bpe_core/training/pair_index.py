@@ -1,7 +1,7 @@
 """The incremental pair statistics behind the trainer.
 
 State: every unique word's segmentation (token ids), a count per adjacent pair, a pair -> words
-index (a list per pair, a superset: stale words are skipped when read, repeats dropped) and a heap
+index (a list per pair, ascending, a superset: stale words are skipped when read, and a word may repeat) and a heap
 of candidate merges with lazy deletion. Merging a pair touches only the words that hold it; nothing
 is ever recounted. A pair whose count falls to 0 in a merge is forgotten (count, words, first), so
 the index holds the live pairs only: lists, not sets (a 1-element set costs 216 bytes, a list 64),
@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from itertools import chain, repeat
-from operator import lshift, or_
+from itertools import chain
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.encoding.merge import expand_pair, merge_in_place
-from bpe_core.training.pairs import MANY, MASK, PACK, PMASK, SHIFT, WORD_SHIFT, apply_many, pair_keys, pairs_of
+from bpe_core.training.pairs import (MANY, MASK, PACK, PMASK, SHIFT, WORD_SHIFT, apply_many, initial_pairs, pair_keys,
+                                     pairs_of)
 from bpe_core.types import Raw
 
 __all__ = ["PairIndex", "expand", "MASK", "SHIFT", "pairs_of"]  # the pair keys' home is training.pairs
@@ -54,26 +54,8 @@ class PairIndex:
         self.occ: List[int] = [0] * len(tokens)  # occurrences of each token in the unique words
         for tid, n in Counter(chain.from_iterable(segs)).items():  # counted at C speed
             self.occ[tid] = n
-        counts: Dict[int, int] = {}
-        where: Dict[int, List[int]] = {}
-        first: Dict[int, int] = {}
-        get = counts.get
-        for w, syms in enumerate(segs):
-            if len(syms) < 2:
-                continue
-            f = freqs[w]
-            # pair keys built at C speed: left << SHIFT | right for each neighbour pair
-            for k in map(or_, map(lshift, syms[:-1], repeat(SHIFT)), syms[1:]):
-                c = get(k)
-                if c is None:
-                    counts[k] = f
-                    where[k] = [w]
-                    first[k] = w
-                else:
-                    counts[k] = c + f
-                    ws = where[k]
-                    if ws[-1] != w:  # a pair twice in one word: the word once
-                        ws.append(w)
+        counts, where = initial_pairs(segs, freqs)
+        first = {k: ws[0] for k, ws in where.items()}
         self.counts = counts
         self.where = where
         self.first = first  # lower bound of the first word holding the pair (first-seen rule)

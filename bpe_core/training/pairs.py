@@ -9,10 +9,10 @@ True
 """
 from __future__ import annotations
 
-from collections import Counter
-from itertools import repeat
-from operator import lshift, or_
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from collections import Counter, defaultdict, deque
+from itertools import chain, islice, repeat
+from operator import add, lshift, or_
+from typing import Any, DefaultDict, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 SHIFT = 21  # pair key = left << SHIFT | right; ids stay below 2**21
 MASK = (1 << SHIFT) - 1
@@ -89,3 +89,32 @@ def apply_many(idx: PairIndexLike, w: int, syms: List[int], spots: List[int], le
             ws.append(w)
         if track_first and w < first.get(kk, w + 1):
             first[kk] = w
+
+
+def initial_pairs(segs: Sequence[Sequence[int]], freqs: Sequence[int]) -> Tuple[Dict[int, int], Dict[int, List[int]]]:
+    """Each adjacent pair's count (weighted by ``freqs``) and the words holding it, ascending, at C speed.
+
+    A word holding a pair twice is listed twice (1 % of the entries on real text): the index reads
+    these lists as supersets and a repeated word finds nothing the second time. All words go into one
+    list, each followed by a separator (-1, no token's id); the keys of all neighbour pairs and their
+    words are zipped by ``map`` into per-key lists (``defaultdict``'s own ``__getitem__`` makes them),
+    and the separator's pairs, whose keys are negative, are dropped. The same work as a Python loop
+    over the ~600k pairs of a 17.6 MB corpus's 81k words, in a third of the time (docs/benchmarks.md).
+
+    >>> counts, where = initial_pairs([[1, 2, 1, 2], [2, 1]], [3, 5])
+    >>> counts == {1 << SHIFT | 2: 6, 2 << SHIFT | 1: 8}, where == {1 << SHIFT | 2: [0, 0], 2 << SHIFT | 1: [0, 1]}
+    (True, True)
+    """
+    flat = list(chain.from_iterable(chain.from_iterable(zip(segs, repeat(_SEP)))))
+    keys = map(or_, map(lshift, flat, repeat(SHIFT)), islice(flat, 1, None))
+    # a word owns the pairs starting at its symbols and at the separator after it (-1 <= key < 0)
+    owners = chain.from_iterable(map(repeat, range(len(segs)), map(add, map(len, segs), repeat(1))))
+    lists: DefaultDict[int, List[int]] = defaultdict(list)
+    deque(map(list.append, map(lists.__getitem__, keys), owners), maxlen=0)
+    del flat
+    where = {k: ws for k, ws in lists.items() if k >= 0}
+    fget = freqs.__getitem__
+    return {k: sum(map(fget, ws)) for k, ws in where.items()}, where
+
+
+_SEP = (-1,)

@@ -66,22 +66,23 @@ class Trainer:
             # bytes of the word, one symbol each: map UTF-8 straight to ids (no symbol objects)
             fast_bytes = config.unit == "bytes" and start is None and \
                 type(pre).word_symbols is PreTokenizer.word_symbols
-        kept = [(w, c) for w, c in word_counts.items() if c >= max(1, config.min_word_count)]
-        if not kept:
+        least = max(1, config.min_word_count)  # the same filter twice, in the mapping's order: no pairs built
+        self.words: List[str] = [w for w, c in word_counts.items() if c >= least]
+        self.freqs: List[int] = [c for c in word_counts.values() if c >= least]
+        if not self.words:
             raise BPELensError("no words to train on" + (
                 f" (min word count {config.min_word_count} removed all of them)" if word_counts else ""))
-        self.words: List[str] = [w for w, _ in kept]
-        self.freqs: List[int] = [c for _, c in kept]
         self._tokens: List[Raw] = []
         self._ids: Dict[Raw, int] = {}
         self.specials: Dict[str, int] = {}
         self.base_merges: List[Tuple[int, int]] = []
         self.base_counts: List[Optional[int]] = []
         if fast_bytes:
-            encoded = [w.encode("utf-8") for w in self.words]
+            encoded = list(map(str.encode, self.words))  # UTF-8
             self._build_alphabet({bytes([b]): None for b in dict.fromkeys(b"".join(encoded))})
             table = [self._ids.get(bytes([b]), -1) for b in range(256)]
-            self._segs: List[List[int]] = [list(map(table.__getitem__, e)) for e in encoded]
+            with gc_paused():  # 81k lists that live as long as the trainer: no collections over them (30 ms)
+                self._segs: List[List[int]] = [list(map(table.__getitem__, e)) for e in encoded]
             unit_lens: Iterable[int] = map(len, encoded)
         else:
             initial = [list(symbols_fn(w)) for w in self.words]
@@ -216,7 +217,7 @@ class Trainer:
         :meth:`detail` fills them in for the latest step. ``pair`` (ids): merge it instead of the best
         pair, whatever its count (it must occur); :attr:`picks` does the same at given positions.
         """
-        reason = limit_reached(self.config, self.merge_count, self.vocab_size, self.initial_vocab_size)
+        reason = limit_reached(self.config, len(self.history), len(self._tokens), self.initial_vocab_size)
         if reason:
             self.stop_reason = reason
             return None
@@ -273,14 +274,13 @@ class Trainer:
     def _record(self, left: int, right: int, new_id: int, count: int, created: bool,
                 changed: Tuple[int, ...], befores: Optional[List[List[int]]],
                 log: Optional[List[Tuple[int, int]]]) -> MergeStep:
-        tokens = self._tokens
-        stats = TrainingStats(len(self.history) + 1, len(tokens), self._total_tokens, self.total_words,
-                              self.total_units)
+        tokens, rank = self._tokens, len(self.history) + 1
+        stats = TrainingStats(rank, len(tokens), self._total_tokens, self.total_words, self.total_units)
         examples, pairs = self._details(left, right, new_id, changed, befores, log) if log is not None else ((), ())
-        return MergeStep(
-            rank=len(self.history) + 1, left=left, right=right, new_id=new_id,
-            left_token=tokens[left], right_token=tokens[right], new_token=tokens[new_id], count=count,
-            created=created, changed_words=changed, examples=examples, changed_pairs=pairs, stats=stats)
+        # positional, in field order (rank, left, right, new_id, the three tokens, count, created, changed words,
+        # examples, changed pairs, stats): a third cheaper than keywords, once per merge
+        return MergeStep(rank, left, right, new_id, tokens[left], tokens[right], tokens[new_id], count, created,
+                         changed, examples, pairs, stats)
 
     def detail(self, step: MergeStep) -> MergeStep:
         """``step`` with its examples and changed pairs; only for the latest step (state is needed)."""

@@ -7,7 +7,7 @@ import pytest
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats.detect import open_vocabulary
-from bpe_core.formats.native import read_native, write_native
+from bpe_core.formats.native import dumps_native, model_to_native, read_native, write_native
 from bpe_core.presets import make_config
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError
@@ -50,6 +50,31 @@ def test_trained_vocabulary_round_trips(tmp_path, preset):
     assert back.merges == model.merges and back.tokens == model.tokens
     for text in [TEXT, "It is a truth universally acknowledged. 我爱 Python 编程！"]:
         assert Encoder(back).encode(text).tokens == Encoder(model).encode(text).tokens
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "char-whitespace", "cjk-mixed"])
+def test_native_text_is_json_dumps_text(tmp_path, preset):
+    """The fast writer's text is the json module's own ``dumps(indent=1, ensure_ascii=False)``, byte for byte."""
+    corpus = EXAMPLES / "seed004_mixed.txt" if preset == "cjk-mixed" else need("wikitext-2-raw/wiki.valid.raw")
+    t = Trainer.from_corpus(str(corpus), make_config(preset, num_merges=300))
+    t.run()
+    data = model_to_native(t.model())
+    out = tmp_path / "v.json"
+    write_native(t.model(), str(out))
+    assert out.read_text(encoding="utf-8") == json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+@pytest.mark.parametrize("data", [
+    {"merges": [["a\"\\\n\x01", "é\u2028 ", None], ["<|x|>", "\t", 0]], "vocab": {"a": 1, "\x7f": 2}, "z": [1, {"q": []}]},
+    {"merges": [[], ["x", 1.5, True, False], "s", 3, ("t", "u")], "vocab": {"a": 1, "b": 2.0, "c": None}},
+    {"merges": [], "vocab": {}},
+    {"vocab": {"b": 1, "a": 0}, "x": "y", "merges": [["a", "b", None]]},
+    {"merges": [[["nested"]]], "vocab": {"a": 1}},
+    {"merges": [["a", "b", 1]], "vocab": {1: 2, "a": 3}},
+    {"merges": [["a", "b", 1]], "vocab": {"a": 0}, "config": {"pattern": "\x00bpe-lens-table\x00m"}},
+])
+def test_native_text_odd_tables(data):
+    assert dumps_native(data) == json.dumps(data, ensure_ascii=False, indent=1)
 
 
 @pytest.mark.parametrize("content, message", [
