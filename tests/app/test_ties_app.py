@@ -91,6 +91,7 @@ def test_branches_saved_as_data_come_back_on_a_new_load(qtbot, make_session, win
     with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
         session.load_corpus(SEED001)  # a fresh timeline: one branch again
     assert len(commands.all()) == 1
-    commands.restore(data)
+    commands.restore(data)  # once the trainer is at the position (it may be reading ahead: then after its catch-up)
+    qtbot.waitUntil(lambda: len(commands.all()) == 2, timeout=10000)
     assert commands.branches.to_data() == data
     assert pairs(session, session.history) == [("Ġ", "l")] and len(commands.all()) == 2
