@@ -98,6 +98,7 @@ class Session(SessionViews, RunEnds):
     def load_corpus(self, path: str, config: Optional[TrainerConfig] = None, factory: Optional[Callable] = None) -> None:
         """Count ``path``'s words on a worker (``factory``: this load's trainer maker); the corpus stays till then."""
         self._stop_run("cancelled")
+        self._read_on.stop(), self._settle_later.stop()  # for the old timeline: none reads ahead on the new one
         config = config or self._config
         path = os.fspath(path)
         factory = factory or self._factory

@@ -216,8 +216,8 @@ class Branches:
     def from_data(cls, timeline: Timeline, data: dict) -> "Branches":
         """Rebuild saved branches on a fresh ``timeline`` of the same corpus and settings, by replaying
         their picks; a branch whose merges come out different raises :class:`BPELensError`."""
-        if timeline.steps:
-            raise BPELensError("branches are restored on a fresh timeline (merge 0, nothing known)")
+        if timeline.reached_steps:  # merges only read ahead (never shown) are the main branch's own: allowed
+            raise BPELensError("branches are restored on a fresh timeline (merge 0, nothing reached)")
         self = cls(timeline)
         ids: Dict[int, int] = {}
         for saved in sorted(data["branches"], key=lambda d: d["id"]):
