@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox, QVBoxLayout,
                                QWidget)
@@ -20,7 +20,7 @@ from bpe_core.render.animation import have_mp4
 from bpe_core.types import Progress, TrainerConfig
 
 from .payloads import user_message
-from .worker import CallSlot
+from .worker import CallSlot, Threads
 
 #: format label -> file suffix
 FORMATS = {"Animated GIF (.gif)": ".gif", "Animated PNG (.png, APNG)": ".png"}
@@ -60,8 +60,8 @@ class AnimationDialog(QDialog):
         self.corpus, self.config = corpus, config
         self.folder = folder or Path(corpus).parent
         self.frames: List = []
-        self._threads: List[QThread] = []
-        self.calls = CallSlot(self._threads.append, self)
+        self._threads = Threads()
+        self.calls = CallSlot(self._threads.track, self)
         self.calls.progressed.connect(self._on_calls_progressed)
         self.calls.failed.connect(self._on_calls_failed)
         self.calls.cancelled.connect(self._on_calls_cancelled)
@@ -174,6 +174,5 @@ class AnimationDialog(QDialog):
 
     def done(self, result: int) -> None:  # Qt override: closing cancels a running export and waits for it
         self.calls.cancel()
-        for thread in self._threads:
-            thread.wait(10_000)
+        self._threads.wait(10_000)
         super().done(result)

@@ -16,11 +16,11 @@ import os
 from pathlib import Path
 from typing import Callable, List, Optional
 
-from PySide6.QtCore import QObject, QStandardPaths, QThread, QTimer, Signal
+from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
 from bpe_core.formats.workspace import SUFFIX, Workspace, write_workspace
 
-from .worker import CallSlot
+from .worker import CallSlot, Threads
 
 #: the data folder, when set (tests and scratch profiles); else Qt's AppDataLocation
 DATA_ENV = "BPE_LENS_APP_DATA"
@@ -76,8 +76,8 @@ class Autosaver(QObject):
         self._capture = capture
         self._busy, self._live = busy, live
         self.path = autosave_path(folder)
-        self._threads: set = set()
-        self._writes = CallSlot(self._track, self)
+        self._threads = Threads()
+        self._writes = CallSlot(self._threads.track, self)
         self._writes.failed.connect(self._on_writes_failed)
         self._timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
         self._timer.timeout.connect(self.save_now)
@@ -123,16 +123,7 @@ class Autosaver(QObject):
         self.path.unlink(missing_ok=True)
 
     def wait(self) -> None:
-        for thread in list(self._threads):
-            thread.wait()
-
-    def _track(self, thread: QThread) -> None:
-        self._threads.add(thread)
-        thread.finished.connect(lambda t=thread: self._forget(t))
-
-    def _forget(self, thread: QThread) -> None:
-        thread.wait()  # finished() comes just before the thread ends: never drop a running QThread
-        self._threads.discard(thread)
+        self._threads.wait()
 
     def _on_written(self, _result) -> None:
         self.writes += 1

@@ -32,7 +32,7 @@ from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DE
                                READ_ON_MS, SILENT, SYNC_STEPS)
 from .session_ends import RunEnds
 from .session_views import SessionViews
-from .worker import FLUSH_INTERVAL, GUI_FIRST, CallSlot, StepWorker
+from .worker import FLUSH_INTERVAL, GUI_FIRST, CallSlot, StepWorker, Threads
 
 
 class Session(SessionViews, RunEnds):
@@ -43,7 +43,8 @@ class Session(SessionViews, RunEnds):
         self._config = config or default_config()
         self._tl: Optional[Timeline] = None
         self._corpus: Optional[CorpusInfo] = None
-        self._calls = CallSlot(self._track)
+        self._threads = Threads()  # every worker started, held until it has ended
+        self._calls = CallSlot(self._threads.track)
         self._calls.progressed.connect(self.load_progress)
         self._calls.failed.connect(self._on_calls_failed)
         self._calls.cancelled.connect(self.load_cancelled)
@@ -51,7 +52,6 @@ class Session(SessionViews, RunEnds):
         self._run_kind = ""
         self._run_total: Optional[int] = None
         self._speed = 5.0
-        self._threads: set = set()
         self._then: Optional[Callable[[], None]] = None  # a command waiting for the trainer to catch up
         self._next_step = 0  # a key step asked while one is on its way (the newest only: held keys never queue)
         self.read_ahead = READ_AHEAD  # merges the trainer runs ahead of the position (0: never)
@@ -90,15 +90,16 @@ class Session(SessionViews, RunEnds):
 
     def republish(self, undone: List[MergeStep], applied: List[MergeStep]) -> None:  # what a branch command did
         self.tokens_renamed.emit()  # first: caches of token texts by id are stale
-        for steps, signal in ((undone, self.steps_undone), (applied, self.steps_applied)):
+        for steps, were_undone in ((undone, True), (applied, False)):
             if steps:
-                signal.emit(steps)
+                self._show(steps, were_undone)
 
     # -- commands: corpus and settings ----------------------------------------------------------------
     def load_corpus(self, path: str, config: Optional[TrainerConfig] = None, factory: Optional[Callable] = None) -> None:
         """Count ``path``'s words on a worker (``factory``: this load's trainer maker); the corpus stays till then."""
         self._stop_run("cancelled")
-        self._read_on.stop(), self._settle_later.stop()  # for the old timeline: none reads ahead on the new one
+        for timer in (self._read_on, self._settle_later):  # the old timeline's: none reads ahead on the new one
+            timer.stop()
         config = config or self._config
         path = os.fspath(path)
         factory = factory or self._factory
@@ -155,7 +156,7 @@ class Session(SessionViews, RunEnds):
             return
         if self._run is not None and self._run_kind == AHEAD:
             self._then = lambda: self.request_step(n)
-            GUI_FIRST.paint_soon(0)  # the user waits for the read-ahead's next merge: it need not wait for paints
+            GUI_FIRST.lift()  # the user waits for the read-ahead's next merge: it need not wait for paints
         elif self._run is not None and self._run_kind == KEY_STEP:
             self._next_step = n if repeat else self._next_step + n
         elif n > SYNC_STEPS:
@@ -218,10 +219,7 @@ class Session(SessionViews, RunEnds):
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop every worker and wait for it (closing the window)."""
         self._stop_run("cancelled")
-        for worker in list(self._threads):
-            worker.requestInterruption()
-            if worker.wait(timeout_ms):
-                self._threads.discard(worker)
+        self._threads.wait(timeout_ms, interrupt=True)
 
     # -- internals: calls (load, open) ----------------------------------------------------------------
     def _ready(self, then: Callable[[], None]) -> bool:
@@ -247,9 +245,7 @@ class Session(SessionViews, RunEnds):
         if not silent:
             self._stop_run("paused")
         self._then = None
-        steps, undone = tl.jump(k)
-        GUI_FIRST.paint_soon()
-        (self.steps_undone if undone else self.steps_applied).emit(steps)
+        self._show(*tl.jump(k))
         if self._run is None and self._needs_catch_up():
             self._settle_later.start()  # restarted by each jump while scrubbing
         elif self._run is None:
@@ -274,16 +270,6 @@ class Session(SessionViews, RunEnds):
             move, kind = (tl.read_ahead(self.read_ahead) if self.read_ahead else None), AHEAD
         if move is not None:
             self._start_run(kind, move, move.total)
-
-    def _track(self, worker) -> None:
-        self._threads.add(worker)
-        worker.finished.connect(self._on_thread_finished)
-
-    def _on_thread_finished(self) -> None:
-        worker = self.sender()
-        if worker in self._threads:
-            worker.wait()  # finished() is sent just before the thread ends
-            self._threads.discard(worker)
 
     def _on_calls_failed(self, exc: BaseException) -> None:
         self.error_raised.emit(user_message(exc))
@@ -315,7 +301,7 @@ class Session(SessionViews, RunEnds):
         worker.progressed.connect(self._on_run_progressed)
         worker.ended.connect(self._on_run_ended)
         self._run, self._run_kind, self._run_total = worker, kind, total
-        self._track(worker)
+        self._threads.track(worker)
         if kind not in SILENT:
             self.run_started.emit(kind)
         worker.start()
@@ -325,9 +311,13 @@ class Session(SessionViews, RunEnds):
         steps = self._tl.apply(frame, show=show)
         self._indexing.start()
         if steps:
-            GUI_FIRST.paint_soon()  # a background worker waits while the panes take this in and paint it
-            (self.steps_undone if frame.undone else self.steps_applied).emit(steps)
+            self._show(steps, frame.undone)
         return bool(steps)
+
+    def _show(self, steps: List[MergeStep], undone: bool) -> None:
+        """Tell the panes; background workers wait while they take the steps in and paint them."""
+        GUI_FIRST.paint_soon()
+        (self.steps_undone if undone else self.steps_applied).emit(steps)
 
     def _drain(self) -> None:
         worker = self._run

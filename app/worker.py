@@ -52,6 +52,10 @@ class GuiFirst:
     def paint_soon(self, seconds: float = 0.02) -> None:
         self.until = time.monotonic() + seconds
 
+    def lift(self) -> None:
+        """End the window now (the user waits for what a background worker makes next)."""
+        self.until = 0.0
+
     def wait(self, interrupted: Callable[[], bool]) -> None:
         while time.monotonic() < self.until and not interrupted():
             time.sleep(0.001)
@@ -249,19 +253,42 @@ class StepWorker(QThread):
         self.ended.emit(error)
 
 
+class Threads:
+    """The worker threads an owner started, each held until it has really ended: ``finished`` comes just
+    before a QThread ends, and one destroyed while it runs aborts the process. :meth:`track` is a
+    :class:`CallSlot`'s ``track``; :meth:`wait` when the owner closes."""
+
+    def __init__(self) -> None:
+        self._threads: set = set()
+
+    def __len__(self) -> int:
+        return len(self._threads)
+
+    def track(self, thread: QThread) -> None:
+        self._threads.add(thread)
+        thread.finished.connect(lambda t=thread: self._forget(t))
+
+    def _forget(self, thread: QThread) -> None:
+        if thread in self._threads:
+            thread.wait()  # at most the last instructions of run()
+            self._threads.discard(thread)
+
+    def wait(self, timeout_ms: Optional[int] = None, *, interrupt: bool = False) -> None:
+        """Wait for every thread (``interrupt``: asking each to stop first); one still running after
+        ``timeout_ms`` stays held."""
+        for thread in list(self._threads):
+            if interrupt:
+                thread.requestInterruption()
+            if thread.wait() if timeout_ms is None else thread.wait(timeout_ms):
+                self._threads.discard(thread)
+
+
 #: workers owned by views that may close before them (a tab, a dock): the thread object must outlive it
-_KEPT: set = set()
-
-
-def keep_alive(worker: QThread) -> None:
-    """Hold ``worker`` until it finishes (a :class:`CallSlot`'s ``track`` for views without a session)."""
-    _KEPT.add(worker)
-    worker.finished.connect(lambda w=worker: _KEPT.discard(w))
+_KEPT = Threads()
+#: hold a worker until it has ended (a :class:`CallSlot`'s ``track`` for views without a session)
+keep_alive = _KEPT.track
 
 
 def wait_for_kept(timeout_ms: int = 5000) -> None:
     """Cancel and wait for every worker :func:`keep_alive` holds (the application quits)."""
-    for worker in list(_KEPT):
-        worker.requestInterruption()
-        worker.wait(timeout_ms)
-        _KEPT.discard(worker)
+    _KEPT.wait(timeout_ms, interrupt=True)

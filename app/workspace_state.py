@@ -2,15 +2,15 @@
 
 Everything is read from public facts: the session (corpus, config, merge count, history), the encode
 pane's text, the inspector tabs' ``source_path`` property (set when a vocabulary file is opened) and
-the word last selected. Capturing runs on the GUI thread, so it is kept cheap: each window converts
-only the merges it has not seen before (:class:`SavedMerges`); writing the file is the autosaver's
+the word last selected. Capturing runs on the GUI thread, so it is kept cheap: the workspace feature
+converts only the merges it has not seen before (``SavedMerges``); writing the file is the autosaver's
 worker's job.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from bpe_core.formats.workspace import CorpusRef, SavedMerges, Workspace
+from bpe_core.formats.workspace import CorpusRef, Workspace, saved_merges
 
 #: the dynamic property an inspector tab's vocabulary path is kept in
 SOURCE_PATH = "source_path"
@@ -27,20 +27,21 @@ def tab_paths(window) -> List[str]:
 
 
 def capture(window, corpus: Optional[CorpusRef], *, selected_word: Optional[str] = None,
-            branches: Sequence[Any] = ()) -> Optional[Workspace]:
+            branches: Sequence[Any] = (), merges: Callable[[Sequence[Any]], Tuple[Any, ...]] = saved_merges
+            ) -> Optional[Workspace]:
     """The workspace the window shows; None while nothing is loaded.
 
-    ``corpus``: the loaded corpus's reference (its hash may still be None while hashing)."""
+    ``corpus``: the loaded corpus's reference (its hash may still be None while hashing); ``merges``: how the
+    history is stored (a :class:`~bpe_core.formats.workspace.SavedMerges` converts only what is new)."""
     session = window.session
     if not session.is_loaded or session.corpus is None:
         return None
     history = session.history
-    saved = window.__dict__.setdefault("_saved_merges", SavedMerges())  # one per window: a window's own history
     view: Dict[str, Any] = {"current_tab": window.tabs.currentIndex()}
     if selected_word is not None:
         view["selected_word"] = selected_word
     return Workspace(corpus=corpus or CorpusRef(session.corpus.path, -1, None), config=session.config,
-                     position=len(history), merges=saved(history), branches=tuple(branches),
+                     position=len(history), merges=merges(history), branches=tuple(branches),
                      encode_text=window.encode.text(), tabs=tuple(tab_paths(window)), view=view)
 
 

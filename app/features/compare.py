@@ -24,12 +24,11 @@ from bpe_core.model import BPEModel
 
 from ..panes.compare_pane import CompareTab
 from ..panes.inspector_pane import InspectorTab
-from ..worker import CallSlot
+from ..worker import CallSlot, keep_alive
 
 #: new merges a "Train further" run aims at (the timeline's target; Play and Run go that far)
 FURTHER_MERGES = 1000
 CURRENT = "Current training"
-_RUNNING: set = set()  # comparison workers still running
 
 #: a side of a comparison: a loaded model, or a path read on the worker
 Source = Union[BPEModel, str]
@@ -45,7 +44,7 @@ class CompareFeature:
     def __init__(self, window) -> None:
         self.window = window
         self.wired: "weakref.WeakSet[InspectorTab]" = weakref.WeakSet()
-        self.calls = CallSlot(self._track)
+        self.calls = CallSlot(keep_alive)  # held until it has ended, whatever becomes of the window
         self.calls.failed.connect(self._on_calls_failed)
         self.error_box: Optional[QMessageBox] = None
         self.base: Optional[Tuple[str, BPEModel]] = None  # the vocabulary the current training continues
@@ -148,11 +147,6 @@ class CompareFeature:
                                      QMessageBox.Ok, self.window)
         self.error_box.open()
 
-    @staticmethod
-    def _track(worker) -> None:
-        # kept until it has finished, whatever becomes of the window: a QThread destroyed while running aborts
-        _RUNNING.add(worker)
-        worker.finished.connect(lambda: (worker.wait(), _RUNNING.discard(worker)))
 
 
 def _name(source) -> str:

@@ -19,13 +19,14 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
 from bpe_core import resources
-from bpe_core.formats.workspace import SUFFIX, CorpusRef, Workspace, corpus_ref, read_workspace, write_workspace
+from bpe_core.formats.workspace import (SUFFIX, CorpusRef, SavedMerges, Workspace, corpus_ref, read_workspace,
+                                       write_workspace)
 
 from .. import settings_store
 from ..autosave import DECLINED, Autosaver, crashed_autosaves, data_dir
 from ..payloads import user_message
 from ..recent_menus import fill_menu
-from ..worker import CallSlot
+from ..worker import CallSlot, Threads
 from ..workspace_restore import Restorer
 from ..workspace_state import capture, describe, worth_restoring
 
@@ -57,12 +58,13 @@ class WorkspaceController(QObject):
         self._selected_word: Optional[str] = None
         self._branches_source: Callable[[], List[Any]] = lambda: list(self._branches)
         self._branches: List[Any] = []
-        self._threads: set = set()
-        self._hashes = CallSlot(self._track, self)
-        self._saves = CallSlot(self._track, self)
+        self._threads = Threads()
+        self._saved_merges = SavedMerges()  # the history as stored, converting only new merges (every autosave)
+        self._hashes = CallSlot(self._threads.track, self)
+        self._saves = CallSlot(self._threads.track, self)
         for slot in (self._hashes, self._saves):
             slot.failed.connect(lambda exc: self._tell("BPE Lens", user_message(exc)))
-        self.restorer = Restorer(window, tell=self._tell, track=self._track, remember_ref=self._remember_ref)
+        self.restorer = Restorer(window, tell=self._tell, track=self._threads.track, remember_ref=self._remember_ref)
         self.restored = self.restorer.restored  # Workspace: loaded, trained to its merge and checked
         self.branches_loaded = self.restorer.branches_loaded  # the saved branches, for their feature
         self.restored.connect(self._on_restorer_restored)
@@ -81,7 +83,8 @@ class WorkspaceController(QObject):
         """What the window shows as a workspace (None when not worth an autosave)."""
         info = self.session.corpus
         ref = self._ref(info.path) if info is not None else None
-        ws = capture(self.window, ref, selected_word=self._selected_word, branches=self._branches_source())
+        ws = capture(self.window, ref, selected_word=self._selected_word, branches=self._branches_source(),
+                     merges=self._saved_merges)
         return ws if worth_restoring(ws, str(resources.default_corpus())) else None
 
     def is_busy(self) -> bool:
@@ -102,7 +105,8 @@ class WorkspaceController(QObject):
 
     def save_to(self, path: str) -> None:
         """Write the workspace to ``path`` on a worker (the corpus hashed first if it is not yet)."""
-        ws = capture(self.window, None, selected_word=self._selected_word, branches=self._branches_source())
+        ws = capture(self.window, None, selected_word=self._selected_word, branches=self._branches_source(),
+                     merges=self._saved_merges)
         if ws is None:
             self._tell("Save workspace", "Nothing to save yet: no corpus is loaded.")
             return
@@ -173,8 +177,7 @@ class WorkspaceController(QObject):
         """A clean exit: workers stopped, the autosave removed (next start offers nothing)."""
         self._hashes.cancel()
         self.restorer.cancel()
-        for thread in list(self._threads):
-            thread.wait()
+        self._threads.wait()
         self.autosaver.finish()
 
     # -- restoring ----------------------------------------------------------------------------------------
@@ -258,10 +261,6 @@ class WorkspaceController(QObject):
         self.message = QMessageBox(QMessageBox.Warning, title, text, QMessageBox.Ok, self.window)
         self.message.setObjectName("workspace_message")
         self.message.open()
-
-    def _track(self, thread) -> None:
-        self._threads.add(thread)
-        thread.finished.connect(lambda t=thread: (t.wait(), self._threads.discard(t)))
 
 
 def start(window, path: Optional[str], *, offer: bool) -> bool:
