@@ -30,11 +30,6 @@ from bpe_core.training.timeline import Timeline  # noqa: E402
 from bpe_core.training.trainer import Trainer  # noqa: E402
 
 
-def percentile(values, q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def step_latency(counts, config, merges: int) -> list:
     trainer = Trainer(counts, config)
     times = []
@@ -82,8 +77,9 @@ def main(argv=None) -> int:
         load = os.getloadavg()[0]
         times = step_latency(counts, config, args.merges)
         s = seeks(counts, config, args.merges, args.back_to)
+        q = statistics.quantiles(times, n=100)  # as bench_ab.py's latency script
         print(f"round {r} (load {load:.2f}): Trainer.step over {len(times):,} merges p50 "
-              f"{statistics.median(times):.2f} p95 {percentile(times, .95):.2f} p99 {percentile(times, .99):.2f} "
+              f"{statistics.median(times):.2f} p95 {q[94]:.2f} p99 {q[98]:.2f} "
               f"max {max(times):.1f} ms; jump {args.merges:,} -> {args.back_to} {s['back']:.1f} ms, back "
               f"{s['forward']:.1f} ms; model from the records {s['model']:.1f} ms", flush=True)
     return 0
