@@ -180,6 +180,9 @@ def chips_table(model, chips: TokenChips, chip_columns: Iterable[int], stretch: 
     view.setWordWrap(False)
     view.verticalHeader().hide()
     view.setVerticalScrollBar(QuietScrollBar(Qt.Vertical, view))
+    # always there: rows that come and go with each merge never narrow the chip columns (a scroll bar that
+    # appears re-lays out the view a pass of the event loop after the step, and every chip cell moves)
+    view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.Interactive)
     header.setSectionResizeMode(stretch, QHeaderView.Stretch)

@@ -6,7 +6,8 @@ all of itself (sliders, scroll bars) or by invalidating every layout up to the w
 * :class:`LiveLabel` — a one-line label whose text changes without a layout pass;
 * :class:`FitLabel` — a LiveLabel that falls back to a short text when the long one does not fit;
 * :class:`QuietSlider`, :class:`QuietScrollBar` — repaint only when the handle moves a pixel;
-* :class:`RowsView` — a QTableView that repaints only the changed cells it shows.
+* :class:`RowsView` — a QTableView that repaints only the changed cells it shows;
+* :func:`prepare_now` — a chart whose pending range and transform changes are made before it paints.
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from typing import Optional
 
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QAccessible, QFont
-from PySide6.QtWidgets import (QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider, QTableView,
-                               QWidget)
+from PySide6.QtWidgets import (QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider,
+                               QTableView, QWidget)
 
 
 class LiveLabel(QWidget):
@@ -199,7 +200,19 @@ class RowsView(QTableView):
     viewport, even when the range is off screen; a step signals the rows it changed (a few on
     screen, hundreds off it). Here a range repaints its rectangle clipped to the viewport. (With
     a screen reader active, Qt's own handling runs: it also tells accessibility clients.)
+
+    Rows added, removed or moved are laid out at once: Qt defers that to a zero timer, which runs after the
+    window's repaint of the step, so the new rows would show (and the removed ones go) a pass later.
     """
+
+    def setModel(self, model) -> None:
+        super().setModel(model)
+        if model is not None:  # after the view's own handlers (connected by setModel)
+            for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset, model.layoutChanged):
+                signal.connect(self._lay_out_now)
+
+    def _lay_out_now(self, *_) -> None:
+        self.executeDelayedItemsLayout()  # nothing when no layout is pending
 
     def dataChanged(self, top_left: QModelIndex, bottom_right: QModelIndex, roles=()) -> None:
         if top_left == bottom_right or QAccessible.isActive():
@@ -214,3 +227,11 @@ class RowsView(QTableView):
         rect = QRect(x0, y0, x1 - x0, y1 - y0) & viewport.rect()
         if not rect.isEmpty():
             viewport.update(rect)
+
+
+def prepare_now(view) -> None:
+    """Have a pyqtgraph view's boxes update their ranges and transforms now, in the handler that changed
+    the chart. pyqtgraph does it when the view paints; what that changes dirties the scene again, and Qt
+    repaints the window once more for it (a scene's flush repaints the window at once), so every chart
+    changed in a frame cost one or two extra window repaints."""
+    view.scene().prepareForPaint()
