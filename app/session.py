@@ -51,6 +51,7 @@ class Session(SessionViews, RunEnds):
         self._run: Optional[StepWorker] = None
         self._run_kind = ""
         self._run_total: Optional[int] = None
+        self._run_goal: Optional[int] = None
         self._speed = 5.0
         self._then: Optional[Callable[[], None]] = None  # a command waiting for the trainer to catch up
         self._next_step = 0  # a key step asked while one is on its way (the newest only: held keys never queue)
@@ -76,6 +77,11 @@ class Session(SessionViews, RunEnds):
     def is_catching_up(self) -> bool:
         """The trainer is not where the facts need it yet (the top pairs may be the next known merges)."""
         return self._tl is not None and (self._needs_catch_up() or self._run_kind == CATCH_UP and self._run is not None)
+
+    @property
+    def run_goal(self) -> Optional[int]:
+        """The merge a forward run the user started heads for (Run to target, a long step); None: unknown."""
+        return self._run_goal if self.is_running else None
 
     @property
     def run_kind(self) -> str:
@@ -301,6 +307,7 @@ class Session(SessionViews, RunEnds):
         worker.progressed.connect(self._on_run_progressed)
         worker.ended.connect(self._on_run_ended)
         self._run, self._run_kind, self._run_total = worker, kind, total
+        self._run_goal = self.merge_count + total if total and not move.undone else None
         self._threads.track(worker)
         if kind not in SILENT:
             self.run_started.emit(kind)

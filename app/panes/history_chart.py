@@ -27,6 +27,7 @@ from ..session import Session
 from ..theme import CURVES, chart_colors, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
 from ..widgets.history_curve import HistoryCurve
+from ..widgets.quiet import prepare_now
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: points per curve before long runs are thinned (about twice a chart's width in pixels)
@@ -108,6 +109,7 @@ class HistoryChart(QWidget):
         session.reset_done.connect(self.rebuild)
         session.steps_applied.connect(self._on_session_steps_applied)
         session.steps_undone.connect(self._on_session_steps_undone)
+        session.run_started.connect(self._on_session_run_started)
         self.rebuild()
 
     # -- data ------------------------------------------------------------------------------------------
@@ -262,6 +264,13 @@ class HistoryChart(QWidget):
         self._set_x(self._n)
         self._redraw()
 
+    def _on_session_run_started(self, *_) -> None:
+        """x covers where a run heads at its start (the range it would end with): no frame of the run
+        redraws the four x axes (~20 ms in the frame that crossed the old end)."""
+        goal = self.session.run_goal
+        if goal is not None:
+            self._set_x(goal)
+
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
         self._n = self.session.merge_count
         if self._xmax > 2 * nice_ceiling(max(100, self._n * 1.5)):  # scrubbed far back: zoom in
@@ -351,6 +360,7 @@ class HistoryChart(QWidget):
             curve.set_data(xs, ys, grown=grown)
         self._fit_tpw()
         self._fit_upt()
+        prepare_now(self.layout_widget)
 
     def values(self) -> dict:
         """The plotted values (tests): arrays up to the current merge."""

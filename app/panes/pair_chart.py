@@ -22,6 +22,7 @@ from ..session import TOP_K, Session
 from ..theme import ACCENT, BAR, TIE, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
 from ..widgets.chip_text import chip_text, readable_text
+from ..widgets.quiet import prepare_now
 
 #: longest token text on a label before it is elided
 MAX_LABEL_CHARS = 12
@@ -388,3 +389,4 @@ class PairChart(QWidget):
             self._fit_left_axis([w for _, w in texts])
             self.left_axis.set_texts(labels)
         self.right_axis.set_texts([f"{int(c):,}" if c else "" for c in counts])
+        prepare_now(self.plot_widget)
