@@ -211,9 +211,15 @@ class EncodePane(QWidget):
         return [c.text for c in self.view.chips()]
 
     def flash_ids(self, ids, ms: int = 300) -> None:
-        """Outline every chip of these token ids for ``ms`` (the merge that just fired)."""
-        self.view.set_flash_ids(ids)
+        """Outline every chip of these token ids for ``ms`` (the merge that just fired). While an encoding
+        is on its way (on the worker, or debounced) the chips shown now are not repainted for it: the new
+        ones come with the outlines (one repaint a step, not two)."""
+        self.view.set_flash_ids(ids, repaint=not self.encoding_pending())
         self._flash_timer.start(ms)
+
+    def encoding_pending(self) -> bool:
+        """An encoding is scheduled or running on the worker: new chips will replace those shown."""
+        return self._timer.isActive() or any(n > self._shown_job for n in self._job_inputs)
 
     def encode_now(self) -> None:
         """Encode immediately, on this thread (skipping the debounce and any encoding on the worker)."""

@@ -92,12 +92,13 @@ class TokenView(QAbstractScrollArea):
         self._placeholder = text
         self.viewport().update()
 
-    def set_flash_ids(self, ids) -> None:
+    def set_flash_ids(self, ids, *, repaint: bool = True) -> None:
         """Outline the chips of these ids; repaints only if a chip shown has one (a merge's
-        new token is rarely in the text until the pane has re-encoded)."""
+        new token is rarely in the text until the pane has re-encoded). ``repaint=False``: new
+        chips are on their way (:meth:`set_chips` paints the outlines with them)."""
         ids = frozenset(ids)
         changed, self._flash = ids ^ self._flash, ids
-        if changed and any(c.token_id in changed for c in self._chips):
+        if repaint and changed and any(c.token_id in changed for c in self._chips):
             self.viewport().update()
 
     def set_highlight_ids(self, ids) -> None:
