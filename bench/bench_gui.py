@@ -41,7 +41,7 @@ if not os.environ.get("DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QEventLoop, QSettings  # noqa: E402
+from PySide6.QtCore import QEvent, QEventLoop, QObject, QSettings  # noqa: E402
 from PySide6.QtGui import QGuiApplication  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -53,6 +53,38 @@ def percentile(values, q: float) -> float:
     k = (len(values) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(values) - 1)
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+class WindowRepaints(QObject):
+    """Counts the window's repaints (its UpdateRequest events: Qt paints every dirty widget of the window in one)."""
+
+    def __init__(self, window) -> None:
+        super().__init__()
+        self.count = 0
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.UpdateRequest:
+            self.count += 1
+        return False
+
+
+def painted(app, window=None, passes: int = 12) -> None:
+    """Run the event loop until two passes in a row repaint nothing (what a step dirtied may be painted over
+    more than one pass: a chart's scene reports its changes a pass after the widgets', and Qt posts a repaint
+    for them then, painted in the pass after that); without a window, one pass."""
+    if window is None:
+        app.processEvents()
+        return
+    repaints = getattr(window, "_bench_repaints", None) or WindowRepaints(window)
+    window._bench_repaints = repaints
+    quiet = 0
+    for _ in range(passes):
+        before = repaints.count
+        app.processEvents()
+        quiet = quiet + 1 if repaints.count == before else 0
+        if quiet == 2:
+            return
 
 
 def timed_steps(app, session, n: int, window=None, pace: float = 0.0) -> tuple:
@@ -71,7 +103,7 @@ def timed_steps(app, session, n: int, window=None, pace: float = 0.0) -> tuple:
             session.step()
         while session.merge_count == before and time.perf_counter() - t0 < 10:
             app.processEvents(QEventLoop.AllEvents, 1)
-        app.processEvents()  # deliver the updates, paint them, flush the window
+        painted(app, window)  # deliver the updates, paint them, flush the window
         QGuiApplication.sync()  # the window system has the pixels
         wall.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.thread_time() - c0) * 1000)
