@@ -8,8 +8,9 @@
 Curves are created once; each update writes the new points into preallocated arrays and hands
 views of them to the curves (:class:`HistoryCurve`), which extend their path by the new segment
 and repaint just the strip around it. Ranges are fixed (bounds that follow from the corpus; x
-grows by half again when the merges reach its end), so curves do not jump and no step redraws an
-axis.
+grows by half again when the merges reach its end; a run's whole reach when it starts), so curves do
+not jump and no step redraws an axis. A worker's frame (more than SYNC_STEPS merges: a run's, a long
+seek's) is drawn in the pass of the event loop after the one that published it.
 """
 from __future__ import annotations
 
@@ -18,12 +19,12 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QSize
+from PySide6.QtCore import QEvent, QSize, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QTabBar, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
-from ..session import Session
+from ..session import SYNC_STEPS, Session
 from ..theme import CURVES, chart_colors, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
 from ..widgets.history_curve import HistoryCurve
@@ -110,6 +111,10 @@ class HistoryChart(QWidget):
         session.steps_applied.connect(self._on_session_steps_applied)
         session.steps_undone.connect(self._on_session_steps_undone)
         session.run_started.connect(self._on_session_run_started)
+        # a run's last frame draws its curves and axes after the pass that published it: the publish, the
+        # window's repaint and this chart's (which Qt does at once when its scene flushes) were one stall
+        self._draw_later = QTimer(self, singleShot=True, interval=0)
+        self._draw_later.timeout.connect(self._draw)
         self.rebuild()
 
     # -- data ------------------------------------------------------------------------------------------
@@ -229,6 +234,7 @@ class HistoryChart(QWidget):
 
     def rebuild(self, *_) -> None:
         s = self.session
+        self._draw_later.stop()
         self._src = {}
         self._cap = 0
         self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
@@ -261,6 +267,13 @@ class HistoryChart(QWidget):
             for step in steps:
                 self._write(step)
         self._n = self.session.merge_count
+        if len(steps) > SYNC_STEPS:  # a worker's frame (a run, a long seek): drawn in a pass of its own
+            self._draw_later.start()
+        else:  # what a command merged on the GUI thread is drawn when the command returns
+            self._draw()
+
+    def _draw(self) -> None:
+        self._draw_later.stop()
         self._set_x(self._n)
         self._redraw()
 

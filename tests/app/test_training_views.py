@@ -259,6 +259,19 @@ def test_history_chart_plots_what_the_merges_did(qtbot, loaded_window):
     assert len(w.history_chart.values()["count"]) == 7
 
 
+def test_a_workers_frame_is_drawn_a_pass_after_it_is_published(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    chart = w.history_chart
+    s.step(60)  # more than SYNC_STEPS: merged on a worker, published in frames
+    qtbot.waitUntil(lambda: not s.is_running and s.merge_count == 60)
+    assert len(chart.values()["count"]) == 60  # the values at once; the curves and axes in a pass of their own
+    qtbot.waitUntil(lambda: len(chart.curves[0].getData()[0]) == 60)
+    assert chart.curves[0].getData()[1].tolist() == pytest.approx([__import__("math").log10(st.count)
+                                                                   for st in s.history])
+    assert chart.plots[0].getViewBox().viewRange()[0][1] >= 60
+
+
 def _shown_ids(w) -> list:
     return [t.id for t in w.encode.encoding().tokens]
 
