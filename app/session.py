@@ -28,8 +28,8 @@ from bpe_core.types import MergeStep, TrainerConfig
 
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message  # noqa: F401
 from .defaults import DEFAULT_PRESET, default_config, default_trainer_factory  # noqa: F401
-from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS, KEY_STEP, READ_AHEAD,  # noqa: F401
-                               READ_ON_MS, SILENT, SYNC_STEPS)
+from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS, KEY_STEP,  # noqa: F401
+                               PAINT_WINDOW_S, READ_AHEAD, READ_ON_MS, SILENT, SYNC_STEPS)
 from .session_ends import RunEnds
 from .session_views import SessionViews
 from .worker import FLUSH_INTERVAL, GUI_FIRST, CallSlot, StepWorker, Threads
@@ -63,6 +63,8 @@ class Session(SessionViews, RunEnds):
         self._settle_later = QTimer(self, singleShot=True, interval=CATCH_UP_DELAY_MS)
         self._settle_later.timeout.connect(self._on_read_on_timeout)
         self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
+        self._painted = QTimer(self, singleShot=True, interval=0)  # a frame shown: background work may go on
+        self._painted.timeout.connect(GUI_FIRST.lift)
         self._indexing.timeout.connect(self._on_indexing_timeout)
 
     @property
@@ -322,9 +324,11 @@ class Session(SessionViews, RunEnds):
         return bool(steps)
 
     def _show(self, steps: List[MergeStep], undone: bool) -> None:
-        """Tell the panes; background workers wait while they take the steps in and paint them."""
-        GUI_FIRST.paint_soon()
+        """Tell the panes; background workers wait while they take the steps in and paint them (until the
+        event loop gets to its timers: the repaints, posted events, go first; at most PAINT_WINDOW_S)."""
+        GUI_FIRST.paint_soon(PAINT_WINDOW_S)
         (self.steps_undone if undone else self.steps_applied).emit(steps)
+        self._painted.start()
 
     def _drain(self) -> None:
         worker = self._run

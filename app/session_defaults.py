@@ -22,5 +22,8 @@ SILENT = (CATCH_UP, AHEAD, KEY_STEP)
 READ_AHEAD = int(os.environ.get("BPE_LENS_READ_AHEAD", "64"))
 #: the read-ahead starts this long after a step, once its frame is drawn (the worker shares the GIL)
 READ_ON_MS = 10
+#: background workers wait at most this long for a frame to be painted (they go on as soon as the event loop
+#: reaches its timers, after the repaints: a fixed 20 ms window ended mid-repaint while a key was held)
+PAINT_WINDOW_S = 0.1
 CATCH_UP_DELAY_MS = 150  # after a jump (a seek, a scrub): the trainer follows once the new frame is drawn
 BULK_FRAME_INTERVAL = 1.0  # s between a bulk run's frames (not Play's): the GUI shows progress meanwhile
