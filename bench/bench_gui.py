@@ -2,7 +2,8 @@
 
 For each merge: ``session.step()`` (the trainer merges, the session emits ``steps_applied``, every
 pane updates its items), then the event loop runs until Qt has painted every widget the step
-dirtied and flushed the window (``processEvents``), then a round trip to the window system
+dirtied and flushed the window (until two passes in a row repaint nothing: :func:`painted`), then a
+round trip to the window system
 (``QGuiApplication.sync()``: under X11 the server has drawn the pixels when it returns). Prints
 p50/p95/p99 of wall-clock and GUI-thread CPU time (target: p95 <= 16 ms).
 
