@@ -21,16 +21,11 @@ from bpe_core.encoding.encoder import Encoder
 from bpe_core.model import BPEModel
 from bpe_core.types import Encoding
 
-from .worker import CallWorker
+from .worker import CallWorker, Threads
 
 #: every encoding thread not yet ended: a QThread destroyed while running aborts the process
-_LIVE: set = set()
-
-
-@atexit.register
-def _wait_for_encodings() -> None:
-    for worker in list(_LIVE):
-        worker.wait()
+_LIVE = Threads()
+atexit.register(_LIVE.wait)
 
 
 @dataclass(frozen=True)
@@ -64,7 +59,7 @@ class EncodeJobs(QObject):
         self._running: Optional[CallWorker] = None
         self._waiting: Optional[tuple] = None
         self._number = 0
-        self._workers: set = set()  # kept alive until their thread ends
+        self._threads = Threads()  # kept alive until their thread ends
 
     @property
     def busy(self) -> bool:
@@ -86,8 +81,7 @@ class EncodeJobs(QObject):
 
     def wait(self) -> None:
         """Block until the running job's thread ends (closing, tests)."""
-        for worker in list(self._workers):
-            worker.wait()
+        self._threads.wait()
 
     def _start_next(self) -> None:
         number, job = self._waiting
@@ -102,9 +96,8 @@ class EncodeJobs(QObject):
         # bound slots of this object (not lambdas): Qt queues them to the GUI thread
         worker.succeeded.connect(self._on_worker_succeeded)
         worker.failed.connect(self._on_worker_failed)
-        worker.finished.connect(self._on_worker_finished)
-        self._workers.add(worker)
-        _LIVE.add(worker)
+        self._threads.track(worker)
+        _LIVE.track(worker)
         worker.start()
 
     def _on_worker_succeeded(self, result: tuple) -> None:
@@ -112,13 +105,6 @@ class EncodeJobs(QObject):
 
     def _on_worker_failed(self, exc: BaseException) -> None:
         self._done(self.sender(), (None, None, str(exc) or type(exc).__name__, 0.0))
-
-    def _on_worker_finished(self) -> None:
-        worker = self.sender()
-        if worker in self._workers:
-            worker.wait()  # finished() is sent just before the thread ends
-            self._workers.discard(worker)
-        _LIVE.discard(worker)
 
     def _done(self, worker: CallWorker, result: tuple) -> None:
         if worker is self._running:
