@@ -63,9 +63,9 @@ class Session(SessionViews, RunEnds):
         self._settle_later = QTimer(self, singleShot=True, interval=CATCH_UP_DELAY_MS)
         self._settle_later.timeout.connect(self._on_read_on_timeout)
         self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
+        self._indexing.timeout.connect(self._on_indexing_timeout)
         self._painted = QTimer(self, singleShot=True, interval=0)  # a frame shown: background work may go on
         self._painted.timeout.connect(GUI_FIRST.lift)
-        self._indexing.timeout.connect(self._on_indexing_timeout)
 
     @property
     def is_loading(self) -> bool:
@@ -377,8 +377,7 @@ class Session(SessionViews, RunEnds):
             reason = "error"
         elif reason is None:
             reason = (self.stop_reason or "done") if kind in ("run", "play") else "done"
-            GUI_FIRST.paint_soon(0.15)  # the panes repaint what the run did: the read-ahead starts after that
-            self._read_on.start()
+            self._read_on.start()  # the read-ahead, once the run's last frame is painted (:meth:`_show`)
         if kind == "reset":
             self.reset_done.emit()
         self.run_finished.emit(RunEnd(kind, reason, self.merge_count))

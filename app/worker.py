@@ -49,7 +49,8 @@ class GuiFirst:
     def __init__(self) -> None:
         self.until = 0.0  # time.monotonic() deadline; a float store is atomic
 
-    def paint_soon(self, seconds: float = 0.02) -> None:
+    def paint_soon(self, seconds: float) -> None:
+        """Open the window for at most ``seconds`` (the session ends it once the frame is painted: :meth:`lift`)."""
         self.until = time.monotonic() + seconds
 
     def lift(self) -> None:

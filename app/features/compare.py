@@ -148,7 +148,6 @@ class CompareFeature:
         self.error_box.open()
 
 
-
 def _name(source) -> str:
     if isinstance(source, BPEModel):
         return source.name or "vocabulary"

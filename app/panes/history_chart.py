@@ -9,8 +9,8 @@ Curves are created once; each update writes the new points into preallocated arr
 views of them to the curves (:class:`HistoryCurve`), which extend their path by the new segment
 and repaint just the strip around it. Ranges are fixed (bounds that follow from the corpus; x
 grows by half again when the merges reach its end; a run's whole reach when it starts), so curves do
-not jump and no step redraws an axis. A worker's frame (more than SYNC_STEPS merges: a run's, a long
-seek's) is drawn in the pass of the event loop after the one that published it.
+not jump and no step redraws an axis. A frame of more than SYNC_STEPS merges (a run's, a long seek's or
+jump's) is drawn in the pass of the event loop after the one that published it.
 """
 from __future__ import annotations
 
@@ -267,7 +267,7 @@ class HistoryChart(QWidget):
             for step in steps:
                 self._write(step)
         self._n = self.session.merge_count
-        if len(steps) > SYNC_STEPS:  # a worker's frame (a run, a long seek): drawn in a pass of its own
+        if len(steps) > SYNC_STEPS:  # a bulk frame (a run's, a long seek's or jump's): drawn in a pass of its own
             self._draw_later.start()
         else:  # what a command merged on the GUI thread is drawn when the command returns
             self._draw()
