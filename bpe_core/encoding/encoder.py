@@ -47,6 +47,9 @@ UNKNOWN = -1
 class LensEncoding(Encoding):
     #: input spans dropped because the vocabulary has neither a token nor an unk token for them
     unknown: Tuple[Span, ...] = ()
+    #: the index of each word's (pre-tokenizer piece's) first token: no merge joins tokens across them
+    #: (:mod:`bpe_core.encoding.advance`); empty when not known (seed 000's encoder)
+    starts: Tuple[int, ...] = ()
 
 
 class Encoder:
@@ -139,9 +142,11 @@ class Encoder:
             return LensEncoding(encode_seed000(self.model, text, self.merges_limit).tokens)
         tokens: List[EncodedToken] = []
         unknown: List[Span] = []
+        starts: List[int] = []
         m = self.model
         disp = self._display
         for p in self._pieces(text):
+            starts.append(len(tokens))
             if p.special is not None:
                 tokens.append(EncodedToken(p.special, m.tokens[p.special] or "", m.display(p.special),
                                            p.start, p.end, p.special in m.special_ids))
@@ -163,7 +168,7 @@ class Encoder:
                 tokens.append(EncodedToken(tid, raw if raw is not None else "", shown, s, e))
             if drops:
                 unknown.extend((to_orig or span_mapper(p, self._bytes))(sp) for sp in drops)
-        return LensEncoding(tuple(tokens), tuple(unknown))
+        return LensEncoding(tuple(tokens), tuple(unknown), tuple(starts))
 
     def decode(self, ids: Sequence[int]) -> str:
         """Text of ``ids``: bytes joined and decoded (errors="replace"); chars with suffixes undone."""
