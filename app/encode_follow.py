@@ -9,7 +9,7 @@ the trainer's tables, so the pane encodes again once the trainer has caught up.
 """
 from __future__ import annotations
 
-from typing import List
+from typing import List, Sequence
 
 from PySide6.QtCore import QEvent, QObject
 
@@ -28,8 +28,8 @@ class SessionFollower(QObject):
         self.missed = False  # the vocabulary moved while the pane was hidden (another tab): encode when shown
         pane.installEventFilter(self)
         session.corpus_loaded.connect(self._on_session_loaded)
-        for signal in (session.steps_undone, session.reset_done):
-            signal.connect(self._on_session_moved)
+        session.reset_done.connect(self._on_session_moved)
+        session.steps_undone.connect(self._on_session_steps_undone)
         session.steps_applied.connect(self._on_session_steps_applied)
         session.run_finished.connect(self._on_session_run_finished)
         session.caught_up.connect(self._on_session_caught_up)
@@ -47,17 +47,22 @@ class SessionFollower(QObject):
         else:
             self.missed = True
 
-    def _on_session_moved(self, *_) -> None:
+    def _on_session_moved(self, steps: Sequence[MergeStep] = (), undone: bool = False) -> None:
         s = self.session
         if s.is_running and s.run_kind != "play":
             self.after_run = True
-        elif self.pane.isVisible():
-            self.pane.follow(s.model, same_ids=True)
-        else:
+        elif not self.pane.isVisible():
             self.missed = True
+        elif steps:
+            self.pane.follow_steps(s.model, steps, undone)
+        else:
+            self.pane.follow(s.model, same_ids=True)
+
+    def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
+        self._on_session_moved(steps, True)
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
-        self._on_session_moved()
+        self._on_session_moved(steps)
         if not self.after_run:
             self.pane.flash_ids([steps[-1].new_id])
 

@@ -1,13 +1,19 @@
-"""What the encode pane shows of an encoding: one chip per token, and the stats line above them.
+"""What the encode pane shows of an encoding: one chip per token, the stats line above them, the hovered
+token's span in the input, and the pane's toggles.
 
-Plain functions of an encoding, so the pane keeps only its widgets and its timing.
+Plain functions, so the pane keeps only its widgets and its timing.
 """
 from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QTextEdit, QToolButton
+
 from bpe_core.types import EncodedToken, Encoding
 
+from .chip_colors import ACCENT, TEXT_COLOR
 from .chip_text import chip_text
 from .chips import Chip
 
@@ -65,3 +71,30 @@ def stats_texts(enc: Encoding, chars: int, merges_limit: Optional[int],
         parts.append(f"first {truncated_at:,} chars only")
         short.append("truncated")
     return "  ·  ".join(parts), " · ".join(short)
+
+
+def span_highlight(document: QTextDocument, start: int, end: int, color: QColor) -> QTextEdit.ExtraSelection:
+    """The input's characters ``start``-``end`` in a chip's color, underlined (the hovered chip's span)."""
+    es = QTextEdit.ExtraSelection()
+    cur = QTextCursor(document)
+    cur.setPosition(start)
+    cur.setPosition(end, QTextCursor.KeepAnchor)
+    es.cursor = cur
+    fmt = QTextCharFormat()
+    fmt.setBackground(color)
+    fmt.setForeground(TEXT_COLOR)  # light chip colors: dark text on any palette
+    fmt.setUnderlineStyle(QTextCharFormat.SingleUnderline)
+    fmt.setUnderlineColor(ACCENT)
+    es.format = fmt
+    return es
+
+
+def toggle_button(text: str, tip: str, checked: bool = False) -> QToolButton:
+    """One of the pane's checkable text buttons (ids, whitespace, glyphs, hex)."""
+    b = QToolButton()
+    b.setText(text)
+    b.setToolTip(tip)
+    b.setCheckable(True)
+    b.setChecked(checked)
+    b.setToolButtonStyle(Qt.ToolButtonTextOnly)
+    return b

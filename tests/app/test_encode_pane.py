@@ -287,3 +287,28 @@ def test_training_behind_another_tab_is_shown_when_the_pane_comes_back(qtbot, lo
     now = Encoder(w.session.model()).encode("the lowest newest").tokens
     assert len(now) < 17
     qtbot.waitUntil(lambda: len(w.encode.displayed_texts()) == len(now), timeout=10000)
+
+
+def test_steps_and_undos_move_the_encoding_without_encoding_again(qtbot, loaded_window, monkeypatch):
+    """A step or an undo shows its merge's encoding of 3,000 characters in the same pass, made without an
+    encoder (issue 9: re-encoding per step on a worker competed with painting a held key's steps)."""
+    import bpe_lens_app.panes.encode_pane as encode_pane_module
+    from bpe_core.encoding.encoder import Encoder
+    from bpe_lens_app.widgets.encode_chips import chip_for
+    from tests.core.paths import need
+
+    w, pane = loaded_window, loaded_window.encode
+    text = need("wikitext-2-raw/wiki.valid.raw").read_text(encoding="utf-8")[50_000:52_900].replace("\n", "\r\n")
+    assert len(text) > 2_900
+    pane.set_text(text)  # pasted with CRLF: the editor keeps its lines
+    qtbot.waitUntil(lambda: pane.encoding() is not None and not pane.encoding_pending(), timeout=10000)
+    text = pane.text()
+    made = []
+    monkeypatch.setattr(encode_pane_module, "make_encoder", lambda *a: made.append(a) or Encoder(*a))
+    for move in (1, 1, 1, -1, 3, -3, -1, 2, 1):
+        (w.session.step if move > 0 else w.session.undo)(abs(move))
+        assert not pane.encoding_pending()
+        fresh = Encoder(w.session.model()).encode(text)
+        assert pane.encoding() == fresh, f"after {move:+d} at merge {w.session.merge_count}"
+        assert pane.displayed_texts() == [chip_for(t, text, "text", True, False)[0].text for t in fresh.tokens]
+    assert w.session.merge_count == 4 and made == []
