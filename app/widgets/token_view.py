@@ -11,6 +11,7 @@ the viewport, so the cost of a re-render does not depend on how much text is scr
 from __future__ import annotations
 
 import bisect
+from itertools import islice
 from typing import Callable, List, Optional, Sequence
 
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
@@ -21,6 +22,18 @@ from .chip_colors import ACCENT, PALETTE, chip_indices
 from .chips import Chip, ChipMetrics, paint_chip_batch
 
 __all__ = ["TokenView"]
+
+
+def _same_prefix(old: list, new: list) -> int:
+    """How many leading items ``old`` and ``new`` share (compared at C speed: a bisection over slices)."""
+    lo, hi = 0, min(len(old), len(new))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 class TokenView(QAbstractScrollArea):
@@ -58,12 +71,21 @@ class TokenView(QAbstractScrollArea):
 
     # -- content
     def set_chips(self, chips: Sequence[Chip], breaks: Optional[Sequence[int]] = None) -> None:
+        """Show ``chips`` (``breaks[i]``: line breaks after chip ``i``). Chips before the first one that
+        differs from those shown (the same objects) keep their colors and places: a merge changes the
+        chips from its first occurrence on, and the rest is what a step lays out again."""
+        old_chips, old_breaks = self._chips, self._breaks
         self._chips = list(chips)
         self._breaks = list(breaks) if breaks is not None else [0] * len(self._chips)
-        self._colors = chip_indices(c.token_id for c in self._chips)
+        keep = min(_same_prefix(old_chips, self._chips), _same_prefix(old_breaks, self._breaks))
+        ids = [c.token_id for c in self._chips[keep:]]
+        if keep:
+            self._colors = self._colors[:keep] + chip_indices(ids, after=self._colors[keep - 1])
+        else:
+            self._colors = chip_indices(ids)
         self._hover = -1
         self._highlight = frozenset()
-        self._relayout()
+        self._relayout(keep)
 
     def chips(self) -> List[Chip]:
         return list(self._chips)
@@ -112,21 +134,28 @@ class TokenView(QAbstractScrollArea):
     def _update_row_h(self) -> None:
         self._rh = self._metrics.height(any(c.sub for c in self._chips[:1])) + self.VGAP
 
-    def _relayout(self) -> None:
+    def _relayout(self, keep: int = 0) -> None:
+        """Place every chip; ``keep``: the chips before it are those laid out last time (at this width and
+        font), so their rows stand and the layout goes on from the row of the last of them."""
         m = self._metrics
+        rh = self._rh
         self._update_row_h()
         width = max(50, self.viewport().width())
         left, right = self.MARGIN, width - self.MARGIN
-        xs: List[float] = []
-        ws: List[int] = []
-        rows: List[int] = []
+        start, row = 0, 0
+        if keep and width == self._laid_width and rh == self._rh and self._rows:
+            row = self._rows[min(keep, len(self._rows)) - 1]
+            start = bisect.bisect_left(self._rows, row)  # that row's first chip starts it at the margin
+        xs: List[float] = self._xs[:start]
+        ws: List[int] = self._ws[:start]
+        rows: List[int] = self._rows[:start]
         add_x, add_w, add_row = xs.append, ws.append, rows.append
-        x, row = left, 0
+        x = left
         gap = m.GAP
         widths: dict = {}
         chip_w = m.width
         span = right - left
-        for chip, nl in zip(self._chips, self._breaks):
+        for chip, nl in zip(islice(self._chips, start, None), islice(self._breaks, start, None)):
             w = widths.get(id(chip))  # chips repeat (the pane shares one Chip per token id)
             if w is None:
                 w = widths[id(chip)] = min(chip_w(chip), span)

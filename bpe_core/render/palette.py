@@ -18,7 +18,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Iterable, List, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 __all__ = ["PALETTE_HEX", "TEXT_HEX", "ACCENT_HEX", "MIN_DELTA_E", "DELTA_E", "palette_index", "chip_indices",
            "chip_hex", "distinguishable"]
@@ -117,14 +117,20 @@ def palette_index(token_id: int) -> int:
     return ((token_id * 0x9E3779B1) & 0xFFFFFFFF) * _N >> 32
 
 
-def chip_indices(ids: Iterable[int]) -> List[int]:
+def chip_indices(ids: Iterable[int], after: Optional[int] = None) -> List[int]:
     """Palette slots for a row of tokens: each token's own slot unless it is confusable with
     the slot its left neighbour ended up with; then the next distinguishable slot (stepping by
-    a stride coprime with the palette size, so the shift is the same for the same pair)."""
+    a stride coprime with the palette size, so the shift is the same for the same pair).
+    ``after``: the slot of the token before the first (the row goes on from there).
+
+    >>> ids = [5, 5, 9, 5, 5]
+    >>> chip_indices(ids)[2:] == chip_indices(ids[2:], after=chip_indices(ids)[1])
+    True
+    """
     out: List[int] = []
     add = out.append
     ok, n = _OK, _N
-    row = None  # _OK row of the previous slot
+    row = None if after is None else ok[after]  # _OK row of the previous slot
     for tid in ids:
         k = ((tid * 0x9E3779B1) & 0xFFFFFFFF) * n >> 32  # palette_index, inlined (hot loop)
         if row is not None and not row[k]:

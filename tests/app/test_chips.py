@@ -148,3 +148,34 @@ def test_a_first_chip_wider_than_the_cell_is_narrowed(qapp):
     rects, cut = layout_chips(QRect(0, 0, 40, 30), [Chip("a-very-long-token", 1), Chip("b", 2)], m)
     assert len(rects) == 1 and rects[0].width() == 40 and cut
     assert layout_chips(QRect(0, 0, 400, 30), [Chip("a", 1), Chip("b", 2)], m)[1] is False
+
+
+_VIEW_CHIPS = [Chip(t, i) for i, t in enumerate(["the", "Ġcat", "Ġsat", "Ġon", "Ġthe", "Ġmat", ".", "Ġa", "Ġlong",
+                                                   "er", "Ġword", "Ġhere"])]
+
+
+@settings(max_examples=60, deadline=None)
+@given(old=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 2)), max_size=120),
+       new_tail=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 2)), max_size=120),
+       keep=st.integers(0, 120), width=st.integers(120, 700))
+def test_a_view_keeps_its_prefix_and_lays_out_the_rest_as_a_fresh_view(qapp, old, new_tail, keep, width):
+    """TokenView.set_chips lays out again only from the first chip that changed: every chip's place and
+    color equal those of a view given the new chips alone."""
+    from bpe_lens_app.widgets.token_view import TokenView
+
+    new = old[:keep] + new_tail
+    views = []
+    for rows in ([old, new], [new]):
+        view = TokenView()
+        view.resize(width, 300)
+        view.show()
+        qapp.processEvents()  # the viewport takes the width
+        assert view.viewport().width() == width - 2
+        for row in rows:
+            view.set_chips([_VIEW_CHIPS[i] for i, _ in row], [nl for _, nl in row])
+            qapp.processEvents()  # a scroll bar shown or hidden lays the view out again
+        views.append(view)
+    moved, fresh = views
+    assert [moved.chip_rect(i) for i in range(len(new))] == [fresh.chip_rect(i) for i in range(len(new))]
+    assert moved.chip_colors() == fresh.chip_colors()
+    assert moved.verticalScrollBar().maximum() == fresh.verticalScrollBar().maximum()

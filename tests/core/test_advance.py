@@ -120,3 +120,11 @@ def test_advances_far_into_training_on_the_real_load():
         enc = advance(enc, step)
         tl.jump(step.rank)
         assert enc is not None and enc == Encoder(tl.model()).encode(text), f"merge {step.rank}"
+
+
+def test_a_merge_whose_pair_is_not_in_the_text_gives_the_same_encoding_back():
+    tl, fulls = _timeline("gpt2"), _fulls("gpt2")
+    absent = [s for s in tl.steps[:MERGES] if fulls[s.rank] == fulls[s.rank - 1]]
+    assert absent, "every merge changed the probe: pick another"
+    for step in absent:
+        assert advance(fulls[step.rank - 1], step) is fulls[step.rank - 1]
