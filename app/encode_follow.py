@@ -5,7 +5,9 @@ new settings do not. The chips of the merge that just fired flash. During a bulk
 target, a long seek on a worker) the pane is encoded once, when the run ends: encoding per batch
 would compete with the trainer for the interpreter and slow it (issue 9: 4x with 3,000 characters).
 Play, which shows every merge, is followed as it goes. After a seek, seed 000's vocabulary needs
-the trainer's tables, so the pane encodes again once the trainer has caught up.
+the trainer's tables, so the pane encodes again once the trainer has caught up. A step or an undo moves
+the shown encoding along without encoding again (:meth:`EncodePane.follow_steps`); a branch picked or
+switched may give ids other tokens, so the pane's chips are made again (they read the old token before).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ class SessionFollower(QObject):
         self.missed = False  # the vocabulary moved while the pane was hidden (another tab): encode when shown
         pane.installEventFilter(self)
         session.corpus_loaded.connect(self._on_session_loaded)
+        session.tokens_renamed.connect(pane.forget_chips)  # first: a branch's steps follow
         session.reset_done.connect(self._on_session_moved)
         session.steps_undone.connect(self._on_session_steps_undone)
         session.steps_applied.connect(self._on_session_steps_applied)

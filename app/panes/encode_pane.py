@@ -181,6 +181,10 @@ class EncodePane(QWidget):
             self._render()
             self.encoding_changed.emit(encoding)
 
+    def forget_chips(self) -> None:
+        """Token ids may name other tokens now (a branch was picked or switched): chips are made again."""
+        self._chip_owner = object()
+
     def _start_trail(self, model: Optional[BPEModel]) -> None:
         """The shown encoding was just made with ``model``: a followed trainer's may go along its merges."""
         enc, usable = self._encoding, self._following and self._merges_limit is None

@@ -95,3 +95,39 @@ def test_branches_saved_as_data_come_back_on_a_new_load(qtbot, make_session, win
     qtbot.waitUntil(lambda: len(commands.all()) == 2, timeout=10000)
     assert commands.branches.to_data() == data
     assert pairs(session, session.history) == [("Ġ", "l")] and len(commands.all()) == 2
+
+
+def test_the_encode_pane_reads_a_branchs_tokens(qtbot, make_session, window_for):
+    """A pick gives id 257 another token ("Ġl" instead of "th"): the encode pane's chips read the branch's
+    tokens, as a fresh encoding's do, on the branch and back on main."""
+    from bpe_core.encoding.encoder import Encoder
+    from bpe_lens_app.widgets.encode_chips import chip_for
+
+    session = make_session(config=make_config("byte-ascii"))
+    window = window_for(session)
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(SEED001)
+    pane = window.encode
+    pane.set_text("the lowest")
+    qtbot.waitUntil(lambda: pane.encoding() is not None and not pane.encoding_pending(), timeout=10000)
+
+    def shown_as_fresh() -> bool:
+        fresh = Encoder(session.model()).encode(pane.text())
+        return pane.displayed_texts() == [chip_for(t, pane.text(), "text", True, False)[0].text for t in fresh.tokens]
+
+    session.step()
+    assert "th" in pane.displayed_texts() and shown_as_fresh()
+    session.seek(0)
+    window.findChild(type(window.open_action), "action_ties").trigger()
+    ties = window.ties.pane
+    qtbot.waitUntil(lambda: ties.table.rowCount() >= 2)
+    ties.select_pair(ties.pairs()[1])
+    ties.pick_button.click()  # " l" at merge 1: id 257 is "Ġl" now
+    qtbot.waitUntil(lambda: not pane.encoding_pending(), timeout=10000)
+    assert "th" not in pane.displayed_texts() and shown_as_fresh()
+    branches = window.ties.branches_pane
+    branches.select_branch(0)
+    branches.switch_button.click()
+    session.step()
+    qtbot.waitUntil(lambda: not pane.encoding_pending(), timeout=10000)
+    assert "th" in pane.displayed_texts() and shown_as_fresh()
