@@ -30,8 +30,11 @@ from bpe_core.types import EncodedToken, MergeStep
 
 #: more merges than this in one move are encoded again (a jump, a bulk run's frame)
 MAX_STEPS = 32
-#: encodings a :class:`Trail` keeps to go back through
+#: encodings a :class:`Trail` keeps to go back through: at most this many, and at most TRAIL_TOKENS tokens in all
+#: (3,000 characters, ~1,100 tokens: 512 encodings, ~10 MB; the pane's longest text, 200,000 characters,
+#: ~60,000 tokens: 33 encodings, ~32 MB)
 TRAIL_LENGTH = 512
+TRAIL_TOKENS = 2_000_000
 
 
 def can_advance(model: BPEModel) -> bool:
@@ -124,7 +127,8 @@ class Trail:
         (the trail stays where it was: make a new one from that encoding)."""
         if not steps or len(steps) > MAX_STEPS:
             return None
-        enc, ids, at, passed = self.encoding, self._ids, self.at, self._passed[-TRAIL_LENGTH:]
+        keep = max(1, min(TRAIL_LENGTH, TRAIL_TOKENS // max(1, len(self._ids))))
+        enc, ids, at, passed = self.encoding, self._ids, self.at, self._passed[-keep:]
         for step in steps:
             key = (step.rank, step.left, step.right, step.new_id)
             if undone:

@@ -128,3 +128,17 @@ def test_a_merge_whose_pair_is_not_in_the_text_gives_the_same_encoding_back():
     assert absent, "every merge changed the probe: pick another"
     for step in absent:
         assert advance(fulls[step.rank - 1], step) is fulls[step.rank - 1]
+
+
+def test_a_trail_keeps_at_most_its_budget_of_tokens(monkeypatch):
+    import bpe_core.encoding.advance as advance_module
+
+    tl, fulls = _timeline("gpt2"), _fulls("gpt2")
+    monkeypatch.setattr(advance_module, "TRAIL_TOKENS", 3 * len(fulls[0].tokens))  # three encodings' worth
+    tl.jump(0)
+    trail = Trail(fulls[0], 0)
+    for k in range(1, 11):
+        assert trail.follow(tl.jump(k)[0], False) == fulls[k]
+    for k in (9, 8, 7):
+        assert trail.follow(tl.jump(k)[0], True) == fulls[k]
+    assert trail.follow(tl.jump(6)[0], True) is None  # the older ones were let go
