@@ -329,10 +329,10 @@ class Timeline:
     def read_ahead(self, lead: int) -> Optional[Move]:
         """The move that takes the trainer up to ``lead`` merges past the position (not past the target),
         so that steps show at once from the records (:meth:`jump`; apply its frames with ``show=False``, one
-        merge each: so each merge is detailed as it merges, from its own count log, which costs a merge a
-        fraction of detailing it afterwards from its words — wiki.valid.raw's first 64 merges: a merge and
-        its frame p50 2.1 ms instead of 4.6, the longest frame 3.5 ms instead of 24). None: the trainer is behind, half that far
-        ahead, at the end, or seed 000's tables.
+        merge each: so each merge is detailed as it merges, from its own count log, which costs a fraction
+        of detailing it afterwards from its words — wiki.valid.raw's first 64 merges: a merge and its frame
+        p50 2.1 ms instead of 4.6, the longest frame 3.5 ms instead of 24). None: the trainer is behind,
+        half that far ahead, at the end, or seed 000's tables.
         """
         at, end = self._segs_at, min(self._position + lead, self.target_merges)
         far = at < self._position or at - self._position >= lead // 2 or at >= end

@@ -150,8 +150,8 @@ def test_a_first_chip_wider_than_the_cell_is_narrowed(qapp):
     assert layout_chips(QRect(0, 0, 400, 30), [Chip("a", 1), Chip("b", 2)], m)[1] is False
 
 
-_VIEW_CHIPS = [Chip(t, i) for i, t in enumerate(["the", "Ġcat", "Ġsat", "Ġon", "Ġthe", "Ġmat", ".", "Ġa", "Ġlong",
-                                                   "er", "Ġword", "Ġhere"])]
+_WORDS = ["the", "Ġcat", "Ġsat", "Ġon", "Ġthe", "Ġmat", ".", "Ġa", "Ġlong", "er", "Ġword", "Ġhere"]
+_VIEW_CHIPS = [Chip(t, i) for i, t in enumerate(_WORDS)]
 
 
 @settings(max_examples=60, deadline=None)
