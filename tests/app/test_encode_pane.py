@@ -312,3 +312,40 @@ def test_steps_and_undos_move_the_encoding_without_encoding_again(qtbot, loaded_
         assert pane.encoding() == fresh, f"after {move:+d} at merge {w.session.merge_count}"
         assert pane.displayed_texts() == [chip_for(t, text, "text", True, False)[0].text for t in fresh.tokens]
     assert w.session.merge_count == 4 and made == []
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "cjk-mixed", "char-hf"])
+def test_the_pane_shows_the_encoders_encoding_after_any_walk(qtbot, make_session, window_for, small_corpus, preset):
+    """Random steps, undos, seeks, held keys and edits, the pane following (issue 9): once the session is
+    still, the pane shows exactly what the encoder gives for the vocabulary at the position — CJK, emoji and
+    characters without a token included."""
+    import random
+
+    from bpe_core.encoding.encoder import Encoder
+    from bpe_core.presets import make_config
+
+    session = make_session(config=make_config(preset))
+    window = window_for(session)
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(small_corpus)
+    pane = window.encode
+    pane.set_text("the lowest newest 分词 naïve café 🤖 widest\nrunner's runs")
+    rng = random.Random(9)
+    for _ in range(40):
+        action = rng.choice(["step", "step", "undo", "seek", "request", "type"])
+        if action == "step":
+            session.step(rng.randint(1, 4))
+        elif action == "undo":
+            session.undo(rng.randint(1, 4))
+        elif action == "seek":
+            session.seek(rng.randint(0, 60))
+        elif action == "request":
+            for _ in range(rng.randint(1, 4)):
+                session.request_step(1, repeat=True)
+        else:
+            pane.editor.insertPlainText(rng.choice([" the", " 词", " low", "\n"]))
+        qtbot.waitUntil(lambda: not session.is_catching_up and session.run_kind == "" and not pane.encoding_pending(),
+                        timeout=10000)
+        qtbot.wait(5)  # a key step's merge arrives from its worker
+        qtbot.waitUntil(lambda: not pane.encoding_pending(), timeout=10000)
+        assert pane.encoding() == Encoder(session.model()).encode(pane.text()), f"after {action} at {session.merge_count}"
