@@ -348,4 +348,5 @@ def test_the_pane_shows_the_encoders_encoding_after_any_walk(qtbot, make_session
                         timeout=10000)
         qtbot.wait(5)  # a key step's merge arrives from its worker
         qtbot.waitUntil(lambda: not pane.encoding_pending(), timeout=10000)
-        assert pane.encoding() == Encoder(session.model()).encode(pane.text()), f"after {action} at {session.merge_count}"
+        fresh = Encoder(session.model()).encode(pane.text())
+        assert pane.encoding() == fresh, f"after {action} at merge {session.merge_count}"
