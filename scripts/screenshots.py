@@ -235,7 +235,6 @@ def render_exports(outdir: Path, corpus: str) -> list[Path]:
     out = outdir / "export_dialog.png"
     dialog.grab().save(str(out))
     dialog.close()
-    window.ask_to_discard = lambda action: True  # a script: no question to answer on closing
     window.close()
     return [out, chart]
 
@@ -563,6 +562,10 @@ def main(argv=None) -> int:
     from bpe_lens_app.theme import apply_app_theme, configure_pyqtgraph
 
     apply_app_theme(app)
+    from bpe_lens_app.main_window import MainWindow
+
+    # a script answers no question: closing a window with merges trained would open a modal box and wait forever
+    MainWindow.ask_to_discard = lambda self, action: True
     if args.dark:
         use_dark_palette(app)  # before any plot: chart colors may follow the palette
     configure_pyqtgraph()
