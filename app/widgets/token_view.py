@@ -244,9 +244,9 @@ class TokenView(QAbstractScrollArea):
         chips = self._chips[lo:hi]
         y0, h = self.MARGIN - self.verticalScrollBar().value(), rh - self.VGAP
         xs, ws, rows = self._xs, self._ws, self._rows
-        rects = [QRectF(xs[i], y0 + rows[i] * rh, ws[i], h) for i in range(lo, hi)]
+        boxes = [(xs[i], y0 + rows[i] * rh, ws[i], h) for i in range(lo, hi)]
         hl = [c.token_id in marked for c in chips] if marked else None
-        paint_chip_batch(p, rects, chips, self._colors[lo:hi], self._metrics, hl)
+        paint_chip_batch(p, boxes, chips, self._colors[lo:hi], self._metrics, hl)
         if self._hover >= 0:  # the hovered chip itself: a thicker outline
             p.setPen(ACCENT)
             p.setBrush(Qt.NoBrush)
