@@ -282,8 +282,7 @@ def render_curves(outdir: Path) -> list[Path]:
     settle(150)
     out = outdir / "curves.png"
     window.grab().save(str(out))
-    session.shutdown()  # not close(): with merges trained it asks whether to discard them
-    window.hide()
+    window.close()  # shuts the session down
     return [out]
 
 
@@ -348,8 +347,7 @@ def render_compare_continued(outdir: Path) -> Path:
     settle(150)
     out = outdir / "compare_continued.png"
     window.grab().save(str(out))
-    window.hide()  # close() would ask whether to discard the 60 merges
-    session.shutdown()
+    window.close()  # shuts the session down
     return out
 
 def _is_text(data: bytes) -> bool:
@@ -418,7 +416,7 @@ def render_restore(outdir: Path) -> list[Path]:
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     write_workspace(first.workspace.capture(), str(autosave_path(data_dir(), int(gone.stdout))))
     first.workspace.finish()
-    first.session.shutdown()  # not close(): it would ask whether to discard the merges
+    first.session.shutdown()  # not close(): the window goes as a crashed process's would
     first.deleteLater()
     window = MainWindow(Session(), scratch_settings())
     window.resize(SIZE)
@@ -529,8 +527,7 @@ def render_word_history(outdir: Path) -> list[Path]:
     settle(120)
     out = outdir / "explain_history.png"
     window.grab().save(str(out))
-    window.hide()  # close() would ask to discard the 120 merges (a modal box)
-    session.shutdown()
+    window.close()  # shuts the session down
     return [out]
 
 
