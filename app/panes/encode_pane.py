@@ -30,10 +30,9 @@ from bpe_core.types import Encoding, MergeStep
 
 from ..encode_follow import SessionFollower
 from ..encode_jobs import EncodeJobs, EncodeResult, encode_job
-from ..widgets.encode_chips import PER_SPAN, chip_for, span_highlight, stats_texts, toggle_button
+from ..widgets.encode_chips import ChipCache, span_highlight, stats_texts, toggle_button
 from ..session import Session
 from ..widgets.chip_text import escape_html, token_tooltip, unknown_tooltip
-from ..widgets.chips import Chip
 from ..widgets.quiet import FitLabel
 from ..widgets.token_view import TokenView
 
@@ -76,11 +75,10 @@ class EncodePane(QWidget):
         self._text = ""
         self._truncated = False
         self._error = ""
-        self._chip_style: tuple = ()
         self._chip_model: object = None  # what the chip cache is for: a model, or a followed trainer
         self._chip_owner: object = None
         self._following = False
-        self._chip_cache: dict = {}
+        self._chip_cache = ChipCache("", False, False)
         self._follower: Optional[SessionFollower] = None
         self._jobs = EncodeJobs(self)
         self._jobs.finished.connect(self._on_jobs_finished)
@@ -178,7 +176,7 @@ class EncodePane(QWidget):
         self._source, self._encoder = source, None
         if encoding is not self._encoding:  # the same object: the merged pair is not in the text
             self._encoding = encoding
-            self._render()
+            self._render(lazy=True)
             self.encoding_changed.emit(encoding)
 
     def forget_chips(self) -> None:
@@ -319,40 +317,23 @@ class EncodePane(QWidget):
             return "glyphs"
         return "text"
 
-    def _render(self) -> None:
+    def _render(self, lazy: bool = False) -> None:
+        """Show the encoding's chips (``lazy``: a step; :meth:`TokenView.set_chips`)."""
         enc = self._encoding
         if enc is None:
             self.view.set_chips([])
             self.view.set_placeholder(self._placeholder())
             self._set_stats()
             return
-        mode = self._mode()
-        ws = self.whitespace_toggle.isChecked()
-        show_ids = self.ids_toggle.isChecked()
-        style = (mode, ws, show_ids)
+        style = (self._mode(), self.whitespace_toggle.isChecked(), self.ids_toggle.isChecked())
         # chips are kept across re-encodings while typing, and across a followed trainer's merges;
         # another model object (even at a recycled address, hence ``is`` and not ``id``) may give
         # an id another token
         owner = self._chip_owner if self._following else self._model
-        if style != self._chip_style or self._chip_model is not owner:
-            self._chip_style, self._chip_model, self._chip_cache = style, owner, {}
-        cache = self._chip_cache
-        text = self._text
-        chips: List[Chip] = []
-        breaks: List[int] = []
-        add_chip, add_break = chips.append, breaks.append
-        for t in enc.tokens:
-            hit = cache.get(t.id)
-            if hit is None:
-                hit = cache[t.id] = chip_for(t, None, mode, ws, show_ids)
-            if hit is PER_SPAN:  # a partial character: the chip reads the span it belongs to
-                key = (t.id, text[t.start:t.end])
-                hit = cache.get(key)
-                if hit is None:
-                    hit = cache[key] = chip_for(t, text, mode, ws, show_ids)
-            add_chip(hit[0])
-            add_break(hit[1])
-        self.view.set_chips(chips, breaks)
+        if style != self._chip_cache.style or self._chip_model is not owner:
+            self._chip_model, self._chip_cache = owner, ChipCache(*style)
+        chips, breaks = self._chip_cache.chips(enc.tokens, self._text)
+        self.view.set_chips(chips, breaks, lazy=lazy)
         self._set_stats()
 
     def _placeholder(self) -> str:

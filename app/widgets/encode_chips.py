@@ -5,7 +5,7 @@ Plain functions, so the pane keeps only its widgets and its timing.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
@@ -43,6 +43,35 @@ def chip_for(t: EncodedToken, text: Optional[str], mode: str, ws: bool, show_ids
             label = chip_text(text[t.start:t.end], whitespace=ws)[0]
     nl = raw.count(b"\n" if isinstance(raw, bytes) else "\n") if raw is not None and not t.special else 0
     return Chip(label, t.id, None, False, partial, t.special, str(t.id) if show_ids else None), nl
+
+
+class ChipCache:
+    """The chips of one vocabulary's tokens in one style (``mode``, whitespace shown, ids shown), by token id;
+    a chip that reads its span (:data:`PER_SPAN`) by id and span."""
+
+    def __init__(self, mode: str, ws: bool, show_ids: bool) -> None:
+        self.style = (mode, ws, show_ids)
+        self._hits: Dict[object, object] = {}  # id -> (chip, line breaks after it) or PER_SPAN; (id, span) -> ...
+
+    def chips(self, tokens: Sequence[EncodedToken], text: str) -> Tuple[List[Chip], List[int]]:
+        """The chips of ``tokens`` and the line breaks after each (a plain loop: 0.2 ms for 3,000 characters'
+        tokens, less than maps over their ids, which take several passes)."""
+        cache, style = self._hits, self.style
+        chips: List[Chip] = []
+        breaks: List[int] = []
+        add_chip, add_break = chips.append, breaks.append
+        for t in tokens:
+            hit = cache.get(t.id)
+            if hit is None:
+                hit = cache[t.id] = chip_for(t, None, *style)
+            if hit is PER_SPAN:  # a partial character: the chip reads the span it belongs to
+                key = (t.id, text[t.start:t.end])
+                hit = cache.get(key)
+                if hit is None:
+                    hit = cache[key] = chip_for(t, text, *style)
+            add_chip(hit[0])
+            add_break(hit[1])
+        return chips, breaks
 
 
 def stats_texts(enc: Encoding, chars: int, merges_limit: Optional[int],

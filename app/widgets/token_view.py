@@ -14,7 +14,7 @@ import bisect
 from itertools import islice
 from typing import Callable, List, Optional, Sequence
 
-from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
@@ -47,6 +47,10 @@ class TokenView(QAbstractScrollArea):
 
     MARGIN = 6
     VGAP = 4
+    #: a lazy layout's rows below the viewport are laid out once the view has been still this long (ms)
+    REST_MS = 60
+    #: colors are worked out at least this many chips at a time
+    COLOR_CHUNK = 256
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
@@ -56,7 +60,7 @@ class TokenView(QAbstractScrollArea):
         self._chips: List[Chip] = []
         self._breaks: List[int] = []
         self._colors: List[int] = []
-        self._xs: List[float] = []
+        self._xs: List[int] = []
         self._ws: List[int] = []
         self._rows: List[int] = []
         self._row_count = 0
@@ -68,35 +72,50 @@ class TokenView(QAbstractScrollArea):
         self.tooltip_provider: Optional[Callable[[int], str]] = None
         self._metrics = ChipMetrics(self.font())
         self._rh = self._metrics.height() + self.VGAP
+        self._next = (self.MARGIN, 0)  # where the next chip to lay out goes (x, row), before wrapping
+        self._widths: dict = {}  # id(chip) -> width, while a layout is under way
+        self._rest = QTimer(self, singleShot=True, interval=self.REST_MS)  # the rows a lazy layout left
+        self._rest.timeout.connect(self._lay_out_rest)
 
     # -- content
-    def set_chips(self, chips: Sequence[Chip], breaks: Optional[Sequence[int]] = None) -> None:
+    def set_chips(self, chips: Sequence[Chip], breaks: Optional[Sequence[int]] = None, *, lazy: bool = False) -> None:
         """Show ``chips`` (``breaks[i]``: line breaks after chip ``i``). Chips before the first one that
         differs from those shown (the same objects) keep their colors and places: a merge changes the
-        chips from its first occurrence on, and the rest is what a step lays out again."""
+        chips from its first occurrence on, and the rest is what a step lays out again.
+
+        ``lazy`` (a step): only the rows up to the bottom of the viewport are laid out now, the rest once the
+        view has been still for :data:`REST_MS` (or when scrolled to, hovered, asked for): what the step shows
+        is exact at once, and the scroll bar's range follows with the rest (2,900 characters: ~110 rows, 10
+        on screen). Colors are worked out as chips are painted or asked for."""
         old_chips, old_breaks = self._chips, self._breaks
         self._chips = list(chips)
         self._breaks = list(breaks) if breaks is not None else [0] * len(self._chips)
         keep = min(_same_prefix(old_chips, self._chips), _same_prefix(old_breaks, self._breaks))
-        ids = [c.token_id for c in self._chips[keep:]]
-        if keep:
-            self._colors = self._colors[:keep] + chip_indices(ids, after=self._colors[keep - 1])
-        else:
-            self._colors = chip_indices(ids)
+        del self._colors[keep:]
         self._hover = -1
         self._highlight = frozenset()
-        self._relayout(keep)
+        self._relayout(keep, lazy=lazy)
 
     def chips(self) -> List[Chip]:
         return list(self._chips)
 
     def chip_colors(self) -> List[QColor]:
         """The background color each chip is painted with."""
+        self._color(len(self._chips))
         return [QColor(PALETTE[k]) for k in self._colors]
 
     def chip_color(self, i: int) -> QColor:
         """The background color chip ``i`` is painted with (neighbours differ: not only by id)."""
+        self._color(i + 1)
         return QColor(PALETTE[self._colors[i]])
+
+    def _color(self, n: int) -> None:
+        """Work out the colors of the first ``n`` chips (each goes on from its left neighbour's)."""
+        colors = self._colors
+        if len(colors) < n:
+            n = min(len(self._chips), max(n, len(colors) + self.COLOR_CHUNK))
+            ids = [c.token_id for c in self._chips[len(colors):n]]
+            colors += chip_indices(ids, after=colors[-1] if colors else None)
 
     def flash_ids(self) -> frozenset:
         """The token ids whose chips are outlined now (:meth:`set_flash_ids`)."""
@@ -134,32 +153,52 @@ class TokenView(QAbstractScrollArea):
     def _update_row_h(self) -> None:
         self._rh = self._metrics.height(any(c.sub for c in self._chips[:1])) + self.VGAP
 
-    def _relayout(self, keep: int = 0) -> None:
-        """Place every chip; ``keep``: the chips before it are those laid out last time (at this width and
-        font), so their rows stand and the layout goes on from the row of the last of them."""
-        m = self._metrics
+    def _relayout(self, keep: int = 0, *, lazy: bool = False) -> None:
+        """Place the chips; ``keep``: the chips before it are those laid out last time (at this width and
+        font), so their rows stand and the layout goes on from the row of the last of them. ``lazy``: the
+        rows below the viewport later (:meth:`set_chips`)."""
         rh = self._rh
         self._update_row_h()
         width = max(50, self.viewport().width())
-        left, right = self.MARGIN, width - self.MARGIN
         start, row = 0, 0
-        if keep and width == self._laid_width and rh == self._rh and self._rows:
-            row = self._rows[min(keep, len(self._rows)) - 1]
+        keep = min(keep, len(self._rows))
+        if keep and width == self._laid_width and rh == self._rh:
+            row = self._rows[keep - 1]
             start = bisect.bisect_left(self._rows, row)  # that row's first chip starts it at the margin
-        xs: List[float] = self._xs[:start]
-        ws: List[int] = self._ws[:start]
-        rows: List[int] = self._rows[:start]
+        del self._xs[start:], self._ws[start:], self._rows[start:]
+        self._next, self._widths, self._laid_width = (self.MARGIN, row), {}, width
+        if lazy:
+            self._lay_out(last_row=(self.verticalScrollBar().value() + self.viewport().height()) // self._rh)
+        else:
+            self._lay_out()
+        if len(self._rows) < len(self._chips):
+            self._rest.start()
+        else:
+            self._rest.stop()
+        self._update_scrollbar()
+        self.viewport().update()
+
+    def _lay_out(self, last_row: Optional[int] = None, upto: Optional[int] = None) -> None:
+        """Place chips from the first not placed yet: all, or up to chip ``upto``, or while on rows up to
+        ``last_row``."""
+        i, n = len(self._rows), len(self._chips)
+        end = n if upto is None else min(n, upto)
+        if i >= end:
+            return
+        m = self._metrics
+        left, right = self.MARGIN, self._laid_width - self.MARGIN
+        xs, ws, rows = self._xs, self._ws, self._rows
         add_x, add_w, add_row = xs.append, ws.append, rows.append
-        x = left
-        gap = m.GAP
-        widths: dict = {}
-        chip_w = m.width
-        span = right - left
-        for chip, nl in zip(islice(self._chips, start, None), islice(self._breaks, start, None)):
+        x, row = self._next
+        gap, widths, chip_w, span = m.GAP, self._widths, m.width, right - left
+        for chip, nl in zip(islice(self._chips, i, end), islice(self._breaks, i, end)):
             w = widths.get(id(chip))  # chips repeat (the pane shares one Chip per token id)
             if w is None:
                 w = widths[id(chip)] = min(chip_w(chip), span)
-            if x + w > right and x > left:
+            wrap = x + w > right and x > left
+            if last_row is not None and row + wrap > last_row:
+                break
+            if wrap:
                 row += 1
                 x = left
             add_x(x)
@@ -169,13 +208,20 @@ class TokenView(QAbstractScrollArea):
             if nl:
                 row += nl
                 x = left
-        self._xs, self._ws, self._rows = xs, ws, rows
-        self._row_count = (rows[-1] + 1 + (self._breaks[-1] if self._breaks else 0)) if rows else 0
-        self._laid_width = width
+        self._next = (x, row)
+        if len(rows) == n:
+            self._row_count = (rows[-1] + 1 + self._breaks[-1]) if rows else 0
+            self._widths = {}
+
+    def _lay_out_rest(self) -> None:
+        self._lay_out()
         self._update_scrollbar()
-        self.viewport().update()
 
     def _update_scrollbar(self) -> None:
+        if len(self._rows) < len(self._chips):  # the rest is laid out later: the range stays until then
+            self._row_count = max(self._row_count, self._next[1] + 1)
+        elif not self._chips:
+            self._row_count = 0
         total = self._row_count * self._row_h() + 2 * self.MARGIN
         sb = self.verticalScrollBar()
         sb.setPageStep(self.viewport().height())
@@ -184,6 +230,7 @@ class TokenView(QAbstractScrollArea):
 
     def chip_rect(self, i: int) -> QRectF:
         """Chip ``i``'s rectangle in viewport coordinates."""
+        self._lay_out(upto=i + 1)
         rh = self._row_h()
         y = self.MARGIN + self._rows[i] * rh - self.verticalScrollBar().value()
         return QRectF(self._xs[i], y, self._ws[i], rh - self.VGAP)
@@ -197,6 +244,7 @@ class TokenView(QAbstractScrollArea):
         if y < 0 or y % rh >= rh - self.VGAP:
             return -1
         row = int(y // rh)
+        self._lay_out(last_row=row)
         lo, hi = bisect.bisect_left(self._rows, row), bisect.bisect_right(self._rows, row)
         i = bisect.bisect_right(self._xs, pos.x(), lo, hi) - 1
         if lo <= i < hi and pos.x() < self._xs[i] + self._ws[i]:
@@ -238,6 +286,7 @@ class TokenView(QAbstractScrollArea):
         exposed = e.rect()
         r0 = max(0, (top + exposed.top()) // rh)
         r1 = (top + exposed.bottom()) // rh
+        self._lay_out(last_row=r1)
         lo, hi = bisect.bisect_left(self._rows, r0), bisect.bisect_right(self._rows, r1)
         hover_id = self._chips[self._hover].token_id if self._hover >= 0 else None
         marked = self._highlight | self._flash | ({hover_id} if hover_id is not None else set())
@@ -246,6 +295,7 @@ class TokenView(QAbstractScrollArea):
         xs, ws, rows = self._xs, self._ws, self._rows
         boxes = [(xs[i], y0 + rows[i] * rh, ws[i], h) for i in range(lo, hi)]
         hl = [c.token_id in marked for c in chips] if marked else None
+        self._color(hi)
         paint_chip_batch(p, boxes, chips, self._colors[lo:hi], self._metrics, hl)
         if self._hover >= 0:  # the hovered chip itself: a thicker outline
             p.setPen(ACCENT)

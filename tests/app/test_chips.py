@@ -179,3 +179,69 @@ def test_a_view_keeps_its_prefix_and_lays_out_the_rest_as_a_fresh_view(qapp, old
     assert [moved.chip_rect(i) for i in range(len(new))] == [fresh.chip_rect(i) for i in range(len(new))]
     assert moved.chip_colors() == fresh.chip_colors()
     assert moved.verticalScrollBar().maximum() == fresh.verticalScrollBar().maximum()
+
+
+def _greedy_rows(widths, breaks, span, gap, left, row):
+    """The plain layout loop wrap_rows replaced (one chip at a time): the reference it must equal."""
+    xs, rows, x, right = [], [], left, left + span
+    for w, nl in zip(widths, breaks):
+        if x + w > right and x > left:
+            row += 1
+            x = left
+        xs.append(x)
+        rows.append(row)
+        x += w + gap
+        if nl:
+            row += nl
+            x = left
+    return xs, rows
+
+
+@settings(max_examples=80, deadline=None)
+@given(old=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 2)), max_size=150),
+       new_tail=st.lists(st.tuples(st.integers(0, 11), st.sampled_from([0, 0, 0, 0, 1, 2])), max_size=150),
+       keep=st.integers(0, 150), width=st.integers(60, 500), scroll=st.integers(0, 300))
+def test_a_step_shows_what_a_plain_layout_places_and_lays_out_the_rest_later(qapp, old, new_tail, keep, width, scroll):
+    """set_chips(lazy=True) (a step) lays out the rows down to the viewport's bottom: the viewport's pixels are
+    a fresh view's at once; every chip asked for is where the plain loop (one chip at a time) puts it; once the
+    rest is laid out, the scroll range is the fresh view's."""
+    from bpe_lens_app.widgets.token_view import TokenView
+
+    new = old[:keep] + new_tail
+    chips, breaks = [_VIEW_CHIPS[i] for i, _ in new], [nl for _, nl in new]
+    views = []
+    for _ in range(2):
+        view = TokenView()
+        view.resize(width, 120)
+        view.show()
+        qapp.processEvents()
+        views.append(view)
+    stepped, fresh = views
+    stepped.set_chips([_VIEW_CHIPS[i] for i, _ in old], [nl for _, nl in old])
+    stepped.verticalScrollBar().setValue(scroll)
+    value = stepped.verticalScrollBar().value()
+    stepped.set_chips(chips, breaks, lazy=True)
+    fresh.set_chips(chips, breaks)
+    fresh.verticalScrollBar().setValue(value)
+    for where in (value, stepped.verticalScrollBar().maximum()):  # as shown, then scrolled to the bottom
+        stepped.verticalScrollBar().setValue(where)
+        fresh.verticalScrollBar().setValue(where)
+        image = stepped.viewport().grab().toImage()
+        if fresh.verticalScrollBar().value() == where:  # (the new chips may not reach that far down)
+            assert image == fresh.viewport().grab().toImage()
+        for i in range(len(chips)):  # each chip on screen wears its color (in its right padding)
+            r = stepped.chip_rect(i).toRect()
+            if r.width() > 4 and 0 <= r.top() and r.bottom() < image.height():
+                assert image.pixelColor(r.right() - 1, r.center().y()) == stepped.chip_color(i)
+    m, margin = stepped.metrics(), TokenView.MARGIN
+    span = stepped.viewport().width() - 2 * margin
+    xs, rows = _greedy_rows([min(m.width(c), span) for c in chips], breaks, span, m.GAP, margin, 0)
+    rh = m.height() + TokenView.VGAP
+    rects = [stepped.chip_rect(i) for i in range(len(chips))]
+    now = stepped.verticalScrollBar().value()  # (less than before when the chips were all laid out at once)
+    assert [(r.x(), r.y() + now) for r in rects] == \
+        [(x, margin + row * rh) for x, row in zip(xs, rows)]
+    qapp.processEvents()
+    stepped._rest.timeout.emit()  # the view has been still: the rest is laid out
+    assert stepped.verticalScrollBar().maximum() == fresh.verticalScrollBar().maximum()
+    assert stepped.chip_colors() == fresh.chip_colors()

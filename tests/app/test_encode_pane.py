@@ -129,6 +129,28 @@ def test_partial_utf8_tokens_are_marked(qtbot, pane, byte_model):
     assert [c.text for c in pane.view.chips()] == ["E6", "96", "87"]
 
 
+@pytest.mark.parametrize("toggles", [(), ("hex_toggle",), ("glyphs_toggle",), ("ids_toggle",), ("whitespace_toggle",),
+                                     ("ids_toggle", "whitespace_toggle")])
+def test_each_chip_is_its_tokens_own(qtbot, pane, byte_model, toggles):
+    """The chips, made by the id at C speed (ChipCache), are those chip_for makes token by token: also for bytes
+    of characters split across tokens, whose chips read their own span (文 and 新 share two byte ids)."""
+    from bpe_lens_app.widgets.encode_chips import PER_SPAN, chip_for
+
+    text = "文新文 the\nthe 中\n\n新 x 中中"
+    for name in toggles:
+        getattr(pane, name).setChecked(not getattr(pane, name).isChecked())
+    enc = _type(qtbot, pane, text)
+    style = (pane._mode(), pane.whitespace_toggle.isChecked(), pane.ids_toggle.isChecked())
+    expected = []
+    for t in enc.tokens:
+        hit = chip_for(t, None, *style)
+        expected.append((chip_for(t, text, *style) if hit is PER_SPAN else hit)[0])
+    assert pane.view.chips() == expected
+    assert len({c.text for c in expected if c.partial}) >= (0 if style[0] == "hex" else 2)
+    rows = [pane.view.chip_rect(i).y() for i in range(len(expected))]
+    assert len(set(rows)) >= 4  # the newlines start rows (two after "中\n\n")
+
+
 def test_tooltip_has_id_rank_and_bytes(qtbot, pane, byte_model):
     enc = _type(qtbot, pane, "the theory")
     merged = next(i for i, t in enumerate(enc.tokens) if byte_model.created_by.get(t.id))
