@@ -30,7 +30,7 @@ from bpe_core.types import Encoding, MergeStep
 
 from ..encode_follow import SessionFollower
 from ..encode_jobs import EncodeJobs, EncodeResult, encode_job
-from ..widgets.encode_chips import ChipCache, span_highlight, stats_texts, toggle_button
+from ..widgets.encode_chips import ChipCache, Move, move_ends, span_highlight, stats_texts, toggle_button, unknown_count
 from ..session import Session
 from ..widgets.chip_text import escape_html, token_tooltip, unknown_tooltip
 from ..widgets.quiet import FitLabel
@@ -79,6 +79,7 @@ class EncodePane(QWidget):
         self._chip_owner: object = None
         self._following = False
         self._chip_cache = ChipCache("", False, False)
+        self._shown: Optional[tuple] = None  # (encoding, its chips, their line breaks, tokens without an id)
         self._follower: Optional[SessionFollower] = None
         self._jobs = EncodeJobs(self)
         self._jobs.finished.connect(self._on_jobs_finished)
@@ -176,7 +177,7 @@ class EncodePane(QWidget):
         self._source, self._encoder = source, None
         if encoding is not self._encoding:  # the same object: the merged pair is not in the text
             self._encoding = encoding
-            self._render(lazy=True)
+            self._render(lazy=True, moves=trail.moves)
             self.encoding_changed.emit(encoding)
 
     def forget_chips(self) -> None:
@@ -317,8 +318,9 @@ class EncodePane(QWidget):
             return "glyphs"
         return "text"
 
-    def _render(self, lazy: bool = False) -> None:
-        """Show the encoding's chips (``lazy``: a step; :meth:`TokenView.set_chips`)."""
+    def _render(self, lazy: bool = False, moves: Sequence[Move] = ()) -> None:
+        """Show the encoding's chips (``lazy``: a step; :meth:`TokenView.set_chips`); ``moves``: how the shown
+        encoding became this one (a trail's), so that the chips shown are spliced, not made again."""
         enc = self._encoding
         if enc is None:
             self.view.set_chips([])
@@ -332,7 +334,15 @@ class EncodePane(QWidget):
         owner = self._chip_owner if self._following else self._model
         if style != self._chip_cache.style or self._chip_model is not owner:
             self._chip_model, self._chip_cache = owner, ChipCache(*style)
-        chips, breaks = self._chip_cache.chips(enc.tokens, self._text)
+            self._shown = None
+        shown = self._shown
+        if moves and shown is not None and shown[0] is move_ends(moves)[0] and move_ends(moves)[1] is enc:
+            chips, breaks = self._chip_cache.splice(shown[1], shown[2], moves, self._text)
+            kept = shown[3]  # a merge never joins a character without a token
+        else:
+            chips, breaks = self._chip_cache.chips(enc.tokens, self._text)
+            kept = unknown_count(enc)
+        self._shown = (enc, chips, breaks, kept)
         self.view.set_chips(chips, breaks, lazy=lazy)
         self._set_stats()
 
@@ -349,8 +359,9 @@ class EncodePane(QWidget):
             msg = "encode failed" if self._error else ""
             self.stats_label.set_texts(msg, msg)
             return
+        kept = self._shown[3] if self._shown is not None and self._shown[0] is enc else None
         self.stats_label.set_texts(*stats_texts(enc, len(self._text), self._merges_limit,
-                                                MAX_CHARS if self._truncated else None))
+                                                MAX_CHARS if self._truncated else None, kept))
 
     def _on_view_hovered(self, i: int) -> None:
         sel = []

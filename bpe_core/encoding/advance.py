@@ -63,10 +63,10 @@ def advance(encoding: LensEncoding, step: MergeStep) -> Optional[LensEncoding]:
 
 
 def _advance(encoding: LensEncoding, ids: Tuple[int, ...], step: MergeStep
-             ) -> Optional[Tuple[LensEncoding, Tuple[int, ...]]]:
+             ) -> Optional[Tuple[LensEncoding, Tuple[int, ...], List[int]]]:
     """:func:`advance` given the encoding's token ids (searched at C speed: a merge touches few tokens, and a
     Python loop over 3,000 characters' tokens cost more than the rest of the step's encode pane); with the
-    new encoding's ids."""
+    new encoding's ids and where the merge joined tokens (``i``: tokens ``i`` and ``i + 1``)."""
     toks, given = encoding.tokens, encoding.starts
     if not step.created or (toks and not given) or any(e - s > 1 for s, e in encoding.unknown):
         return None
@@ -82,7 +82,7 @@ def _advance(encoding: LensEncoding, ids: Tuple[int, ...], step: MergeStep
         else:
             i = _find(ids, left, i + 1)
     if not hits:
-        return encoding, ids
+        return encoding, ids, hits
     raw, shown = step.new_token, display_raw(step.new_token)
     out: List[EncodedToken] = []
     out_ids: List[int] = []
@@ -95,9 +95,21 @@ def _advance(encoding: LensEncoding, ids: Tuple[int, ...], step: MergeStep
         prev = i + 2
     out.extend(toks[prev:])
     out_ids.extend(ids[prev:])
-    gone = [i + 1 for i in hits]  # a word never starts at a right token merged away
-    starts = tuple(s - bisect_left(gone, s) for s in given)
-    return LensEncoding(tuple(out), encoding.unknown, starts), tuple(out_ids)
+    return LensEncoding(tuple(out), encoding.unknown, _shifted(given, hits)), tuple(out_ids), hits
+
+
+def _shifted(starts: Tuple[int, ...], hits: List[int]) -> Tuple[int, ...]:
+    """Word starts once the tokens after ``hits`` are joined to them: each start less the joins before it (a word
+    never starts at a right token merged away). A slice and a map per join, not a bisection per start."""
+    out: List[int] = []
+    lo = bisect_left(starts, hits[0] + 1)
+    out += starts[:lo]
+    for t, i in enumerate(hits[1:], start=1):
+        hi = bisect_left(starts, i + 1, lo)
+        out += map(t.__rsub__, starts[lo:hi])
+        lo = hi
+    out += map(len(hits).__rsub__, starts[lo:])
+    return tuple(out)
 
 
 def _find(ids: Tuple[int, ...], token: int, start: int) -> int:
@@ -119,8 +131,12 @@ class Trail:
     def __init__(self, encoding: LensEncoding, at: int) -> None:
         self.encoding, self.at = encoding, at
         self._ids = tuple(t.id for t in encoding.tokens)
-        # (step's key, the encoding before it and its ids), newest last
-        self._passed: List[Tuple[Tuple[int, int, int, int], LensEncoding, Tuple[int, ...]]] = []
+        # (step's key, the encoding before it and its ids, where it joined tokens), newest last
+        self._passed: List[Tuple[Tuple[int, int, int, int], LensEncoding, Tuple[int, ...], List[int]]] = []
+        #: what the last :meth:`follow` went through, a merge at a time: ``(before, hits, after, undone)``; tokens
+        #: ``hits[t]`` and ``hits[t] + 1`` of ``before`` are token ``hits[t] - t`` of ``after`` (a view showing
+        #: one token per chip can splice its chips instead of making them all again)
+        self.moves: List[Tuple[LensEncoding, List[int], LensEncoding, bool]] = []
 
     def follow(self, steps: Sequence[MergeStep], undone: bool) -> Optional[LensEncoding]:
         """The encoding after ``steps`` (undone: newest first, as a timeline reports them); None: encode again
@@ -129,18 +145,23 @@ class Trail:
             return None
         keep = max(1, min(TRAIL_LENGTH, TRAIL_TOKENS // max(1, len(self._ids))))
         enc, ids, at, passed = self.encoding, self._ids, self.at, self._passed[-keep:]
+        moves: List[Tuple[LensEncoding, List[int], LensEncoding, bool]] = []
         for step in steps:
             key = (step.rank, step.left, step.right, step.new_id)
             if undone:
                 if step.rank != at or not passed or passed[-1][0] != key:
                     return None
-                _, enc, ids = passed.pop()
+                after = enc
+                _, enc, ids, hits = passed.pop()
+                moves.append((enc, hits, after, True))
                 at -= 1
                 continue
             moved = _advance(enc, ids, step) if step.rank == at + 1 else None
             if moved is None:
                 return None
-            passed.append((key, enc, ids))
-            (enc, ids), at = moved, step.rank
-        self.encoding, self._ids, self.at, self._passed = enc, ids, at, passed
+            after, after_ids, hits = moved
+            passed.append((key, enc, ids, hits))
+            moves.append((enc, hits, after, False))
+            enc, ids, at = after, after_ids, step.rank
+        self.encoding, self._ids, self.at, self._passed, self.moves = enc, ids, at, passed, moves
         return enc

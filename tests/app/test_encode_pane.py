@@ -340,8 +340,10 @@ def test_steps_and_undos_move_the_encoding_without_encoding_again(qtbot, loaded_
 def test_the_pane_shows_the_encoders_encoding_after_any_walk(qtbot, make_session, window_for, small_corpus, preset):
     """Random steps, undos, seeks, held keys and edits, the pane following (issue 9): once the session is
     still, the pane shows exactly what the encoder gives for the vocabulary at the position — CJK, emoji and
-    characters without a token included."""
+    characters without a token included — each token as its own chip (spliced along a trail's merges)."""
     import random
+
+    from bpe_lens_app.widgets.encode_chips import PER_SPAN, chip_for
 
     from bpe_core.encoding.encoder import Encoder
     from bpe_core.presets import make_config
@@ -372,3 +374,9 @@ def test_the_pane_shows_the_encoders_encoding_after_any_walk(qtbot, make_session
         qtbot.waitUntil(lambda: not pane.encoding_pending(), timeout=10000)
         fresh = Encoder(session.model()).encode(pane.text())
         assert pane.encoding() == fresh, f"after {action} at merge {session.merge_count}"
+        text = pane.text()
+        made = [chip_for(t, None, "text", True, False) for t in fresh.tokens]  # each token's own chip
+        made = [chip_for(t, text, "text", True, False) if m is PER_SPAN else m for t, m in zip(fresh.tokens, made)]
+        assert pane.view.chips() == [m[0] for m in made], f"chips after {action} at merge {session.merge_count}"
+        rows = [pane.view.chip_rect(i).y() for i in range(len(made))]  # the newlines start rows
+        assert all(b > a for a, b, m in zip(rows, rows[1:], made) if m[1])

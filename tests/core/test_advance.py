@@ -89,6 +89,7 @@ def test_a_trail_follows_steps_and_undos_exactly(moves, start):
     tl, fulls = _timeline("gpt2"), _fulls("gpt2")
     tl.jump(start)
     trail = Trail(fulls[start], start)
+    shown = list(fulls[start].tokens)  # what a view shows, one item per token, spliced along (Trail.moves)
     for move in moves:
         k = max(0, min(MERGES, tl.merge_count + move))
         steps, undone = tl.jump(k)
@@ -96,8 +97,27 @@ def test_a_trail_follows_steps_and_undos_exactly(moves, start):
         if got is None:  # only going back past where the trail began, or too far at once
             assert undone and k < start or len(steps) > MAX_STEPS or not steps
             trail, start = Trail(fulls[k], k), k
+            shown = list(fulls[k].tokens)
             continue
         assert got == fulls[k] and trail.at == k
+        assert _spliced(shown, trail.moves) == list(got.tokens)
+        shown = list(got.tokens)
+
+
+def _spliced(items: list, moves) -> list:
+    """``items`` (one per token of the first move's encoding) along ``moves`` as their contract says: tokens
+    ``hits[t]`` and ``hits[t] + 1`` of ``before`` are token ``hits[t] - t`` of ``after``."""
+    for before, hits, after, undone in moves:
+        out, prev = [], 0
+        for t, i in enumerate(hits):
+            if undone:  # one item (after's token i - t) becomes two (before's i and i + 1)
+                out += items[prev:i - t] + [before.tokens[i], before.tokens[i + 1]]
+                prev = i - t + 1
+            else:
+                out += items[prev:i] + [after.tokens[i - t]]
+                prev = i + 2
+        items = out + items[prev:]
+    return items
 
 
 def test_a_trail_refuses_steps_it_is_not_at():
