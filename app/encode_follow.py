@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QTimer
 
 from bpe_core.types import MergeStep
 
 from .session import Session
+from .theme import WARM_MS
 
 
 class SessionFollower(QObject):
@@ -29,6 +30,8 @@ class SessionFollower(QObject):
         self.after_run = False  # a bulk run moved the vocabulary: encode when it ends
         self.missed = False  # the vocabulary moved while the pane was hidden (another tab): encode when shown
         pane.installEventFilter(self)
+        self._warm = QTimer(self, singleShot=True, interval=WARM_MS)  # the next merge's chips, made ahead
+        self._warm.timeout.connect(self._on_warm_timeout)
         session.corpus_loaded.connect(self._on_session_loaded)
         session.tokens_renamed.connect(pane.forget_chips)  # first: a branch's steps follow
         session.reset_done.connect(self._on_session_moved)
@@ -58,8 +61,14 @@ class SessionFollower(QObject):
             self.missed = True
         elif steps:
             self.pane.follow_steps(s.model, steps, undone)
+            self._warm.start()
         else:
             self.pane.follow(s.model, same_ids=True)
+
+    def _on_warm_timeout(self) -> None:
+        tl, k = self.session.core, self.session.merge_count
+        if tl is not None and k < len(tl.steps) and not self.session.is_running:
+            self.pane.warm_next(tl.steps[k])
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
         self._on_session_moved(steps, True)

@@ -26,6 +26,9 @@ CHANGED_TINT_AMOUNT = 0.25
 #: outline drawn around chips a merge just created (~300 ms)
 FLASH = QColor("#f03e3e")
 FLASH_MS = 300
+#: a pane makes the next merge's chips this long after a step is shown (the user reads it; a held key's next
+#: step comes sooner and the pane makes nothing ahead)
+WARM_MS = 40
 #: error messages (settings dialog)
 ERROR = QColor("#c92a2a")
 #: graphics (bars, curves) keep at least this contrast with the chart background (WCAG: 3:1)

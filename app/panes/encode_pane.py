@@ -180,6 +180,17 @@ class EncodePane(QWidget):
             self._render(lazy=True, moves=trail.moves)
             self.encoding_changed.emit(encoding)
 
+    def warm_next(self, step: MergeStep) -> None:
+        """Make the chips the followed trainer's next merge will show, while the user reads this one."""
+        trail, shown = self._trail, self._shown
+        if trail is None or shown is None or shown[0] is not trail.encoding or not self.isVisible():
+            return
+        moved = trail.peek(step)
+        if moved is not None and moved[1]:
+            chips, _ = self._chip_cache.splice(shown[1], shown[2], [(trail.encoding, moved[1], moved[0], False)],
+                                               self._text)
+            self.view.warm(chips, {step.new_id})
+
     def forget_chips(self) -> None:
         """Token ids may name other tokens now (a branch was picked or switched): chips are made again."""
         self._chip_owner = object()

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSplitt
 from bpe_core.types import MergeStep
 
 from ..session import Session
-from ..theme import FLASH_MS, sort_arrows_follow_order
+from ..theme import FLASH_MS, WARM_MS, sort_arrows_follow_order
 from ..widgets.chip_text import chip_text
 from ..widgets.chips_table import ChipRowsModel, TokenChips, chips_table
 from ..widgets.quiet import live_label
@@ -57,6 +57,8 @@ class WordsPane(QWidget):
         self.history_table = chips_table(self.history_model, self.token_chips, (2,), 2)
         self._flash_timer = QTimer(self, singleShot=True, interval=FLASH_MS)
         self._flash_timer.timeout.connect(self._on_flash_timer_timeout)
+        self._warm_timer = QTimer(self, singleShot=True, interval=WARM_MS)  # the next merge's rows, made ahead
+        self._warm_timer.timeout.connect(self._warm_next_changes)
         self._selected: Optional[int] = None
         self._build_layout()
         self.sort_by("frequency")
@@ -145,6 +147,7 @@ class WordsPane(QWidget):
         self._set_flash_ids({steps[-1].new_id})
         self._flash_timer.start()
         self._show_changes()
+        self._warm_timer.start()
         if self._selected is not None and any(self._selected in st.changed_words for st in steps):
             self._show_history(self._selected)
         elif old and any(i in old for row in self.history_model.rows for i in row[2]):
@@ -152,6 +155,7 @@ class WordsPane(QWidget):
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
         self._show_changes()
+        self._warm_timer.start()
         if self._selected is not None:
             self._show_history(self._selected)
 
@@ -197,6 +201,18 @@ class WordsPane(QWidget):
             f"changed {len(step.changed_words):,} words")
         self.changed_model.set_rows([(chip_text(ex.word)[0], f"{ex.freq:,}", ex.before, ex.after)
                                      for ex in step.examples])
+
+    def _warm_next_changes(self) -> None:
+        """The next merge's changed words as its step will show them (when it is known: read ahead, or undone),
+        painted offscreen (:meth:`ChipsView.warm`)."""
+        s, view = self.session, self.changed_table
+        tl, k = s.core, s.merge_count
+        if tl is None or k >= len(tl.steps) or not tl.steps[k].examples or not view.isVisible():
+            return
+        first = max(0, view.rowAt(0))
+        shown = view.viewport().height() // max(1, view.verticalHeader().defaultSectionSize()) + 1
+        view.warm([(None, None, ex.before, ex.after) for ex in tl.steps[k].examples[first:first + shown]],
+                  {tl.steps[k].new_id})
 
     def _show_history(self, word_index: int) -> None:
         self._selected = word_index

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, Qt
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QWidget
 
 from bpe_core.types import Raw
@@ -104,6 +104,29 @@ class ChipsView(RowsView):
                     rect = cell.adjusted(3, 1, -3, -1)
                     painter.setClipRect(rect)
                     paint_chips(painter, rect, self.token_chips.chips(ids), metrics=m, highlight_ids=self.flash_ids)
+        painter.end()
+
+    def warm(self, rows: Iterable[Sequence], flash_ids: Set[int]) -> None:
+        """Make the chip pixmaps a repaint of ``rows`` (a model's rows: token-id tuples in the chip columns) with
+        ``flash_ids`` outlined would blit, painting their chip cells offscreen: the rows a coming merge shows,
+        made while the user reads this one, so that its repaint only blits (a new token's chips in a few colors,
+        outlined: ~0.2 ms each on the step otherwise)."""
+        m = self.metrics()
+        grid = 1 if self.showGrid() else 0
+        height = self.verticalHeader().defaultSectionSize() - grid
+        columns = [c for c in self.chip_columns if not self.isColumnHidden(c)]
+        if not columns or height <= 2:
+            return
+        dpr = self.viewport().devicePixelRatioF()
+        image = QImage(max(1, int(max(self.columnWidth(c) for c in columns) * dpr)), max(1, int(height * dpr)),
+                       QImage.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(dpr)
+        painter = QPainter(image)
+        for row in rows:
+            for col in columns:
+                if row[col]:
+                    rect = QRect(0, 0, self.columnWidth(col) - grid, height).adjusted(3, 1, -3, -1)
+                    paint_chips(painter, rect, self.token_chips.chips(row[col]), metrics=m, highlight_ids=flash_ids)
         painter.end()
 
     def sizeHintForColumn(self, column: int) -> int:

@@ -15,7 +15,7 @@ from itertools import islice
 from typing import Callable, List, Optional, Sequence
 
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from .chip_colors import ACCENT, PALETTE, chip_indices
@@ -128,6 +128,28 @@ class TokenView(QAbstractScrollArea):
     def metrics(self) -> ChipMetrics:
         """The chip sizes and fonts the view lays out and paints with."""
         return self._metrics
+
+    def warm(self, chips: Sequence[Chip], flash_ids) -> None:
+        """Make the chip pixmaps a repaint of ``chips`` (the next merge's, about as far down as the view shows now)
+        with ``flash_ids`` outlined would blit, painting them offscreen while the user reads this merge: its step
+        then only blits (a new token's chips: ~0.2 ms each on the step otherwise)."""
+        if not chips or not self._rows:
+            return
+        rh, m = self._rh, self._metrics
+        top = self.verticalScrollBar().value() - self.MARGIN
+        lo = bisect.bisect_left(self._rows, max(0, top // rh))
+        hi = min(len(chips), bisect.bisect_right(self._rows, (top + self.viewport().height()) // rh) + 40)
+        lo = min(max(0, lo - 40), hi)
+        span, marked = self._laid_width - 2 * self.MARGIN, self._highlight | frozenset(flash_ids)
+        colors = chip_indices([c.token_id for c in chips[:hi]])
+        shown = chips[lo:hi]
+        dpr = self.viewport().devicePixelRatioF()
+        image = QImage(max(1, int(span * dpr)), max(1, int(rh * dpr)), QImage.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(dpr)
+        painter = QPainter(image)
+        paint_chip_batch(painter, [(0, 0, min(m.width(c), span), rh - self.VGAP) for c in shown], shown, colors[lo:hi],
+                         m, [c.token_id in marked for c in shown])
+        painter.end()
 
     def set_placeholder(self, text: str) -> None:
         self._placeholder = text

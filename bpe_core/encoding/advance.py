@@ -137,6 +137,18 @@ class Trail:
         #: ``hits[t]`` and ``hits[t] + 1`` of ``before`` are token ``hits[t] - t`` of ``after`` (a view showing
         #: one token per chip can splice its chips instead of making them all again)
         self.moves: List[Tuple[LensEncoding, List[int], LensEncoding, bool]] = []
+        self._peeked: Optional[Tuple[tuple, LensEncoding, Tuple[LensEncoding, Tuple[int, ...], List[int]]]] = None
+
+    def peek(self, step: MergeStep) -> Optional[Tuple[LensEncoding, List[int]]]:
+        """The encoding one merge (``step``) on and where it joins tokens, the trail staying where it is (a view
+        makes the next merge's chips ahead); :meth:`follow` takes it from here. None: not the next merge, or one
+        to encode again for."""
+        if step.rank != self.at + 1:
+            return None
+        moved = _advance(self.encoding, self._ids, step)
+        key = (step.rank, step.left, step.right, step.new_id)
+        self._peeked = None if moved is None else (key, self.encoding, moved)
+        return None if moved is None else (moved[0], moved[2])
 
     def follow(self, steps: Sequence[MergeStep], undone: bool) -> Optional[LensEncoding]:
         """The encoding after ``steps`` (undone: newest first, as a timeline reports them); None: encode again
@@ -156,7 +168,11 @@ class Trail:
                 moves.append((enc, hits, after, True))
                 at -= 1
                 continue
-            moved = _advance(enc, ids, step) if step.rank == at + 1 else None
+            peeked = self._peeked
+            if peeked is not None and peeked[0] == key and peeked[1] is enc:
+                moved = peeked[2]
+            else:
+                moved = _advance(enc, ids, step) if step.rank == at + 1 else None
             if moved is None:
                 return None
             after, after_ids, hits = moved

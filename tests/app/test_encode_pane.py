@@ -380,3 +380,35 @@ def test_the_pane_shows_the_encoders_encoding_after_any_walk(qtbot, make_session
         assert pane.view.chips() == [m[0] for m in made], f"chips after {action} at merge {session.merge_count}"
         rows = [pane.view.chip_rect(i).y() for i in range(len(made))]  # the newlines start rows
         assert all(b > a for a, b, m in zip(rows, rows[1:], made) if m[1])
+
+
+def test_the_next_merges_chips_are_made_while_the_user_reads(qtbot, loaded_window):
+    """A while after a step the pane makes the chips the next merge (read ahead) will show; its step then only
+    blits them and takes the trail's encoding made ahead (issue 9: a new token's chips cost ~0.2 ms each on the
+    step). The step shows exactly the encoder's encoding."""
+    from bpe_core.encoding.encoder import Encoder
+    from tests.core.paths import need
+
+    w, pane = loaded_window, loaded_window.encode
+    pixmaps = pane.view.metrics().pixmaps
+    text = " ".join(need("wikitext-2-raw/wiki.valid.raw").read_text(encoding="utf-8")[50_000:53_000].split())
+    pane.set_text(text)
+    qtbot.waitUntil(lambda: pane.encoding() is not None and not pane.encoding_pending(), timeout=10000)
+    warmed = 0
+    for _ in range(12):
+        w.session.step(1)
+        qtbot.wait(150)  # the step is painted; the next merge's chips are made (and the read-ahead has it)
+        tl, k = w.session.core, w.session.merge_count
+        if k >= len(tl.steps):
+            continue
+        following = pane._trail
+        peeked = following.peek(tl.steps[k]) if following is not None else None
+        before = set(pixmaps)
+        w.session.step(1)
+        pane.view.viewport().repaint()
+        assert pane.encoding() == Encoder(w.session.model()).encode(text)
+        if peeked is not None and peeked[1]:  # the merge is in the text
+            warmed += 1
+            assert pane.encoding() is peeked[0]  # the trail's, made ahead
+            assert set(pixmaps) == before, f"chips made on the step of merge {k + 1}"
+    assert warmed >= 6

@@ -153,3 +153,25 @@ def test_chip_rows_model_from_plain_rows(qtmodeltester, plain):
     model.set_rows([("newest", "6", START[2])])
     assert model.rowCount() == 1 and _column(model, 0) == ["newest"]
     qtmodeltester.check(model)
+
+
+def test_a_chips_view_makes_ahead_what_a_repaint_blits(qtbot):
+    """ChipsView.warm paints rows offscreen: showing those rows (with the same chips outlined) then blits only."""
+    from bpe_lens_app.widgets.chips_table import chips_table
+
+    chips = TokenChips(lambda i: f"t{i}" * (i % 3 + 1))
+    model = ChipRowsModel(("word", "frequency", "before", "after"), (2, 3), chips)
+    view = chips_table(model, chips, (2, 3), 3)
+    qtbot.addWidget(view)
+    view.resize(420, 160)
+    view.show()
+    model.set_rows([("w", "1", (1, 2), (3,))])
+    view.viewport().repaint()
+    rows = [(f"w{i}", f"{i}", (i, i + 1, 7, i), (i, 99, i)) for i in range(4)]
+    view.warm(rows, {99})
+    made = dict(view.metrics().pixmaps)
+    assert len(made) > 1
+    view.flash_ids = {99}
+    model.set_rows(rows)
+    view.viewport().repaint()
+    assert view.metrics().pixmaps == made

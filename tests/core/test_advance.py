@@ -164,3 +164,15 @@ def test_a_trail_keeps_at_most_its_budget_of_tokens(monkeypatch):
     for k in (9, 8, 7):
         assert trail.follow(tl.jump(k)[0], True) == fulls[k]
     assert trail.follow(tl.jump(6)[0], True) is None  # the older ones were let go
+
+
+def test_a_trail_peeks_at_the_next_merge_without_moving():
+    tl, fulls = _timeline("gpt2"), _fulls("gpt2")
+    k = next(k for k in range(5, MERGES) if fulls[k + 1] != fulls[k])  # a merge the text has
+    trail = Trail(fulls[k], k)
+    assert trail.peek(tl.steps[k + 1]) is None  # merge k + 2 from merge k
+    ahead, hits = trail.peek(tl.steps[k])
+    assert trail.at == k and trail.encoding is fulls[k] and ahead == fulls[k + 1] and hits
+    assert trail.follow(tl.steps[k:k + 1], False) is ahead and trail.moves == [(fulls[k], hits, ahead, False)]
+    assert trail.follow(tl.steps[k:k + 1], True) is fulls[k]
+    assert trail.follow(tl.steps[k:k + 2], False) == fulls[k + 2]  # back at the peeked encoding: the peek serves
