@@ -187,9 +187,8 @@ class EncodePane(QWidget):
             return
         moved = trail.peek(step)
         if moved is not None and moved[1]:
-            chips, _ = self._chip_cache.splice(shown[1], shown[2], [(trail.encoding, moved[1], moved[0], False)],
-                                               self._text)
-            self.view.warm(chips, {step.new_id})
+            move = (trail.encoding, moved[1], moved[0], False)
+            self.view.warm(self._chip_cache.splice(shown[1], shown[2], [move], self._text)[0], {step.new_id})
 
     def forget_chips(self) -> None:
         """Token ids may name other tokens now (a branch was picked or switched): chips are made again."""
