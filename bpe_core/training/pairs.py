@@ -99,22 +99,27 @@ def initial_pairs(segs: Sequence[Sequence[int]], freqs: Sequence[int]) -> Tuple[
     list, each followed by a separator (-1, no token's id); the keys of all neighbour pairs and their
     words are zipped by ``map`` into per-key lists (``defaultdict``'s own ``__getitem__`` makes them),
     and the separator's pairs, whose keys are negative, are dropped. The same work as a Python loop
-    over the ~600k pairs of a 17.6 MB corpus's 81k words, in a third of the time (docs/benchmarks.md).
+    over the ~600k pairs of a 17.6 MB corpus's 81k words, in a third of the time (docs/benchmarks.md); a
+    slice of :data:`PAIRS_SLICE` words a pass, so another thread (the GUI's) gets the GIL between passes.
 
     >>> counts, where = initial_pairs([[1, 2, 1, 2], [2, 1]], [3, 5])
     >>> counts == {1 << SHIFT | 2: 6, 2 << SHIFT | 1: 8}, where == {1 << SHIFT | 2: [0, 0], 2 << SHIFT | 1: [0, 1]}
     (True, True)
     """
-    flat = list(chain.from_iterable(chain.from_iterable(zip(segs, repeat(_SEP)))))
-    keys = map(or_, map(lshift, flat, repeat(SHIFT)), islice(flat, 1, None))
-    # a word owns the pairs starting at its symbols and at the separator after it (-1 <= key < 0)
-    owners = chain.from_iterable(map(repeat, range(len(segs)), map(add, map(len, segs), repeat(1))))
     lists: DefaultDict[int, List[int]] = defaultdict(list)
-    deque(map(list.append, map(lists.__getitem__, keys), owners), maxlen=0)
-    del flat
+    for lo in range(0, len(segs), PAIRS_SLICE):  # a slice of words a pass: the GIL is free between passes
+        part = segs[lo:lo + PAIRS_SLICE]
+        flat = list(chain.from_iterable(chain.from_iterable(zip(part, repeat(_SEP)))))
+        keys = map(or_, map(lshift, flat, repeat(SHIFT)), islice(flat, 1, None))
+        # a word owns the pairs starting at its symbols and at the separator after it (-1 <= key < 0)
+        owners = chain.from_iterable(map(repeat, range(lo, lo + len(part)), map(add, map(len, part), repeat(1))))
+        deque(map(list.append, map(lists.__getitem__, keys), owners), maxlen=0)
     where = {k: ws for k, ws in lists.items() if k >= 0}
     fget = freqs.__getitem__
     return {k: sum(map(fget, ws)) for k, ws in where.items()}, where
 
 
 _SEP = (-1,)
+#: words per pass of :func:`initial_pairs`: one pass over every word held the GIL for its whole length (32 ms on
+#: wiki.valid.raw, several times that on the 17.6 MB corpus: the window froze while a corpus loaded)
+PAIRS_SLICE = 2048

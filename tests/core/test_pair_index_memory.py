@@ -122,3 +122,26 @@ def test_packed_hf_keys_sort_as_the_tuples_and_unpack(entries):
     packed = [k - (c << PACK) for c, k in entries]
     assert [(-(p >> PACK), p & PMASK) for p in sorted(packed)] == [(c, k) for c, k in
                                                                    sorted(entries, key=lambda e: (-e[0], e[1]))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(segs=st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=8), max_size=40),
+       slice_words=st.integers(1, 12), data=st.data())
+def test_initial_pairs_counted_a_slice_of_words_at_a_time_equal_a_plain_count(segs, slice_words, data):
+    """initial_pairs passes over a slice of words at a time (the GIL is free between passes); its counts and
+    word lists equal a plain loop's over every word: pairs never span two words, also across slices."""
+    import bpe_core.training.pairs as pairs
+
+    freqs = data.draw(st.lists(st.integers(1, 9), min_size=len(segs), max_size=len(segs)))
+    saved, pairs.PAIRS_SLICE = pairs.PAIRS_SLICE, slice_words
+    try:
+        counts, where = pairs.initial_pairs(segs, freqs)
+    finally:
+        pairs.PAIRS_SLICE = saved
+    want: Counter = Counter()
+    owners: Dict[int, List[int]] = {}
+    for w, seg in enumerate(segs):
+        for a, b in zip(seg, seg[1:]):
+            want[a << SHIFT | b] += freqs[w]
+            owners.setdefault(a << SHIFT | b, []).append(w)
+    assert counts == dict(want) and where == owners
