@@ -66,9 +66,9 @@ class SessionFollower(QObject):
             self.pane.follow(s.model, same_ids=True)
 
     def _on_warm_timeout(self) -> None:
-        tl, k = self.session.core, self.session.merge_count
-        if tl is not None and k < len(tl.steps) and not self.session.is_running:
-            self.pane.warm_next(tl.steps[k])
+        step = self.session.next_step()
+        if step is not None and not self.session.is_running:
+            self.pane.warm_next(step)
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
         self._on_session_moved(steps, True)

@@ -58,6 +58,11 @@ class SessionViews(QObject):
     def display(self, token_id: int) -> str:
         return self._tl.display(token_id)
 
+    def next_step(self) -> Optional[MergeStep]:
+        """The merge a step would show next, when it is known already (read ahead, or undone)."""
+        tl = self._tl
+        return tl.steps[tl.merge_count] if tl is not None and tl.merge_count < len(tl.steps) else None
+
     def word_history(self, i: int) -> WordHistory:
         """Word ``i``'s segmentation at the start and after every merge that changed it."""
         return self._tl.word_history(i)

@@ -345,8 +345,8 @@ class EncodePane(QWidget):
         if style != self._chip_cache.style or self._chip_model is not owner:
             self._chip_model, self._chip_cache = owner, ChipCache(*style)
             self._shown = None
-        shown = self._shown
-        if moves and shown is not None and shown[0] is move_ends(moves)[0] and move_ends(moves)[1] is enc:
+        shown, ends = self._shown, move_ends(moves) if moves else (None, None)
+        if shown is not None and shown[0] is ends[0] and ends[1] is enc:
             chips, breaks = self._chip_cache.splice(shown[1], shown[2], moves, self._text)
             kept = shown[3]  # a merge never joins a character without a token
         else:

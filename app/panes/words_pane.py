@@ -199,20 +199,17 @@ class WordsPane(QWidget):
         self.changed_title.setText(
             f"Merge {step.rank} ({text(step.left).text} + {text(step.right).text} → {text(step.new_id).text}) "
             f"changed {len(step.changed_words):,} words")
-        self.changed_model.set_rows([(chip_text(ex.word)[0], f"{ex.freq:,}", ex.before, ex.after)
-                                     for ex in step.examples])
+        self.changed_model.set_rows(_change_rows(step.examples))
 
     def _warm_next_changes(self) -> None:
         """The next merge's changed words as its step will show them (when it is known: read ahead, or undone),
         painted offscreen (:meth:`ChipsView.warm`)."""
-        s, view = self.session, self.changed_table
-        tl, k = s.core, s.merge_count
-        if tl is None or k >= len(tl.steps) or not tl.steps[k].examples or not view.isVisible():
+        step, view = self.session.next_step(), self.changed_table
+        if step is None or not step.examples or not view.isVisible():
             return
         first = max(0, view.rowAt(0))
         shown = view.viewport().height() // max(1, view.verticalHeader().defaultSectionSize()) + 1
-        view.warm([(None, None, ex.before, ex.after) for ex in tl.steps[k].examples[first:first + shown]],
-                  {tl.steps[k].new_id})
+        view.warm(_change_rows(step.examples[first:first + shown]), {step.new_id})
 
     def _show_history(self, word_index: int) -> None:
         self._selected = word_index
@@ -228,3 +225,8 @@ class WordsPane(QWidget):
             f"<b>{chip_text(s.words[word_index])[0]}</b> ({s.freqs[word_index]:,}×): "
             f"{len(rows) - 1} merge(s) changed it")
         self.history_model.set_rows(rows)
+
+
+def _change_rows(examples) -> List[Tuple]:
+    """The changed-words table's rows: word, frequency, segmentation before and after the merge."""
+    return [(chip_text(ex.word)[0], f"{ex.freq:,}", ex.before, ex.after) for ex in examples]

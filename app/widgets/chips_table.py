@@ -22,6 +22,9 @@ from .roles import ACCESSIBLE, DISPLAY, HORIZONTAL, IDS_ROLE
 
 __all__ = ["TokenChips", "ChipsView", "ChipRowsModel", "chips_table"]
 
+#: a chip cell's chips sit this far inside it (left, top, right, bottom)
+CELL_MARGINS = (3, 1, -3, -1)
+
 
 class TokenChips:
     """Chips of a vocabulary's tokens, cached by id; ``token(id)`` gives a token's bytes or text.
@@ -90,7 +93,7 @@ class ChipsView(RowsView):
         m = self.metrics()
         palette = self.palette()
         selection = self.selectionModel()
-        columns = [c for c in self.chip_columns if not self.isColumnHidden(c)]
+        columns = self._shown_chip_columns()
         painter = QPainter(self.viewport())
         for row in range(first, last + 1):
             selected = selection is not None and selection.isRowSelected(row)
@@ -101,9 +104,8 @@ class ChipsView(RowsView):
                     continue
                 ids = model.chip_ids(row, col)
                 if ids:
-                    rect = cell.adjusted(3, 1, -3, -1)
-                    painter.setClipRect(rect)
-                    paint_chips(painter, rect, self.token_chips.chips(ids), metrics=m, highlight_ids=self.flash_ids)
+                    painter.setClipRect(cell.adjusted(*CELL_MARGINS))
+                    self._paint_cell(painter, cell, ids, self.flash_ids, m)
         painter.end()
 
     def warm(self, rows: Iterable[Sequence], flash_ids: Set[int]) -> None:
@@ -114,7 +116,7 @@ class ChipsView(RowsView):
         m = self.metrics()
         grid = 1 if self.showGrid() else 0
         height = self.verticalHeader().defaultSectionSize() - grid
-        columns = [c for c in self.chip_columns if not self.isColumnHidden(c)]
+        columns = self._shown_chip_columns()
         if not columns or height <= 2:
             return
         dpr = self.viewport().devicePixelRatioF()
@@ -125,9 +127,17 @@ class ChipsView(RowsView):
         for row in rows:
             for col in columns:
                 if row[col]:
-                    rect = QRect(0, 0, self.columnWidth(col) - grid, height).adjusted(3, 1, -3, -1)
-                    paint_chips(painter, rect, self.token_chips.chips(row[col]), metrics=m, highlight_ids=flash_ids)
+                    self._paint_cell(painter, QRect(0, 0, self.columnWidth(col) - grid, height), row[col], flash_ids, m)
         painter.end()
+
+    def _shown_chip_columns(self) -> List[int]:
+        return [c for c in self.chip_columns if not self.isColumnHidden(c)]
+
+    def _paint_cell(self, painter: QPainter, cell: QRect, ids: Sequence[int], flash_ids: Set[int],
+                    m: ChipMetrics) -> None:
+        """One cell's chips, as a repaint and :meth:`warm` both draw them."""
+        paint_chips(painter, cell.adjusted(*CELL_MARGINS), self.token_chips.chips(ids), metrics=m,
+                    highlight_ids=flash_ids)
 
     def sizeHintForColumn(self, column: int) -> int:
         if column not in self.chip_columns or self.model() is None:

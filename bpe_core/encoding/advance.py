@@ -119,6 +119,11 @@ def _find(ids: Tuple[int, ...], token: int, start: int) -> int:
         return -1
 
 
+def _key(step: MergeStep) -> Tuple[int, int, int, int]:
+    """What tells a merge from another at the same rank (a branch)."""
+    return step.rank, step.left, step.right, step.new_id
+
+
 def _is_start(starts: Tuple[int, ...], i: int) -> bool:
     k = bisect_left(starts, i)
     return k < len(starts) and starts[k] == i
@@ -137,7 +142,7 @@ class Trail:
         #: ``hits[t]`` and ``hits[t] + 1`` of ``before`` are token ``hits[t] - t`` of ``after`` (a view showing
         #: one token per chip can splice its chips instead of making them all again)
         self.moves: List[Tuple[LensEncoding, List[int], LensEncoding, bool]] = []
-        self._peeked: Optional[Tuple[tuple, LensEncoding, Tuple[LensEncoding, Tuple[int, ...], List[int]]]] = None
+        self._peeked: Optional[Tuple[Tuple[int, int, int, int], LensEncoding, Tuple[LensEncoding, Tuple[int, ...], List[int]]]] = None
 
     def peek(self, step: MergeStep) -> Optional[Tuple[LensEncoding, List[int]]]:
         """The encoding one merge (``step``) on and where it joins tokens, the trail staying where it is (a view
@@ -146,8 +151,7 @@ class Trail:
         if step.rank != self.at + 1:
             return None
         moved = _advance(self.encoding, self._ids, step)
-        key = (step.rank, step.left, step.right, step.new_id)
-        self._peeked = None if moved is None else (key, self.encoding, moved)
+        self._peeked = None if moved is None else (_key(step), self.encoding, moved)
         return None if moved is None else (moved[0], moved[2])
 
     def follow(self, steps: Sequence[MergeStep], undone: bool) -> Optional[LensEncoding]:
@@ -159,7 +163,7 @@ class Trail:
         enc, ids, at, passed = self.encoding, self._ids, self.at, self._passed[-keep:]
         moves: List[Tuple[LensEncoding, List[int], LensEncoding, bool]] = []
         for step in steps:
-            key = (step.rank, step.left, step.right, step.new_id)
+            key = _key(step)
             if undone:
                 if step.rank != at or not passed or passed[-1][0] != key:
                     return None

@@ -146,7 +146,8 @@ def test_each_chip_is_its_tokens_own(qtbot, pane, byte_model, toggles):
         hit = chip_for(t, None, *style)
         expected.append((chip_for(t, text, *style) if hit is PER_SPAN else hit)[0])
     assert pane.view.chips() == expected
-    assert len({c.text for c in expected if c.partial}) >= (0 if style[0] == "hex" else 2)
+    if style[0] != "hex":  # (hex chips read their bytes: the same for the same id)
+        assert len({c.text for c in expected if c.partial}) >= 2
     rows = [pane.view.chip_rect(i).y() for i in range(len(expected))]
     assert len(set(rows)) >= 4  # the newlines start rows (two after "中\n\n")
 

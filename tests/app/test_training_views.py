@@ -335,3 +335,26 @@ def test_the_sort_arrow_points_the_way_the_words_run(qtbot, loaded_window):
     qtbot.wait(10)
     up = _arrow_rows(header, WordsModel.WORD)
     assert len(up) >= 2 and up[0] < up[-1]
+
+
+def test_the_words_pane_makes_the_next_merges_changed_words_ahead(qtbot, loaded_window):
+    """A while after a step the words pane paints the next merge's changed words offscreen: the step that shows
+    them only blits (the same pixmaps, none made)."""
+    w = loaded_window
+    view = w.words.changed_table
+    pixmaps = view.metrics().pixmaps
+    warmed = 0
+    for _ in range(10):
+        w.session.step(1)
+        qtbot.wait(150)  # painted; the next merge read ahead and its changed words made
+        view.viewport().repaint()
+        nxt = w.session.next_step()
+        if nxt is None or not nxt.examples:
+            continue
+        before = set(pixmaps)
+        w.session.step(1)
+        assert w.words.changed_model.rows[0][3] == nxt.examples[0].after
+        view.viewport().repaint()
+        warmed += 1
+        assert set(pixmaps) == before, f"chips made on the step of merge {nxt.rank}"
+    assert warmed >= 5
