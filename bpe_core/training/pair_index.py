@@ -34,8 +34,8 @@ from itertools import chain
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.encoding.merge import expand_pair, merge_in_place
-from bpe_core.training.pairs import (MANY, MASK, PACK, PMASK, SHIFT, WORD_SHIFT, apply_many, initial_pairs, pair_keys,
-                                     pairs_of)
+from bpe_core.training.pairs import (MANY, MASK, PACK, PAIRS_SLICE, PMASK, SHIFT, WORD_SHIFT, apply_many, initial_pairs,
+                                     pair_keys, pairs_of)
 from bpe_core.types import Raw
 
 __all__ = ["PairIndex", "expand", "MASK", "SHIFT", "pairs_of"]  # the pair keys' home is training.pairs
@@ -52,8 +52,10 @@ class PairIndex:
         self.lens = lens  # units (chars or bytes) per token, for first-seen offsets
         self.rule = rule
         self.occ: List[int] = [0] * len(tokens)  # occurrences of each token in the unique words
-        for tid, n in Counter(chain.from_iterable(segs)).items():  # counted at C speed
-            self.occ[tid] = n
+        occ = self.occ
+        for lo in range(0, len(segs), PAIRS_SLICE):  # counted at C speed, a slice of words a pass (the GIL
+            for tid, n in Counter(chain.from_iterable(segs[lo:lo + PAIRS_SLICE])).items():  # is free between)
+                occ[tid] += n
         counts, where = initial_pairs(segs, freqs)
         first = {k: ws[0] for k, ws in where.items()}
         self.counts = counts

@@ -145,3 +145,19 @@ def test_initial_pairs_counted_a_slice_of_words_at_a_time_equal_a_plain_count(se
             want[a << SHIFT | b] += freqs[w]
             owners.setdefault(a << SHIFT | b, []).append(w)
     assert counts == dict(want) and where == owners
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=words_strategy, slice_words=st.integers(1, 5), rule_name=st.sampled_from(RULES))
+def test_token_occurrences_counted_a_slice_of_words_at_a_time_equal_a_plain_count(words, slice_words, rule_name):
+    """The index counts each token's occurrences in the unique words a slice of words a pass (the GIL is free
+    between passes, as for initial_pairs): the same as one count over every word."""
+    import bpe_core.training.pair_index as pair_index
+
+    saved, pair_index.PAIRS_SLICE = pair_index.PAIRS_SLICE, slice_words
+    try:
+        t = Trainer(words, TrainerConfig(tie_break=rule_name), symbols_fn=chars)
+    finally:
+        pair_index.PAIRS_SLICE = saved
+    plain = Counter(tid for w in range(len(t.words)) for tid in t.segmentation(w))
+    assert t._idx.occ == [plain.get(tid, 0) for tid in range(len(t._idx.occ))]
