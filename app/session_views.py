@@ -45,6 +45,7 @@ class SessionViews(QObject):
     merge_count = Fact[int](int)
     vocab_size = Fact[int](int)
     stats = Fact[Optional[TrainingStats]]()
+    initial_stats = Fact[Optional[TrainingStats]]()  # at merge 0
     stop_reason = Fact[Optional[str]]()
     history = Fact[List[MergeStep]](list)  # the merges applied now, rank 1 first
     timeline = Fact[List[MergeStep]](list, name="reached_steps")  # every merge reached: applied, then undone

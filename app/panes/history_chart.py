@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QGraphicsItem, QTabBar, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
+from ..coalesce import later, now
 from ..session import SYNC_STEPS, Session
 from ..theme import CURVES, chart_colors, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
@@ -106,7 +107,7 @@ class HistoryChart(QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.picker)
         layout.addWidget(self.layout_widget)
-        session.corpus_loaded.connect(self.rebuild)
+        session.corpus_loaded.connect(lambda *_: later(self, self.rebuild))  # a pass of its own (coalesce.Passes)
         session.reset_done.connect(self.rebuild)
         session.steps_applied.connect(self._on_session_steps_applied)
         session.steps_undone.connect(self._on_session_steps_undone)
@@ -250,9 +251,9 @@ class HistoryChart(QWidget):
             self.apply_palette()
             self.picker.setTabText(3, f"{unit}/tok")
         self.total_axis.setScale(s.stats.total_words if s.stats is not None else 1.0)
-        if s.stats is not None:
-            self._vocab[0], self._tpw[0], self._upt[0] = s.stats.vocab_size, s.stats.tokens_per_word, \
-                s.stats.units_per_token
+        first = s.initial_stats  # (a rebuild may come after merges: a new corpus's drawn as a step arrives)
+        if first is not None:
+            self._vocab[0], self._tpw[0], self._upt[0] = first.vocab_size, first.tokens_per_word, first.units_per_token
         if s.history:
             self._write_many(s.history)
         self._n = s.merge_count
@@ -261,6 +262,7 @@ class HistoryChart(QWidget):
         self._redraw()
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
+        now(self)  # a new corpus's rebuild still waiting runs first
         if len(steps) > 8:
             self._write_many(steps)  # a bulk run's frame: thousands at once
         else:
@@ -280,11 +282,13 @@ class HistoryChart(QWidget):
     def _on_session_run_started(self, *_) -> None:
         """x covers where a run heads at its start (the range it would end with): no frame of the run
         redraws the four x axes (~20 ms in the frame that crossed the old end)."""
+        now(self)  # a new corpus's rebuild still waiting runs first
         goal = self.session.run_goal
         if goal is not None:
             self._set_x(goal)
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
+        now(self)  # a new corpus's rebuild still waiting runs first
         self._n = self.session.merge_count
         if self._xmax > 2 * nice_ceiling(max(100, self._n * 1.5)):  # scrubbed far back: zoom in
             self._xmax = 0.0

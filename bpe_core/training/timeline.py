@@ -85,7 +85,7 @@ class Timeline:
         self._steps: List[MergeStep] = []
         self._position = self._reached = 0  # the position, and the furthest it has been
         start = self._frame((), False)
-        self._top, self._stats, self._vocab_size, self._initial_stats = start.top_pairs, start.stats, \
+        self._top, self._stats, self._vocab_size, self.initial_stats = start.top_pairs, start.stats, \
             start.vocab_size, start.stats
         self._tops = {0: start.top_pairs}  # position -> the trainer's top pairs there (from frames)
         self._top_exact = True  # the published top pairs are the trainer's at the position (else: from records)
@@ -299,7 +299,7 @@ class Timeline:
         if k == at:
             return [], False
         self._position, self._seg_cache, self._reached = k, {}, max(self._reached, k)
-        self._stats = self._steps[k - 1].stats if k else self._initial_stats
+        self._stats = self._steps[k - 1].stats if k else self.initial_stats
         self._vocab_size = self._stats.vocab_size
         top = self._tops.get(k)
         self._top_exact = top is not None

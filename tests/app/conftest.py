@@ -133,7 +133,17 @@ def window(session, window_for):
 
 
 @pytest.fixture
-def loaded_window(qtbot, window, small_corpus):
+def drawn(qtbot):
+    """``drawn()`` waits until every pane has drawn what it was asked to (a load's charts draw in passes
+    after it: ``coalesce.Passes``)."""
+    from bpe_lens_app.coalesce import passes
+
+    return lambda: qtbot.waitUntil(lambda: passes().idle, timeout=5000)
+
+
+@pytest.fixture
+def loaded_window(qtbot, window, small_corpus, drawn):
     with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
         window.session.load_corpus(small_corpus)
+    drawn()
     return window

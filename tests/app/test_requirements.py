@@ -24,7 +24,7 @@ from bpe_lens_app.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTE
 TEXT = "the lowest newest widest"
 
 
-def test_starts_on_the_default_corpus_with_a_preset_ready_to_step(qtbot, monkeypatch):
+def test_starts_on_the_default_corpus_with_a_preset_ready_to_step(qtbot, monkeypatch, drawn):
     from bpe_lens_app import __main__ as entry
 
     monkeypatch.setattr(QApplication, "exec", lambda *a: 0)  # main() returns instead of running the loop
@@ -34,6 +34,7 @@ def test_starts_on_the_default_corpus_with_a_preset_ready_to_step(qtbot, monkeyp
     qtbot.addWidget(window)
     s = window.session
     qtbot.waitUntil(lambda: s.is_loaded, timeout=20000)
+    drawn()  # the charts draw the corpus a pass after it is installed
     assert s.corpus.path == str(entry.DEFAULT_CORPUS) and "default.txt" in window.windowTitle()
     assert window.preset_box.currentText() == s.config.preset == "gpt2"
     assert window.controls.merge_label.text().startswith("merge 0 /")

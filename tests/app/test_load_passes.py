@@ -1,0 +1,159 @@
+"""Issue 9, the load's stall: a corpus is installed in one pass and each chart draws it in a pass of its own
+(``coalesce.Passes``), after what the pass before posted (a scene's flush repaints the window at once) and
+after the timers that came due. The stall's figure is bench/bench_stall.py's (``load``)."""
+from __future__ import annotations
+
+import time
+from typing import List
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+
+from bpe_lens_app.coalesce import Passes
+
+
+class Log(QObject):
+    """Records posted events (``post``) as they are delivered, and what it is told, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: List[str] = []
+        self._posted: List[str] = []  # names of the events posted, delivered first in, first out
+
+    def post(self, name: str) -> None:
+        self._posted.append(name)
+        QCoreApplication.postEvent(self, QEvent(QEvent.Type.User))
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.User:
+            self.seen.append(self._posted.pop(0))
+            time.sleep(0.004)  # slow, as a scene's flush (a repaint): a tick comes due
+            return True
+        return super().event(event)
+
+
+@pytest.fixture
+def passes(qapp):
+    p = Passes()
+    yield p
+    p.deleteLater()
+
+
+def test_each_call_runs_after_what_the_one_before_posted_and_the_timers_due(qtbot, passes):
+    log = Log()
+    ticks = QTimer(interval=1, timerType=Qt.PreciseTimer)
+    ticks.timeout.connect(lambda: log.seen.append("tick") if log.seen[-1:] != ["tick"] else None)
+    owners = [QObject() for _ in range(3)]
+
+    def call(k: int) -> None:  # quick; what it posts is slow
+        log.seen.append(f"call {k}")
+        log.post(f"posted by {k}")
+
+    log.post("posted before")
+    for k, owner in enumerate(owners):
+        passes.later(owner, lambda k=k: call(k))
+    ticks.start()
+    qtbot.waitUntil(lambda: passes.idle and "posted by 2" in log.seen, timeout=5000)
+    ticks.stop()
+    calls = [e for e in log.seen if e != "tick"]
+    assert calls == ["posted before", "call 0", "posted by 0", "call 1", "posted by 1", "call 2", "posted by 2"]
+    for k in (1, 2):  # the timers that came due during what a call posted had their turn before the next call
+        between = log.seen[log.seen.index(f"posted by {k - 1}"): log.seen.index(f"call {k}")]
+        assert "tick" in between, log.seen
+
+
+def test_a_newer_call_replaces_the_owners_and_none_runs_for_a_deleted_owner(qtbot, passes):
+    ran: List[str] = []
+    keep, gone = QObject(), QObject()
+    passes.later(keep, lambda: ran.append("old"))
+    passes.later(gone, lambda: ran.append("gone"))
+    passes.later(keep, lambda: ran.append("new"))
+    assert passes.waiting(keep) and not passes.idle
+    import shiboken6
+
+    shiboken6.delete(gone)
+    qtbot.waitUntil(lambda: passes.idle, timeout=5000)
+    qtbot.wait(20)
+    assert ran == ["new"]
+
+
+def test_run_now_and_flush_run_what_waits_at_once(qtbot, passes):
+    ran: List[str] = []
+    a, b, c = QObject(), QObject(), QObject()
+    for name, owner in (("a", a), ("b", b), ("c", c)):
+        passes.later(owner, lambda name=name: ran.append(name))
+    assert passes.run_now(b) and ran == ["b"]
+    assert not passes.run_now(b)  # ran already: nothing waits for b
+    passes.flush()
+    assert ran == ["b", "a", "c"] and passes.idle
+    qtbot.wait(20)
+    assert ran == ["b", "a", "c"]  # nothing runs twice
+
+
+def test_a_call_that_raises_stops_no_other(qtbot, passes):
+    ran: List[str] = []
+    a, b = QObject(), QObject()
+
+    def fail() -> None:
+        raise RuntimeError("a pane's draw failed")
+
+    passes.later(a, fail)
+    passes.later(b, lambda: ran.append("b"))
+    with qtbot.captureExceptions() as raised:
+        qtbot.waitUntil(lambda: passes.idle, timeout=5000)
+        qtbot.waitUntil(lambda: ran == ["b"], timeout=5000)
+    assert [str(e[1]) for e in raised] == ["a pane's draw failed"]
+
+
+def test_a_load_draws_each_chart_in_a_pass_of_its_own(qtbot, window, small_corpus, drawn, monkeypatch):
+    """Installed in one pass (every pane but the charts); the pair chart then draws it in a pass of its own,
+    its scene flushes (a repaint), the timers that came due meanwhile get their turn (input would), and only
+    then the history chart draws."""
+    w, s = window, window.session
+    log = Log()
+    ticks = QTimer(interval=1, timerType=Qt.PreciseTimer)
+    ticks.timeout.connect(lambda: log.seen.append("tick") if log.seen[-1:] != ["tick"] else None)
+
+    def logged(name: str, fn):
+        def run(*args):
+            log.seen.append(name)
+            return fn(*args)
+        return run
+
+    monkeypatch.setattr(w.pair_chart, "_draw_corpus", logged("pair chart draws", w.pair_chart._draw_corpus))
+    monkeypatch.setattr(w.history_chart, "rebuild", logged("history chart draws", w.history_chart.rebuild))
+
+    class Flushes(QObject):
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.MetaCall and watched is w.pair_chart.plot_widget.scene():
+                log.seen.append("pair scene flushes")
+                time.sleep(0.004)  # a tick comes due (the flush repaints the window)
+            return False
+
+    flushes = Flushes()
+    w.pair_chart.plot_widget.scene().installEventFilter(flushes)
+    s.corpus_loaded.connect(lambda *_: log.seen.append("installed"))
+    ticks.start()
+    with qtbot.waitSignal(s.corpus_loaded, timeout=10000):
+        s.load_corpus(small_corpus)
+    drawn()
+    ticks.stop()
+    seen = [e for e in log.seen if e != "tick"]
+    assert seen.index("installed") < seen.index("pair chart draws") < seen.index("pair scene flushes") \
+        < seen.index("history chart draws"), log.seen
+    between = log.seen[log.seen.index("pair scene flushes"): log.seen.index("history chart draws")]
+    assert "tick" in between, log.seen
+    assert w.pair_chart.labels()[0] and w.history_chart.values()["vocab"][0] == s.stats.vocab_size
+
+
+def test_a_step_before_a_charts_pass_draws_the_new_corpus_first(qtbot, window, small_corpus, drawn):
+    """Steps taken in the load's own pass (a script, a test) find each chart drawing the new corpus first."""
+    s = window.session
+    with qtbot.waitSignal(s.corpus_loaded, timeout=10000):
+        s.load_corpus(small_corpus)
+    s.step(3)  # no pass of the loop in between
+    values = window.history_chart.values()
+    assert list(values["vocab"]) == [s.stats.vocab_size - 3 + k for k in range(4)]
+    assert window.pair_chart.labels()[0]
+    drawn()
+    assert list(window.history_chart.values()["vocab"]) == list(values["vocab"])
