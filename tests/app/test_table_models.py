@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import List, Tuple
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
 
@@ -119,6 +120,30 @@ def test_words_model_filters_and_sorts(qtmodeltester, plain):
     model.sort(WordsModel.TOKENS, Qt.DescendingOrder)
     assert _column(model, WordsModel.WORD) == ["newest", "lower", "low"]
     qtmodeltester.check(model)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.tuples(st.text(alphabet="aAbB", min_size=1, max_size=3), st.integers(1, 3), st.integers(1, 3)),
+                     max_size=30),
+       column=st.sampled_from([WordsModel.WORD, WordsModel.FREQ, WordsModel.TOKENS, WordsModel.SEGMENTATION]),
+       descending=st.booleans(), needle=st.sampled_from(["", "a", "AB", "zz"]))
+def test_words_model_rows_are_a_stable_sort_of_the_words_it_keeps(plain, rows, column, descending, needle):
+    """Rows (numpy sorts the numbers) are the words the filter keeps (case-insensitive) in a stable sort by the
+    column (the segmentation column sorts by token count), ties in corpus order both ways; ``row_of`` inverts
+    it. Few distinct values: many ties."""
+    plain.words = [w for w, _, _ in rows]
+    plain.freqs = [f for _, f, _ in rows]
+    plain.segmentation = lambda i: tuple(range(rows[i][2]))
+    model = WordsModel(plain, TokenChips(plain.token))
+    model.set_filter(needle)
+    model.sort(column, Qt.DescendingOrder if descending else Qt.AscendingOrder)
+    kept = [i for i, w in enumerate(plain.words) if needle.lower() in w.lower()]
+    key = {WordsModel.WORD: lambda i: plain.words[i], WordsModel.FREQ: lambda i: plain.freqs[i]}.get(
+        column, lambda i: rows[i][2])
+    want = sorted(kept, key=key, reverse=descending)
+    assert [model.word_index(r) for r in range(model.rowCount())] == want
+    assert all(type(model.word_index(r)) is int for r in range(model.rowCount()))
+    assert [model.row_of(i) for i in range(len(rows))] == [want.index(i) if i in want else -1 for i in range(len(rows))]
 
 
 def test_merges_model_from_plain_data(qtmodeltester, plain):
