@@ -134,6 +134,10 @@ class Passes(QObject):
             waiting[1]()
         return waiting is not None
 
+    def forget(self, owner: QObject) -> bool:
+        """Drop ``owner``'s waiting call (it drew meanwhile); False if none waited."""
+        return self._queue.pop(id(owner), None) is not None
+
     @property
     def idle(self) -> bool:
         """No call waits (what was asked for is drawn)."""
@@ -188,3 +192,8 @@ def later(owner: QObject, fn: Callable[[], Any]) -> None:
 def now(owner: QObject) -> bool:
     """:meth:`Passes.run_now` on the application's :func:`passes`."""
     return passes().run_now(owner)
+
+
+def forget(owner: QObject) -> bool:
+    """:meth:`Passes.forget` on the application's :func:`passes`."""
+    return passes().forget(owner)

@@ -19,12 +19,12 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QSize, QTimer
+from PySide6.QtCore import QEvent, QSize
 from PySide6.QtWidgets import QGraphicsItem, QTabBar, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
-from ..coalesce import later, now
+from ..coalesce import forget, later, now
 from ..session import SYNC_STEPS, Session
 from ..theme import CURVES, chart_colors, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
@@ -112,10 +112,6 @@ class HistoryChart(QWidget):
         session.steps_applied.connect(self._on_session_steps_applied)
         session.steps_undone.connect(self._on_session_steps_undone)
         session.run_started.connect(self._on_session_run_started)
-        # a run's last frame draws its curves and axes after the pass that published it: the publish, the
-        # window's repaint and this chart's (which Qt does at once when its scene flushes) were one stall
-        self._draw_later = QTimer(self, singleShot=True, interval=0)
-        self._draw_later.timeout.connect(self._draw)
         self.rebuild()
 
     # -- data ------------------------------------------------------------------------------------------
@@ -235,7 +231,7 @@ class HistoryChart(QWidget):
 
     def rebuild(self, *_) -> None:
         s = self.session
-        self._draw_later.stop()
+        forget(self.layout_widget)
         self._src = {}
         self._cap = 0
         self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
@@ -269,13 +265,15 @@ class HistoryChart(QWidget):
             for step in steps:
                 self._write(step)
         self._n = self.session.merge_count
-        if len(steps) > SYNC_STEPS:  # a bulk frame (a run's, a long seek's or jump's): drawn in a pass of its own
-            self._draw_later.start()
+        if len(steps) > SYNC_STEPS:  # a bulk frame (a run's, a long seek's or jump's): its curves and axes are drawn
+            # in a pass after the window's repaint (coalesce.Passes): the publish, that repaint and this chart's
+            # (which Qt does at once when its scene flushes) were one stall
+            later(self.layout_widget, self._draw)
         else:  # what a command merged on the GUI thread is drawn when the command returns
             self._draw()
 
     def _draw(self) -> None:
-        self._draw_later.stop()
+        forget(self.layout_widget)
         self._set_x(self._n)
         self._redraw()
 

@@ -32,6 +32,14 @@ class Log(QObject):
         return super().event(event)
 
 
+def logged(log: Log, name: str, fn):
+    """``fn``, noting ``name`` in ``log`` when it runs."""
+    def run(*args):
+        log.seen.append(name)
+        return fn(*args)
+    return run
+
+
 @pytest.fixture
 def passes(qapp):
     p = Passes()
@@ -114,14 +122,8 @@ def test_a_load_draws_each_chart_in_a_pass_of_its_own(qtbot, window, small_corpu
     ticks = QTimer(interval=1, timerType=Qt.PreciseTimer)
     ticks.timeout.connect(lambda: log.seen.append("tick") if log.seen[-1:] != ["tick"] else None)
 
-    def logged(name: str, fn):
-        def run(*args):
-            log.seen.append(name)
-            return fn(*args)
-        return run
-
-    monkeypatch.setattr(w.pair_chart, "_draw_corpus", logged("pair chart draws", w.pair_chart._draw_corpus))
-    monkeypatch.setattr(w.history_chart, "rebuild", logged("history chart draws", w.history_chart.rebuild))
+    monkeypatch.setattr(w.pair_chart, "_draw_corpus", logged(log, "pair chart draws", w.pair_chart._draw_corpus))
+    monkeypatch.setattr(w.history_chart, "rebuild", logged(log, "history chart draws", w.history_chart.rebuild))
 
     class Flushes(QObject):
         def eventFilter(self, watched, event) -> bool:
@@ -157,3 +159,34 @@ def test_a_step_before_a_charts_pass_draws_the_new_corpus_first(qtbot, window, s
     assert window.pair_chart.labels()[0]
     drawn()
     assert list(window.history_chart.values()["vocab"]) == list(values["vocab"])
+
+
+def test_a_bulk_frames_history_chart_draws_after_the_windows_repaint(qtbot, loaded_window, drawn, monkeypatch):
+    """A frame of a run (more than SYNC_STEPS merges) is published and the window repainted; the history chart's
+    curves and axes are drawn in a pass after that (its own repaint then comes at once, as its scene flushes).
+    (Its zero timer, before coalesce.Passes, met this here too; where timers came due during a long publish, as
+    under bench_stall's 2 ms ticker, it ran first and the window's and the chart's repaints made one stall.)"""
+    from bpe_lens_app.session import SYNC_STEPS
+
+    w, s = loaded_window, loaded_window.session
+    log = Log()
+    monkeypatch.setattr(w.history_chart, "_draw", logged(log, "history chart draws", w.history_chart._draw))
+
+    class Repaints(QObject):
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.UpdateRequest:
+                log.seen.append("window repaints")
+            return False
+
+    repaints = Repaints()
+    w.installEventFilter(repaints)
+    s.steps_applied.connect(lambda steps: log.seen.append("bulk frame" if len(steps) > SYNC_STEPS else "frame"))
+    with qtbot.waitSignal(s.run_finished, timeout=30000):
+        s.seek(120)
+    drawn()
+    qtbot.wait(50)
+    frames = [i for i, e in enumerate(log.seen) if e == "bulk frame"]
+    assert frames, log.seen
+    for i in frames:
+        after = log.seen[i + 1:]
+        assert "history chart draws" in after and "window repaints" in after[: after.index("history chart draws")], log.seen
