@@ -26,6 +26,7 @@ from bpe_core.presets import PRESETS, make_config  # noqa: F401
 from bpe_core.training.timeline import TOP_K, Frame, Move, Timeline  # noqa: F401
 from bpe_core.types import MergeStep, TrainerConfig
 
+from .coalesce import later
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message  # noqa: F401
 from .defaults import DEFAULT_PRESET, default_config, default_trainer_factory  # noqa: F401
 from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS, KEY_STEP,  # noqa: F401
@@ -64,8 +65,6 @@ class Session(SessionViews, RunEnds):
         self._settle_later.timeout.connect(self._on_read_on_timeout)
         self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
         self._indexing.timeout.connect(self._on_indexing_timeout)
-        self._painted = QTimer(self, singleShot=True, interval=0)  # a frame shown: background work may go on
-        self._painted.timeout.connect(GUI_FIRST.lift)
 
     @property
     def is_loading(self) -> bool:
@@ -324,11 +323,12 @@ class Session(SessionViews, RunEnds):
         return bool(steps)
 
     def _show(self, steps: List[MergeStep], undone: bool) -> None:
-        """Tell the panes; background workers wait while they take the steps in and paint them (until the
-        event loop gets to its timers: the repaints, posted events, go first; at most PAINT_WINDOW_S)."""
+        """Tell the panes; background workers wait while they take the steps in and paint them (until a
+        coalesce.Passes turn after what the panes posted, their repaints; at most PAINT_WINDOW_S). A zero timer
+        started here could run before those repaints when timers came due meanwhile."""
         GUI_FIRST.paint_soon(PAINT_WINDOW_S)
         (self.steps_undone if undone else self.steps_applied).emit(steps)
-        self._painted.start()
+        later(self, GUI_FIRST.lift)
 
     def _drain(self) -> None:
         worker = self._run

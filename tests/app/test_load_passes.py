@@ -191,3 +191,28 @@ def test_a_bulk_frames_history_chart_draws_after_the_windows_repaint(qtbot, load
         after = log.seen[i + 1:]
         assert "history chart draws" in after, log.seen
         assert "window repaints" in after[: after.index("history chart draws")], log.seen
+
+
+def test_background_work_waits_until_a_steps_repaint_is_done(qtbot, loaded_window):
+    """A step shown on the GUI thread keeps background workers (read-ahead, catch-up) off the GIL until the window
+    has repainted it (worker.GUI_FIRST, lifted in a coalesce.Passes turn after what the panes posted). (The zero
+    timer before it met this here too; under bench_stall's 2 ms ticker it could lift before the repaint.)"""
+    from bpe_lens_app.worker import GUI_FIRST
+
+    w, s = loaded_window, loaded_window.session
+    seen: List[str] = []
+
+    class Repaints(QObject):
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.UpdateRequest:
+                seen.append("repaint, workers wait" if GUI_FIRST.until > time.monotonic() else "repaint")
+            return False
+
+    repaints = Repaints()
+    w.installEventFilter(repaints)
+    for _ in range(5):
+        seen.clear()
+        s.step()  # merged (or read ahead) and published on the GUI thread
+        assert GUI_FIRST.until > time.monotonic()
+        qtbot.waitUntil(lambda: GUI_FIRST.until == 0.0, timeout=2000)
+        assert seen and seen[0] == "repaint, workers wait", seen
