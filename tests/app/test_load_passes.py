@@ -42,9 +42,8 @@ def logged(log: Log, name: str, fn):
 
 @pytest.fixture
 def passes(qapp):
-    p = Passes()
-    yield p
-    p.deleteLater()
+    """A Passes of the test's own (the application owns it)."""
+    return Passes(qapp)
 
 
 def test_each_call_runs_after_what_the_one_before_posted_and_the_timers_due(qtbot, passes):
