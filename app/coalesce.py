@@ -127,13 +127,6 @@ class Passes(QObject):
     def waiting(self, owner: QObject) -> bool:
         return id(owner) in self._queue
 
-    def run_now(self, owner: QObject) -> bool:
-        """Run ``owner``'s waiting call now (what is newer than it must not be drawn first); False if none."""
-        waiting = self._queue.pop(id(owner), None)
-        if waiting is not None:
-            waiting[1]()
-        return waiting is not None
-
     def forget(self, owner: QObject) -> bool:
         """Drop ``owner``'s waiting call (it drew meanwhile); False if none waited."""
         return self._queue.pop(id(owner), None) is not None
@@ -187,11 +180,6 @@ def passes() -> Passes:
 def later(owner: QObject, fn: Callable[[], Any]) -> None:
     """:meth:`Passes.later` on the application's :func:`passes`."""
     passes().later(owner, fn)
-
-
-def now(owner: QObject) -> bool:
-    """:meth:`Passes.run_now` on the application's :func:`passes`."""
-    return passes().run_now(owner)
 
 
 def forget(owner: QObject) -> bool:

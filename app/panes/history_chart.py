@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QGraphicsItem, QTabBar, QVBoxLayout, QWidget
 
 from bpe_core.types import MergeStep
 
-from ..coalesce import forget, later, now
+from ..coalesce import forget, later
 from ..session import SYNC_STEPS, Session
 from ..theme import CURVES, chart_colors, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
@@ -107,7 +107,7 @@ class HistoryChart(QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.picker)
         layout.addWidget(self.layout_widget)
-        session.corpus_loaded.connect(lambda *_: later(self, self.rebuild))  # a pass of its own (coalesce.Passes)
+        session.corpus_loaded.connect(self._on_session_corpus_loaded)
         session.reset_done.connect(self.rebuild)
         session.steps_applied.connect(self._on_session_steps_applied)
         session.steps_undone.connect(self._on_session_steps_undone)
@@ -230,8 +230,19 @@ class HistoryChart(QWidget):
         self._upt[ranks] = [st.stats.units_per_token for st in steps]
 
     def rebuild(self, *_) -> None:
+        """The session's merges from scratch, drawn now."""
+        self._reset()
+        self._draw()
+
+    def _on_session_corpus_loaded(self, *_) -> None:
+        """The new corpus's values now; its curves and axes in a pass of their own (coalesce.Passes), not with
+        the window's first repaint (each chart's scene flush repaints the window at once)."""
+        self._reset()
+        later(self.layout_widget, self._draw)
+
+    def _reset(self) -> None:
+        """The arrays from the session's merges; the corpus's axes are drawn by the next :meth:`_draw`."""
         s = self.session
-        forget(self.layout_widget)
         self._src = {}
         self._cap = 0
         self._count = self._log_count = self._vocab = self._tpw = self._upt = np.zeros(0)
@@ -239,6 +250,17 @@ class HistoryChart(QWidget):
         self._yrange = (0, 0)
         self._xmax = 0.0
         self._drawn = (math.inf, 0)
+        first = s.initial_stats
+        if first is not None:
+            self._vocab[0], self._tpw[0], self._upt[0] = first.vocab_size, first.tokens_per_word, first.units_per_token
+        if s.history:
+            self._write_many(s.history)
+        self._n = s.merge_count
+        self._corpus_due = True
+
+    def _draw_corpus(self) -> None:
+        """What follows from the corpus: the unit in a title, the totals axis, the fixed y ranges."""
+        s = self.session
         unit = "bytes" if s.config.unit == "bytes" else "chars"
         title = f"{'bytes' if unit == 'bytes' else 'characters'} per token"
         if title != self.titles[3]:
@@ -247,18 +269,9 @@ class HistoryChart(QWidget):
             self.apply_palette()
             self.picker.setTabText(3, f"{unit}/tok")
         self.total_axis.setScale(s.stats.total_words if s.stats is not None else 1.0)
-        first = s.initial_stats  # (a rebuild may come after merges: a new corpus's drawn as a step arrives)
-        if first is not None:
-            self._vocab[0], self._tpw[0], self._upt[0] = first.vocab_size, first.tokens_per_word, first.units_per_token
-        if s.history:
-            self._write_many(s.history)
-        self._n = s.merge_count
-        self._set_x(self._n)  # from the merge shown (0 after a reset), not the old range
         self._set_fixed_y()
-        self._redraw()
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
-        now(self)  # a new corpus's rebuild still waiting runs first
         if len(steps) > 8:
             self._write_many(steps)  # a bulk run's frame: thousands at once
         else:
@@ -273,25 +286,25 @@ class HistoryChart(QWidget):
             self._draw()
 
     def _draw(self) -> None:
-        forget(self.layout_widget)
-        self._set_x(self._n)
+        forget(self.layout_widget)  # (a draw waiting for its pass is this one)
+        self._set_x(self._n)  # from the merge shown (0 after a reset), not the old range
+        if self._corpus_due:
+            self._corpus_due = False
+            self._draw_corpus()
         self._redraw()
 
     def _on_session_run_started(self, *_) -> None:
         """x covers where a run heads at its start (the range it would end with): no frame of the run
         redraws the four x axes (~20 ms in the frame that crossed the old end)."""
-        now(self)  # a new corpus's rebuild still waiting runs first
         goal = self.session.run_goal
         if goal is not None:
             self._set_x(goal)
 
     def _on_session_steps_undone(self, steps: List[MergeStep]) -> None:
-        now(self)  # a new corpus's rebuild still waiting runs first
         self._n = self.session.merge_count
         if self._xmax > 2 * nice_ceiling(max(100, self._n * 1.5)):  # scrubbed far back: zoom in
             self._xmax = 0.0
-            self._set_x(self._n)
-        self._redraw()
+        self._draw()
 
     # -- drawing -----------------------------------------------------------------------------------------
     def _set_x(self, n: int) -> None:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from bpe_core.types import PairCount
 
-from ..coalesce import later, now
+from ..coalesce import forget, later
 from ..session import TOP_K, Session
 from ..theme import ACCENT, BAR, TIE, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
@@ -262,8 +262,9 @@ class PairChart(QWidget):
         session.corpus_loaded.connect(self._on_session_corpus_loaded)
         session.tokens_renamed.connect(self._pair_texts.clear)  # a branch: ids may name other tokens
         for signal in (session.steps_applied, session.steps_undone, session.reset_done):
-            signal.connect(self._on_session_moved)
-        self._draw_corpus()
+            signal.connect(self.refresh)
+        self._corpus_due = True  # the axes are fitted to the corpus by the next refresh
+        self.refresh()
 
     def apply_palette(self) -> None:
         """Colors from the widget's palette: background, axes, and bars that stand out on it."""
@@ -353,16 +354,8 @@ class PairChart(QWidget):
 
     def _on_session_corpus_loaded(self, *_) -> None:
         self._pair_texts.clear()  # token ids mean other tokens now
-        later(self, self._draw_corpus)  # in a pass of its own: not with the window's first repaint
-
-    def _draw_corpus(self) -> None:
-        self._fit_axes()
-        self._labels = []  # (the label axis is set again)
-        self.refresh()
-
-    def _on_session_moved(self, *_) -> None:
-        if not now(self):  # a new corpus not drawn yet: drawn now, as it is
-            self.refresh()
+        self._corpus_due = True
+        later(self, self.refresh)  # in a pass of its own: not with the window's first repaint
 
     def labels(self) -> List[str]:
         """The pair labels as shown, top bar first (tests, screenshots)."""
@@ -376,6 +369,11 @@ class PairChart(QWidget):
         return [float(w) for w in self.bars.opts["width"]]
 
     def refresh(self, *_) -> None:
+        forget(self)  # (a refresh waiting for its pass is this one)
+        if self._corpus_due:
+            self._corpus_due = False
+            self._fit_axes()
+            self._labels = []  # (the label axis is set again)
         pairs: Sequence[PairCount] = self.session.top_pairs[: self.k]
         counts = np.zeros(self.k)
         counts[: len(pairs)] = [p.count for p in pairs]

@@ -84,17 +84,17 @@ def test_a_newer_call_replaces_the_owners_and_none_runs_for_a_deleted_owner(qtbo
     assert ran == ["new"]
 
 
-def test_run_now_and_flush_run_what_waits_at_once(qtbot, passes):
+def test_forget_drops_a_call_and_flush_runs_what_waits_at_once(qtbot, passes):
     ran: List[str] = []
     a, b, c = QObject(), QObject(), QObject()
     for name, owner in (("a", a), ("b", b), ("c", c)):
         passes.later(owner, lambda name=name: ran.append(name))
-    assert passes.run_now(b) and ran == ["b"]
-    assert not passes.run_now(b)  # ran already: nothing waits for b
+    assert passes.forget(b) and ran == []  # b drew meanwhile: its call is dropped
+    assert not passes.forget(b)  # nothing waits for b any more
     passes.flush()
-    assert ran == ["b", "a", "c"] and passes.idle
+    assert ran == ["a", "c"] and passes.idle
     qtbot.wait(20)
-    assert ran == ["b", "a", "c"]  # nothing runs twice
+    assert ran == ["a", "c"]  # nothing runs twice, b never
 
 
 def test_a_call_that_raises_stops_no_other(qtbot, passes):
@@ -121,8 +121,8 @@ def test_a_load_draws_each_chart_in_a_pass_of_its_own(qtbot, window, small_corpu
     ticks = QTimer(interval=1, timerType=Qt.PreciseTimer)
     ticks.timeout.connect(lambda: log.seen.append("tick") if log.seen[-1:] != ["tick"] else None)
 
-    monkeypatch.setattr(w.pair_chart, "_draw_corpus", logged(log, "pair chart draws", w.pair_chart._draw_corpus))
-    monkeypatch.setattr(w.history_chart, "rebuild", logged(log, "history chart draws", w.history_chart.rebuild))
+    monkeypatch.setattr(w.pair_chart, "refresh", logged(log, "pair chart draws", w.pair_chart.refresh))
+    monkeypatch.setattr(w.history_chart, "_draw", logged(log, "history chart draws", w.history_chart._draw))
 
     class Flushes(QObject):
         def eventFilter(self, watched, event) -> bool:
