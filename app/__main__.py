@@ -67,8 +67,25 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     from bpe_core.types import BPELensError
 
+    try:
+        window, session = open_window(args)
+    except BPELensError as exc:
+        print(f"bpe-lens: {exc}", file=sys.stderr)
+        return 2
+    # quitting, even without closing the window (app.exit, a desktop session ending), stops every
+    # worker and deletes the widgets while Python is whole (see _dispose)
+    app.aboutToQuit.connect(lambda: _dispose(window, session))
+    return app.exec()
+
+
+def open_window(args: argparse.Namespace):
+    """The window and session a user gets from ``bpe-lens ARGS``: the theme, the remembered settings, the
+    first window's size, and the corpus, vocabulary or workspace named (or the offer to restore, then the
+    default corpus). Shared by ``main`` and the journey tests (tests/app/test_journeys*.py), so that
+    those drive exactly what a user starts. Raises BPELensError for a bad ``--preset``."""
     from .theme import apply_app_theme, configure_pyqtgraph
 
+    app = make_app()
     configure_pyqtgraph()  # once, before any plot exists
     apply_app_theme(app)
     from .main_window import MainWindow
@@ -77,17 +94,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     from .session import Session, default_config
     from .settings_store import clean_stale_temps, saved_config
 
-    try:  # an explicit --preset wins over the remembered settings
-        config = default_config(args.preset) if args.preset else saved_config(QSettings()) or default_config()
-    except BPELensError as exc:
-        print(f"bpe-lens: {exc}", file=sys.stderr)
-        return 2
+    # an explicit --preset wins over the remembered settings
+    config = default_config(args.preset) if args.preset else saved_config(QSettings()) or default_config()
     clean_stale_temps(QSettings())  # what a killed save left behind, before anything is opened
     session = Session(config=config)
     window = MainWindow(session)
-    # quitting, even without closing the window (app.exit, a desktop session ending), stops every
-    # worker and deletes the widgets while Python is whole (see _dispose)
-    app.aboutToQuit.connect(lambda: _dispose(window, session))
     window.resize(1440, 900)
     window.show()
     corpus, vocab, workspace = args.corpus, args.vocab, None
@@ -109,7 +120,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         session.load_corpus(corpus or str(DEFAULT_CORPUS))
     if vocab:
         _after_loading(session, lambda: window.open_vocabulary_path(vocab))
-    return app.exec()
+    return window, session
 
 
 def _dispose(window, session) -> None:

@@ -147,3 +147,29 @@ def loaded_window(qtbot, window, small_corpus, drawn):
         window.session.load_corpus(small_corpus)
     drawn()
     return window
+
+
+@pytest.fixture
+def user_window(qtbot):
+    """``user_window(*argv)`` -> the window and session exactly as ``bpe-lens ARGV`` opens them for a new
+    user: a fresh profile (isolated settings and data folder), every default on (read-ahead included), the
+    app's theme and first size, the real event loop (tests wait with ``qtbot``, never call panes directly).
+    With no argument it opens the embedded default corpus. Returns ``window`` once the corpus has loaded
+    and every pane has drawn it. The journeys (tests/app/test_journeys*.py) start here."""
+    from bpe_lens_app.__main__ import open_window, parse_args
+    from bpe_lens_app.coalesce import passes
+
+    opened = []
+
+    def start(*argv: str, wait: bool = True):
+        window, session = open_window(parse_args(list(argv)))
+        qtbot.addWidget(window)
+        opened.append(session)
+        if wait:
+            qtbot.waitUntil(lambda: session.corpus is not None and not session.is_loading, timeout=120000)
+            qtbot.waitUntil(lambda: passes().idle, timeout=10000)
+        return window
+
+    yield start
+    for s in opened:
+        s.shutdown()
