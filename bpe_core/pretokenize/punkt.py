@@ -61,6 +61,14 @@ def load_params(directory: Path = PUNKT_DIR) -> PunktParameters:
     return params
 
 
+def _untimed(pattern):  # type: ignore[no-untyped-def]
+    """NLTK's own pattern without a time limit. NLTK >= 3.10.4 compiles Punkt's patterns with
+    ``nltk.redos`` (a 5 s limit): the same pattern again with none. NLTK 3.10.3, our lowest, compiles
+    them with ``re`` (no limit): kept as they are — re-compiling their source through ``redos`` would
+    drop their flags (VERBOSE, MULTILINE) and change the sentences."""
+    return redos.compile(pattern, timeout=None) if isinstance(pattern, redos.TimedPattern) else pattern
+
+
 class UntimedLanguageVars(PunktLanguageVars):
     """NLTK's English language variables with the same patterns, minus the 5 s time limit.
 
@@ -70,13 +78,13 @@ class UntimedLanguageVars(PunktLanguageVars):
     are linear (no ReDoS to guard against), so the sentences are exactly NLTK's, on any size.
     """
 
-    re_boundary_realignment = redos.compile(PunktLanguageVars.re_boundary_realignment, timeout=None)
+    re_boundary_realignment = _untimed(PunktLanguageVars.re_boundary_realignment)
 
     def __init__(self) -> None:
         super().__init__()
         # Built once: word_tokenize runs for every potential sentence end.
-        self._untimed_period = redos.compile(super().period_context_re(), timeout=None)
-        self._untimed_words = redos.compile(super()._word_tokenizer_re(), timeout=None)
+        self._untimed_period = _untimed(super().period_context_re())
+        self._untimed_words = _untimed(super()._word_tokenizer_re())
 
     def period_context_re(self):  # type: ignore[no-untyped-def]
         return self._untimed_period
