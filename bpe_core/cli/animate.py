@@ -102,6 +102,8 @@ def run_animate(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise BPELensError("--top must be at least 1")
     words = [w.strip() for w in args.words.split(",") if w.strip()]
+    from bpe_core.formats.outputs import check_output
+    check_output(args.output, inputs=[args.corpus])  # the corpus, also through a link, is never replaced
     phases = _Phases(args.quiet)
     try:
         frames = animate_corpus(args.corpus, make_config(args.preset), first, last, args.output, words=words,
@@ -120,11 +122,11 @@ def run_animate(args: argparse.Namespace) -> int:
 
 def run_svg(args: argparse.Namespace) -> int:
     from bpe_core.formats.atomic import atomic_write_text
-    from bpe_core.formats.outputs import check_output
+    from bpe_core.formats.outputs import check_output, vocabulary_inputs
 
     if not args.output.lower().endswith(".svg"):
         raise BPELensError(f"{args.output}: the output must be a .svg file")
-    check_output(args.output, inputs=[args.source])
+    check_output(args.output, inputs=vocabulary_inputs(args.source))
     if args.preset:
         svg = _svg_from_corpus(args)
     else:

@@ -109,7 +109,7 @@ def _start_model(args: argparse.Namespace):
         raise BPELensError(f"--from keeps the vocabulary's own pre-tokenizer and units; drop {', '.join(given)}")
     if args.merges is None and args.vocab_size is None:
         raise BPELensError("--from needs --merges N (new merges) or --vocab-size V")
-    return open_any(args.from_vocab)
+    return args.from_vocab
 
 
 def _continued_config(args: argparse.Namespace, start) -> TrainerConfig:
@@ -122,14 +122,16 @@ def run_train(args: argparse.Namespace) -> int:
     from bpe_core.corpus.files import count_words_in_files, expand_paths
     from bpe_core.formats.native import write_native
     from bpe_core.training.trainer import Trainer
-    from bpe_core.formats.outputs import check_output
+    from bpe_core.formats.outputs import check_output, vocabulary_inputs
     from bpe_core.cli.ties_report import run_reporting_ties
-    start = _start_model(args)
-    cfg = train_config(args) if start is None else _continued_config(args, start)
+    from_path = _start_model(args)
     paths = expand_paths(args.corpus)
-    check_output(args.output, inputs=paths)  # before any work: a bad -o must not cost the training
+    inputs = [*paths, *(vocabulary_inputs(from_path) if from_path else ())]
+    check_output(args.output, inputs=inputs)  # before any work: a bad -o must not cost the training
     if args.ties_report:
-        check_output(args.ties_report, inputs=[*paths, args.output])
+        check_output(args.ties_report, inputs=inputs, outputs={"-o": args.output})
+    start = open_any(from_path) if from_path else None
+    cfg = train_config(args) if start is None else _continued_config(args, start)
     quiet = args.quiet
     with ProgressBar("counting") as counting:
         if start is None:
@@ -311,5 +313,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("\ninterrupted", file=sys.stderr)
         return 130
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"error: {os_error_text(exc)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def os_error_text(exc: OSError) -> str:
+    """An OSError in one line that names its file when it has one (never ``: No space left``)."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename else reason

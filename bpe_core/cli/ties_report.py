@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Callable, Optional
 
+from bpe_core.formats.atomic import atomic_output
 from bpe_core.training.memory import gc_paused
 from bpe_core.training.ties import find_ties
 from bpe_core.types import Progress
@@ -30,7 +31,8 @@ def run_reporting_ties(trainer, path: str, *, progress: Optional[Callable[[Progr
     Returns how many merges were tied.
     """
     tied = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as out, gc_paused():
+    # a temp file renamed in at the end: a full disk or a kill never leaves half a report
+    with atomic_output(path, "w", encoding="utf-8", newline="\n") as out, gc_paused():
         while True:
             ties = find_ties(trainer)
             step = trainer.step(detail=False)

@@ -37,7 +37,8 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
         except OSError as exc:  # e.g. stdout is a closed pipe, or an unexpected I/O failure
             if isinstance(exc, BrokenPipeError):
                 return 0
-            print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+            from bpe_core.cli.commands import os_error_text
+            print(f"error: {os_error_text(exc)}", file=sys.stderr)
             return EXIT_USAGE
     return wrapper
 

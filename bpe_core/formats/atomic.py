@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Mapping, Tuple, Union
+from typing import IO, Iterator, List, Mapping, Tuple, Union
 
 from bpe_core.formats.temps import finish_renames, remove_stale_temps, temp_prefix, unlink_quietly, write_journal
 from bpe_core.types import BPELensError
@@ -79,7 +80,7 @@ def atomic_write_files(files: Mapping[PathLike, bytes]) -> None:
             if journal is not None:
                 unlink_quietly(journal)
         if isinstance(exc, OSError):
-            raise BPELensError(f"{current}: write failed ({exc.strerror or exc})") from exc
+            raise _failed(current, exc) from exc
         raise
     if journal is not None:
         unlink_quietly(journal)
@@ -90,6 +91,58 @@ def atomic_write_files(files: Mapping[PathLike, bytes]) -> None:
 def atomic_write_text(path: PathLike, text: str, encoding: str = "utf-8") -> None:
     """Replace ``path`` with ``text`` encoded as ``encoding``; newlines are written as given."""
     atomic_write_bytes(path, encode_text(path, text, encoding))
+
+
+@contextmanager
+def atomic_output(path: PathLike, mode: str = "wb", **open_args) -> Iterator[IO]:
+    """A file object for writing ``path`` piece by piece (a report written while training, Pillow's
+    frames): it is a temp file beside ``path``, fsync'ed and renamed in when the block ends.
+
+    An error inside the block, or while writing, removes the temp file and keeps the old ``path``;
+    an ``OSError`` becomes one :class:`BPELensError` line naming ``path``.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> with atomic_output(os.path.join(d, "r.jsonl"), "w", encoding="utf-8") as out:
+    ...     _ = out.write("{}\\n")
+    >>> sorted(os.listdir(d))
+    ['r.jsonl']
+    """
+    with atomic_output_path(path) as tmp:
+        try:
+            out = os.fdopen(os.open(tmp, os.O_WRONLY | os.O_TRUNC), mode, **open_args)
+        except OSError as exc:
+            raise _failed(path, exc) from exc
+        with out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+
+
+@contextmanager
+def atomic_output_path(path: PathLike) -> Iterator[str]:
+    """The path of a temp file beside ``path`` for a writer that wants a file name (ffmpeg); when
+    the block ends it is fsync'ed and renamed to ``path``. Errors as in :func:`atomic_output`."""
+    shown = Path(path)
+    target = _write_through(shown)
+    _check_target(shown, target)
+    remove_stale_temps(target)
+    tmp = _make_temp(shown, target)
+    try:
+        yield tmp
+        _fsync_file(tmp)
+        _copy_mode(target, tmp)
+        os.replace(tmp, target)
+    except BaseException as exc:
+        unlink_quietly(tmp)
+        if isinstance(exc, OSError):
+            raise _failed(path, exc) from exc
+        raise
+    _fsync_folder(target.parent if str(target.parent) else Path("."))
+
+
+def _failed(path: PathLike, exc: OSError) -> BPELensError:
+    return BPELensError(f"{path}: write failed ({exc.strerror or exc})")
 
 
 def encode_text(path: PathLike, text: str, encoding: str = "utf-8") -> bytes:
@@ -113,14 +166,28 @@ def _check_target(shown: Path, target: Path) -> None:
         raise BPELensError(f"{shown}: is a folder, expected a file path")
 
 
-def _write_temp(shown: Path, target: Path, data: bytes) -> str:
+def _make_temp(shown: Path, target: Path) -> str:
     folder = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), dir=folder)
     except OSError as exc:
         raise BPELensError(f"{shown}: cannot write in {folder} ({exc.strerror or exc})") from exc
+    os.close(fd)
+    return tmp
+
+
+def _fsync_file(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
     try:
-        with os.fdopen(fd, "wb") as out:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_temp(shown: Path, target: Path, data: bytes) -> str:
+    tmp = _make_temp(shown, target)
+    try:
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_TRUNC), "wb") as out:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())

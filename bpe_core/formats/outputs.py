@@ -18,24 +18,34 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, List, Union
+from typing import Iterable, List, Mapping, Union
 
 from bpe_core.types import BPELensError
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: kernel file systems: nothing of ours belongs there (and writes fail only after the work)
 SYSTEM_FOLDERS = ("/proc", "/sys", "/dev")
+#: names of the terminal or a pipe: an output is written to a temp file renamed in, which they cannot take
+STANDARD_STREAMS = ("/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/proc/self/fd/")
 
 
-def check_output(path: PathLike, *, inputs: Iterable[PathLike] = (), folder: bool = False) -> None:
+def check_output(path: PathLike, *, inputs: Iterable[PathLike] = (), folder: bool = False,
+                 outputs: Mapping[str, PathLike] = {}) -> None:
     """Raise :class:`BPELensError` when ``path`` cannot take the output or would replace an input.
 
-    ``folder``: the output is a folder of files (created with its parents when missing), else a
-    file whose folder must exist.
+    The one gate of every file BPE Lens writes (the CLI's outputs and the app's exports), run before
+    any work. ``inputs``: every file this run reads (corpora, ``--from``, vocabularies, tables);
+    one of them as ``path`` is refused, also through a symlink or a hard link. ``outputs``: the
+    run's other outputs by the option that names them (``{"-o": "v.json"}``); ``path`` may not be one
+    of them either. ``folder``: the output is a folder of files (created with its parents when
+    missing), else a file whose folder must exist.
     """
     shown = os.fspath(path)
     if not shown.strip():
         raise BPELensError("the output path is empty")
+    if shown == "-" or shown.startswith(STANDARD_STREAMS):
+        raise BPELensError(f"{shown}: is standard output or a terminal, not a file; BPE Lens writes a file "
+                           "through a temp file renamed into place (nothing half-written): give a file path")
     real = os.path.realpath(shown)
     for root in SYSTEM_FOLDERS:
         if real == root or real.startswith(root + os.sep):
@@ -44,6 +54,9 @@ def check_output(path: PathLike, *, inputs: Iterable[PathLike] = (), folder: boo
         _check_folder_output(shown, Path(real))
     else:
         _check_file_output(shown, Path(real))
+    for flag, other in outputs.items():
+        if other and same_file(real, other):
+            raise BPELensError(f"{shown}: is the same file as {flag}; give each output a path of its own")
     for given in inputs:
         if same_file(real, given):
             raise BPELensError(f"{shown}: is an input of this command; an output never replaces an input")
@@ -103,6 +116,17 @@ def _check_folder_output(shown: str, real: Path) -> None:
         raise BPELensError(f"{shown}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK | os.X_OK):
         raise BPELensError(f"{shown}: folder {existing} is not writable")
+
+
+def vocabulary_inputs(path: PathLike) -> List[str]:
+    """The files reading the vocabulary at ``path`` may open: the path, a folder's vocabulary files,
+    a ``*vocab.json``'s ``merges.txt``: none of them may be an output of the same run."""
+    from bpe_core.formats.seed000_trio import FILES
+    from bpe_core.formats.writers import vocab_merges_paths
+    found = files_in([path], [*FILES, "tokenizer.json", "vocab.json", "merges.txt", "encoder.json", "vocab.bpe"])
+    if os.fspath(path).lower().endswith(".json") and os.path.isfile(path):
+        found.append(os.fspath(vocab_merges_paths(path)[1]))
+    return found
 
 
 def files_in(paths: Iterable[PathLike], names: Iterable[str]) -> List[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence
 
+from bpe_core.formats.atomic import atomic_output, atomic_output_path
 from bpe_core.render import require_pillow
 from bpe_core.render.draw import BACKGROUND, BAR_HEX, NEXT_HEX, Style, draw_frame
 from bpe_core.render.frames import Frame, capture_frames
@@ -59,15 +60,16 @@ def write_animation(images: Sequence, path: str, *, fps: float = 2.0) -> str:
         raise BPELensError("no frames to write")
     fmt = animation_format(path)
     durations = frame_durations(len(images), fps)
+    # Pillow and ffmpeg write into a temp file renamed in at the end: never half an animation in place
     if fmt == "mp4":
-        _write_mp4(images, path, fps)
-    elif fmt == "gif":
-        frames = _shared_palette(images)
-        frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:], duration=durations,
-                       loop=0, optimize=True, disposal=1)
+        with atomic_output_path(path) as tmp:
+            _write_mp4(images, tmp, fps)
     else:
-        images[0].save(path, format="PNG", save_all=True, append_images=list(images[1:]), duration=durations,
-                       loop=0, optimize=True)
+        frames = _shared_palette(images) if fmt == "gif" else list(images)
+        extra = {"disposal": 1} if fmt == "gif" else {}
+        with atomic_output(path) as out:
+            frames[0].save(out, format="GIF" if fmt == "gif" else "PNG", save_all=True, append_images=frames[1:],
+                           duration=durations, loop=0, optimize=True, **extra)
     return str(path)
 
 
@@ -126,13 +128,14 @@ def animate_corpus(corpus: str, config: TrainerConfig, first: int, last: int, pa
                    top: int = 10, progress: Optional[Callable[[Progress], None]] = None,
                    cancel: Optional[Callable[[], bool]] = None) -> List[Frame]:
     """Count ``corpus`` with ``config``, train to ``first``, step to ``last`` and write one frame per merge
-    to ``path``. Returns the frames (what each shows). Checks the output name before any work."""
+    to ``path``. Returns the frames (what each shows). Checks the output name before any work: it is
+    never the corpus, also through a symlink or a hard link."""
     from bpe_core.formats.outputs import check_output
     from bpe_core.training.trainer import Trainer
 
     animation_format(path)
     require_pillow()
-    check_output(path)
+    check_output(path, inputs=[corpus])
     trainer = Trainer.from_corpus(corpus, config, progress=progress, cancel=cancel)
     frames = capture_frames(trainer, first, last, words=words, text=text, top=top, progress=progress,
                             cancel=cancel)
