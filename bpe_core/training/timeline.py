@@ -41,7 +41,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.training.config import DEFAULT_TARGET, target_merges
-from bpe_core.training.moves import Frame, Move, Segmentation, undos
+from bpe_core.training.moves import Frame, Move, Segmentation, TieWatch, undos
 from bpe_core.training.trainer import Trainer
 from bpe_core.training.word_changes import WordChanges, ranks_by_word, word_history
 from bpe_core.types import MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
@@ -56,7 +56,7 @@ WordHistory = List[Tuple[Optional[MergeStep], Segmentation]]
 _MERGED = attrgetter("left", "right")
 
 
-class Timeline:
+class Timeline(TieWatch):
     """The published position on a trainer's run, and the moves that change it (see the module doc).
 
     >>> from bpe_core.types import TrainerConfig
@@ -87,7 +87,7 @@ class Timeline:
         start = self._frame((), False)
         self._top, self._stats, self._vocab_size, self.initial_stats = start.top_pairs, start.stats, \
             start.vocab_size, start.stats
-        self._tops = {0: start.top_pairs}  # position -> the trainer's top pairs there (from frames)
+        self._tops = {0: (start.top_pairs, None)}  # position -> the trainer's top pairs (and ties) there
         self._top_exact = True  # the published top pairs are the trainer's at the position (else: from records)
         self._stop_reason: Optional[str] = None
 
@@ -230,7 +230,7 @@ class Timeline:
     def _move(self, items: Iterator[MergeStep], undone: bool, total: Optional[int]) -> Move:
         self._check_free()
         self._busy = True
-        return Move(items, undone=undone, total=total, frame=self._frame, release=self._release)
+        return Move(items, undone=undone, total=total, frame=self._watched_frame, release=self._release)
 
     def _release(self) -> None:
         self._busy = False
@@ -269,7 +269,7 @@ class Timeline:
             self._segs_at = steps[-1].rank
             shown = [s for s in steps if s.rank > at] if show and self._segs_at > at else []
         if steps:
-            self._tops[self._segs_at] = frame.top_pairs  # the trainer's, where it stands: exact for a jump there
+            self._tops[self._segs_at] = frame.top_pairs, frame.ties  # the trainer's: exact for a jump there
         if shown:
             self._position, self._seg_cache = self._segs_at, {}
             self._reached = max(self._reached, self._position)
@@ -301,7 +301,7 @@ class Timeline:
         self._position, self._seg_cache, self._reached = k, {}, max(self._reached, k)
         self._stats = self._steps[k - 1].stats if k else self.initial_stats
         self._vocab_size = self._stats.vocab_size
-        top = self._tops.get(k)
+        top = self._tops.get(k, (None,))[0]
         self._top_exact = top is not None
         self._top = top if top is not None else tuple(
             PairCount(s.left, s.right, s.count) for s in self._steps[k:k + self.top_k])
