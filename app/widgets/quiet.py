@@ -3,7 +3,8 @@
 Every step changes a few numbers on screen; a stock Qt widget answers a new value by repainting
 all of itself (sliders, scroll bars) or by invalidating every layout up to the window (labels).
 
-* :class:`LiveLabel` — a one-line label whose text changes without a layout pass;
+* :class:`LiveLabel` — a one-line label whose text changes without a layout pass (tall glyphs whole, a text
+  too long for it elided with "…");
 * :class:`FitLabel` — a LiveLabel that falls back to a short text when the long one does not fit;
 * :class:`QuietSlider`, :class:`QuietScrollBar` — repaint only when the handle moves a pixel;
 * :class:`RowsView` — a QTableView that repaints only the changed cells it shows;
@@ -15,9 +16,31 @@ from contextlib import contextmanager
 from typing import Optional
 
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QAccessible, QFont
+from PySide6.QtGui import QAccessible, QFont, QFontMetrics
+from PySide6.QtGui import Qt as GuiQt  # (Qt.mightBeRichText lives in QtGui)
 from PySide6.QtWidgets import (QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider,
                                QTableView, QWidget)
+
+
+#: glyphs that reach above a font's ascent or below its descent (the dot of GPT-2's Ġ, accented capitals, a
+#: cedilla or ogonek): a line of text is only whole when its label has room for them
+TALL_GLYPHS = "ĠÅÉÖÇŲgjpy|"
+
+
+def tall_glyph_margins(fm: QFontMetrics) -> tuple:
+    """(top, bottom): the pixels tall glyphs need beyond the font's ascent and descent. A QLabel is as
+    tall as ``fm.height()``, and at that height the dot of Ġ (2 px above the ascent in DejaVu Sans 9 pt)
+    is cut off."""
+    tight = fm.tightBoundingRect(TALL_GLYPHS)
+    return max(0, -tight.top() - fm.ascent()), max(0, tight.bottom() + 1 - fm.descent())
+
+
+def fit_tall_glyphs(label: QLabel) -> QLabel:
+    """Give ``label`` room above and below its text for :data:`TALL_GLYPHS` (content margins, so its size
+    hint grows with them and its text stays where it was). Call again after a font change."""
+    top, bottom = tall_glyph_margins(label.fontMetrics())
+    label.setContentsMargins(0, top, 0, bottom)
+    return label
 
 
 class LiveLabel(QWidget):
@@ -31,6 +54,9 @@ class LiveLabel(QWidget):
     requests stop at the holder, which passes one on only when the label's height changes (a
     style sheet or a new font). The holder's width is fixed when ``min_text`` is given (room
     for a typical text), else it takes what its layout gives it.
+
+    Tall glyphs are drawn whole (:func:`fit_tall_glyphs`). A plain text wider than the label is
+    elided with "…" and shown whole in the tooltip; :meth:`text` is always the whole text.
     """
 
     def __init__(self, parent: QWidget | None = None, text: str = "", *, object_name: str = "",
@@ -42,6 +68,8 @@ class LiveLabel(QWidget):
             self.label.setObjectName(object_name)
         self._min_text = min_text
         self._height = 0
+        self._full = text
+        self._tip = ""
         self._font = QFont(self.label.font())
         # opaque: a new text repaints the holder and the label, not every parent up to the window
         self.setAutoFillBackground(True)
@@ -50,11 +78,31 @@ class LiveLabel(QWidget):
 
     # the QLabel API the panes use
     def setText(self, text: str) -> None:
-        if text != self.label.text():
-            self.label.setText(text)
+        if text != self._full:
+            self._full = text
+            self._show_text()
 
     def text(self) -> str:
-        return self.label.text()
+        return self._full
+
+    def setToolTip(self, tip: str) -> None:
+        self._tip = tip
+        super().setToolTip(tip)
+
+    def _show_text(self) -> None:
+        """The whole text, or, when a plain one is wider than the label, its start and "…" (the whole
+        text then in the tooltip)."""
+        text, label = self._full, self.label
+        rich = label.textFormat() == Qt.RichText or (label.textFormat() == Qt.AutoText and GuiQt.mightBeRichText(text))
+        room = label.contentsRect().width()
+        fm = label.fontMetrics()
+        elided = not rich and room > 0 and fm.horizontalAdvance(text) > room
+        shown = fm.elidedText(text, Qt.ElideRight, room) if elided else text
+        if shown != label.text():
+            label.setText(shown)
+        tip = (self._tip or text) if elided else self._tip
+        if tip != super().toolTip():
+            super().setToolTip(tip)
 
     def setAlignment(self, alignment) -> None:
         self.label.setAlignment(alignment)
@@ -64,6 +112,7 @@ class LiveLabel(QWidget):
 
     # geometry
     def _fit(self) -> None:
+        fit_tall_glyphs(self.label)
         self._height = self.label.sizeHint().height()
         if self._min_text:
             self.setFixedWidth(self.label.fontMetrics().horizontalAdvance(self._min_text) + 8)
@@ -78,6 +127,7 @@ class LiveLabel(QWidget):
 
     def resizeEvent(self, event) -> None:
         self.label.setGeometry(self.rect())
+        self._show_text()
 
     def event(self, event) -> bool:
         # the label's geometry requests end here (no layout); only a new height goes on. A new
@@ -104,13 +154,19 @@ def live_label(parent: QWidget, text: str = "", *, object_name: str = "", min_te
 class FitLabel(LiveLabel):
     """A label that shows its short text when the long one does not fit (narrow docks).
 
-    A :class:`LiveLabel`: a new text every encoding re-lays out nothing.
+    A :class:`LiveLabel`: a new text every encoding re-lays out nothing. Its layout never squeezes it
+    below :data:`MIN_TEXT` (a counter of 0 px shows nothing); narrower than the short text, it shows that
+    text's start and "…" (right-aligned, a cut text would lose its start: "!4 tok").
     """
+
+    #: the least room the label keeps (its size hint does not follow each new text: no layout pass)
+    MIN_TEXT = "88,888 tok…"
 
     def __init__(self) -> None:
         super().__init__()
         self._long = self._short = ""
         self.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)  # (Ignored would allow 0 px)
 
     def set_texts(self, long: str, short: str) -> None:
         self._long, self._short = long, short
@@ -118,7 +174,7 @@ class FitLabel(LiveLabel):
         self._fit_text()
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(self.fontMetrics().horizontalAdvance(self._short) + 4, super().minimumSizeHint().height())
+        return QSize(self.label.fontMetrics().horizontalAdvance(self.MIN_TEXT) + 4, super().minimumSizeHint().height())
 
     def sizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance(self._long) + 8, super().sizeHint().height())
@@ -128,7 +184,7 @@ class FitLabel(LiveLabel):
         self._fit_text()
 
     def _fit_text(self) -> None:
-        fits = self.fontMetrics().horizontalAdvance(self._long) <= self.width()
+        fits = self.label.fontMetrics().horizontalAdvance(self._long) <= self.label.contentsRect().width()
         self.setText(self._long if fits or not self._short else self._short)
 
 
