@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVB
 
 from ..theme import bold_font
 from ..widgets.chips import Chip
+from ..widgets.quiet import TallLabel, TallRowsDelegate
 from ..widgets.token_view import TokenView
 
 __all__ = ["Frame", "Story", "ExplainPane"]
@@ -54,17 +55,18 @@ class ExplainPane(QWidget):
         super().__init__(parent)
         self._story: Optional[Story] = None
         self._k = 0
-        self.title_label = QLabel("Click a token's chip to see why the word was split that way.")
+        self.title_label = TallLabel("Click a token's chip to see why the word was split that way.")
         self.title_label.setWordWrap(True)
         self.title_label.setTextFormat(Qt.PlainText)
-        self.caption_label = QLabel("")
+        self.caption_label = TallLabel("")
         self.caption_label.setTextFormat(Qt.PlainText)
         self.caption_label.setWordWrap(True)
         self.caption_label.setFont(bold_font())
         self.strip = TokenView()
         self._size_strip()
         self.steps_list = QListWidget()
-        self.footer_label = QLabel("")
+        self.steps_list.setItemDelegate(TallRowsDelegate(self.steps_list))  # "merge 2: Ġ + w → Ġw" whole
+        self.footer_label = TallLabel("")
         self.footer_label.setWordWrap(True)
         self.footer_label.setTextFormat(Qt.PlainText)
         self.start_button = QPushButton("⏮ Start")

@@ -5,6 +5,7 @@ all of itself (sliders, scroll bars) or by invalidating every layout up to the w
 
 * :class:`LiveLabel` — a one-line label whose text changes without a layout pass (tall glyphs whole, a text
   too long for it elided with "…");
+* :class:`TallLabel`, :class:`TallRowsDelegate` — a label, list rows, with room for tall glyphs;
 * :class:`FitLabel` — a LiveLabel that falls back to a short text when the long one does not fit;
 * :class:`QuietSlider`, :class:`QuietScrollBar` — repaint only when the handle moves a pixel;
 * :class:`RowsView` — a QTableView that repaints only the changed cells it shows;
@@ -18,8 +19,8 @@ from typing import Optional
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QAccessible, QFont, QFontMetrics
 from PySide6.QtGui import Qt as GuiQt  # (Qt.mightBeRichText lives in QtGui)
-from PySide6.QtWidgets import (QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyleOptionSlider,
-                               QTableView, QWidget)
+from PySide6.QtWidgets import (QLabel, QScrollBar, QSizePolicy, QSlider, QStyle, QStyledItemDelegate,
+                               QStyleOptionSlider, QTableView, QWidget)
 
 
 #: glyphs that reach above a font's ascent or below its descent (the dot of GPT-2's Ġ, accented capitals, a
@@ -41,6 +42,29 @@ def fit_tall_glyphs(label: QLabel) -> QLabel:
     top, bottom = tall_glyph_margins(label.fontMetrics())
     label.setContentsMargins(0, top, 0, bottom)
     return label
+
+
+class TallLabel(QLabel):
+    """A QLabel with room for tall glyphs (:func:`fit_tall_glyphs`), kept after a font change (Ctrl +/-)."""
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        fit_tall_glyphs(self)
+
+    def changeEvent(self, e) -> None:
+        super().changeEvent(e)
+        if e.type() == QEvent.FontChange:
+            fit_tall_glyphs(self)
+
+
+class TallRowsDelegate(QStyledItemDelegate):
+    """List or table rows with room for tall glyphs: a row as tall as the font cuts the dot of Ġ (the text
+    is centred in its row, so the room is added above and below)."""
+
+    def sizeHint(self, option, index) -> QSize:
+        size = super().sizeHint(option, index)
+        top, bottom = tall_glyph_margins(option.fontMetrics)
+        return QSize(size.width(), size.height() + 2 * max(top, bottom))
 
 
 class LiveLabel(QWidget):

@@ -94,3 +94,28 @@ def test_the_encode_counter_is_never_cut_on_the_left(qtbot):
         assert shown in (long, short, "") or (shown.endswith("…") and short.startswith(shown[:-1])), (width, shown)
         seen.add("long" if shown == long else "short" if shown == short else "cut")
     assert {"long", "short"} <= seen
+
+
+def test_why_this_split_draws_the_dot_of_G_whole(qtbot):
+    """The explain pane's title, caption and list of merges ("merge 2: Ġ + w → Ġw"): each line whole."""
+    from bpe_lens_app.panes.explain_pane import ExplainPane, Frame, Story
+    from bpe_lens_app.widgets.chips import Chip
+
+    pane = ExplainPane()
+    qtbot.addWidget(pane)
+    pane.resize(600, 500)
+    pane.show()
+    qtbot.waitExposed(pane)
+    chips = (Chip("Ġ", 1), Chip("w", 2))
+    frames = (Frame("start: Ġ w", chips), Frame("merge 2: Ġ + w → Ġw", (Chip("Ġw", 3),), 3),
+              Frame("merge 3: Ġw + as → Ġwas", (Chip("Ġwas", 4),), 4))
+    pane.show_story(Story("Ġwas: 2 merges", frames, "Ġwas is one token"), frame=2)
+    qtbot.wait(10)
+    for label in (pane.title_label, pane.footer_label):
+        assert ink(label) == roomy_ink(qtbot, label.text(), label.font()), label.text()
+    rows = pane.steps_list
+    fm = rows.fontMetrics()
+    above = -fm.tightBoundingRect("Ġ").top() - fm.ascent()  # the dot's pixels above the ascent
+    assert above > 0
+    for k in range(rows.count()):  # the text is centred in its row: room for the dot above it
+        assert rows.visualItemRect(rows.item(k)).height() >= fm.height() + 2 * above, rows.item(k).text()
