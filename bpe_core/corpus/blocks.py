@@ -21,7 +21,6 @@ order of first appearance over the whole corpus, whatever order the blocks were 
 """
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ import regex
 
 from bpe_core.corpus.counting import BLOCK_BYTES, count_block, decode_block, pretokenizer_of, reads_as_tokenizers
 from bpe_core.corpus.source import BINARY_SNIFF_BYTES, CancelFn, Source
+from bpe_core.formats.json_text import parse_json
 from bpe_core.types import BPELensError, TrainerConfig
 
 _BOM = b"\xef\xbb\xbf"
@@ -179,13 +179,13 @@ def count_jsonl(name: str, data: bytes, offset: int, config: TrainerConfig, erro
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = parse_json(line, name)
             value = record[text_field]
             if not isinstance(value, str):
                 raise TypeError(f"{text_field!r} is {type(value).__name__}, not text")
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, BPELensError) as exc:
             at = offset + len("\n".join(lines[:n]).encode("utf-8")) + (1 if n else 0)
-            why = f"no field {text_field!r}" if isinstance(exc, KeyError) else exc
+            why = f"no field {text_field!r}" if isinstance(exc, KeyError) else str(exc).replace(f"{name}: ", "", 1)
             raise BPELensError(f"{name}: the JSON line at byte {at}: {why}") from None
         counts.update(pre.words(value.lower() if config.lowercase else value))
     return dict(counts), bool(counts)

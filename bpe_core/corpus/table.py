@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.formats.atomic import atomic_write_bytes, atomic_write_text
+from bpe_core.formats.json_text import parse_json
 from bpe_core.training.config import config_from_dict, config_to_dict
 from bpe_core.types import BPELensError, TrainerConfig
 
@@ -146,7 +147,7 @@ def _metadata(p: Path, raw: Dict[bytes, bytes]) -> Tuple[Optional[TrainerConfig]
     if META_KEY not in raw:
         return None, ()  # written by another tool: no config to check
     try:
-        meta = json.loads(raw[META_KEY])
+        meta = parse_json(raw[META_KEY], p.name)
         config = config_from_dict(meta.get("config") or {}, p.name)
         sources = tuple((str(s["name"]), int(s["size"])) for s in meta.get("sources", ()))
     except (ValueError, TypeError, KeyError, AttributeError) as exc:

@@ -36,6 +36,7 @@ from bpe_core.formats.seed000_trio import FILES as SEED_FILES
 from bpe_core.formats.seed000_trio import read_seed000, write_seed000
 from bpe_core.formats.sentencepiece_model import looks_like_sentencepiece, read_sentencepiece
 from bpe_core.formats.temps import finish_interrupted_saves
+from bpe_core.formats.json_text import parse_json
 
 FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "sentencepiece", "seed000")
 WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000")
@@ -188,7 +189,7 @@ def _detect_folder(p: Path) -> Tuple[str, Path]:
 
 def _detect_json(p: Path) -> Tuple[str, Path]:
     try:
-        data = json.loads(p.read_bytes().decode("utf-8-sig"))
+        data = parse_json(p.read_bytes().decode("utf-8-sig"), str(p))
     except UnicodeDecodeError as exc:
         raise BPELensError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:

@@ -20,6 +20,7 @@ import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.formats.checks import first_duplicate, is_id, table_size
+from bpe_core.formats.json_text import parse_json
 from bpe_core.pipelines.hf import HFPipeline
 from bpe_core.model import BPEModel
 from bpe_core.encoding.symbols import from_glyphs
@@ -50,7 +51,7 @@ def load_json(path: str, what: str) -> Any:
     text = read_text(path, what)
     name = os.path.basename(path)
     try:
-        return json.loads(text)
+        return parse_json(text, name)
     except json.JSONDecodeError as e:
         if e.pos >= len(text.rstrip()) - 1:
             raise BPELensError(f"{name} is truncated JSON (it ends at line {e.lineno}: {e.msg})") from None

@@ -17,6 +17,7 @@ import json
 from typing import Any, Dict, List, Optional
 
 from bpe_core.formats.checks import expect, first_duplicate, is_id, table_size
+from bpe_core.formats.json_text import parse_json
 from bpe_core.model import BPEModel
 from bpe_core.training.config import config_from_dict
 from bpe_core.encoding.symbols import from_glyphs, to_glyphs
@@ -168,7 +169,7 @@ def _vocab_json(vocab: Dict[str, Any]) -> str:
 def read_native(path: str) -> BPEModel:
     try:
         with open(path, "rb") as f:
-            data = json.loads(f.read().decode("utf-8-sig"))
+            data = parse_json(f.read().decode("utf-8-sig"), path)
     except FileNotFoundError:
         raise BPELensError(f"{path}: no such file") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from bpe_core.formats.atomic import atomic_write_files, encode_text
+from bpe_core.formats.json_text import parse_json
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 
@@ -44,7 +45,7 @@ def _load(folder: Path, name: str) -> Dict[str, Any]:
     except OSError as exc:
         raise BPELensError(f"{file}: cannot read ({exc.strerror or exc})") from exc
     try:
-        data = json.loads(text)
+        data = parse_json(text, str(file))
     except json.JSONDecodeError as exc:
         raise BPELensError(f"{file}: invalid JSON at line {exc.lineno} column {exc.colno} ({exc.msg})") from exc
     if not isinstance(data, dict):

@@ -21,6 +21,9 @@ import time
 from pathlib import Path
 from typing import List, Sequence, Tuple, Union
 
+from bpe_core.formats.json_text import parse_json
+from bpe_core.types import BPELensError
+
 PathLike = Union[str, "os.PathLike[str]"]
 #: marks our temporary files: ``.NAME.bpe-lens-tmp-PID-XXXXXXXX`` next to the target NAME
 TEMP_MARK = ".bpe-lens-tmp-"
@@ -74,8 +77,8 @@ def finish_interrupted_saves(folder: PathLike) -> List[str]:
         path = os.path.join(folder, name)
         try:
             with open(path, encoding="utf-8") as f:
-                renames = [(str(t), str(d)) for t, d in json.load(f)]
-        except (OSError, ValueError, TypeError):
+                renames = [(str(t), str(d)) for t, d in parse_json(f.read(), path)]
+        except (OSError, ValueError, TypeError, BPELensError):
             renames = []
         if finish_renames(renames) and unlink_quietly(path):
             done.append(name)

@@ -30,10 +30,12 @@ import functools
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+import stat
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from bpe_core.encoding.symbols import to_glyphs
+from bpe_core.formats.json_text import parse_json
 from bpe_core.training.config import check_config, config_from_dict, config_to_dict
 from bpe_core.types import BPELensError, Cancelled, Raw, TrainerConfig
 
@@ -176,6 +178,29 @@ def corpus_change(ref: CorpusRef, now: Optional[CorpusRef]) -> Optional[str]:
     return None
 
 
+def corpus_problem(path: str) -> Optional[str]:
+    """Why ``path`` cannot be a workspace's corpus, in words (None: a regular file, it can).
+
+    A folder, a pipe or a device is refused before anything opens it (hashing ``/dev/zero`` would
+    never end, a pipe would block).
+
+    >>> corpus_problem("/")
+    '/ is a folder, not a corpus file'
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return f"{path} is missing"
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return f"{path} is a folder, not a corpus file"
+    return (f"{path} is not a regular file (a pipe, a device or a socket); "
+            "BPE Lens reads a corpus from a regular file only")
+
+
 # -- to and from the file -----------------------------------------------------------------------------
 def workspace_to_dict(ws: Workspace) -> Dict[str, Any]:
     corpus = None if ws.corpus is None else {"path": ws.corpus.path, "size": ws.corpus.size,
@@ -213,13 +238,30 @@ def read_workspace(path: str) -> Workspace:
     except OSError as exc:
         raise BPELensError(f"{path}: cannot read ({exc.strerror or exc})") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = parse_json(raw.decode("utf-8"), path)
     except UnicodeDecodeError:
         raise BPELensError(f"{path}: not a BPE Lens workspace (not UTF-8 text)") from None
     except json.JSONDecodeError as exc:
         raise BPELensError(f"{path}: the workspace file is damaged or cut short "
                            f"(bad JSON at line {exc.lineno}, column {exc.colno})") from None
-    return workspace_from_dict(data, path)
+    return resolved(workspace_from_dict(data, path), os.path.dirname(os.path.abspath(path)))
+
+
+def resolved(ws: Workspace, folder: str) -> Workspace:
+    """``ws`` with its corpus and tab paths absolute: a relative one is read against ``folder`` (the
+    workspace file's own), never against the working directory, and ``..`` steps are resolved, so what
+    the app shows is the file it would read.
+
+    >>> ws = Workspace(CorpusRef("../../../../etc/passwd", 1), TrainerConfig(), tabs=("v.json",))
+    >>> r = resolved(ws, "/home/me/work")
+    >>> r.corpus.path, r.tabs
+    ('/etc/passwd', ('/home/me/work/v.json',))
+    """
+    def absolute(p: str) -> str:
+        return os.path.normpath(os.path.join(folder, p))
+
+    corpus = None if ws.corpus is None else replace(ws.corpus, path=absolute(ws.corpus.path))
+    return replace(ws, corpus=corpus, tabs=tuple(map(absolute, ws.tabs)))
 
 
 def is_workspace(path: str) -> bool:

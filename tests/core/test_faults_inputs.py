@@ -150,6 +150,38 @@ def native(vocab, merges=(), **extra) -> str:
                        "merges": merges if isinstance(merges, dict) else list(merges), **extra})
 
 
+# JSON that Python's json cannot take (a RecursionError, a ValueError past 4,300 digits): one line
+DEEP = "[" * 100_000 + "]" * 100_000
+LONG = "7" * 5000
+TOO_DEEP = ": the JSON is too deeply nested (more than 100 levels of [ and {): a corrupt or hostile file"
+
+
+def too_long(name: str, content: str) -> str:
+    start = content.index("-" + LONG) if "-" + LONG in content else content.index(LONG)  # where the number starts
+    return (f"{name}: a number with 5000 digits at line 1 column {start + 1}: too long for an id "
+            "or a count (a corrupt or hand-edited file)")
+
+
+def nested_pre_tokenizer(depth: int) -> str:
+    import json
+    pre: dict = {"type": "ByteLevel", "add_prefix_space": False}
+    for _ in range(depth):
+        pre = {"type": "Sequence", "pretokenizers": [pre]}
+    return json.dumps({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}, "pre_tokenizer": pre})
+
+
+_LONG_NATIVE = native({"a": 0, "b": 1}).replace('"b": 1', '"b": ' + LONG)
+_LONG_HF = '{"model": {"type": "BPE", "vocab": {"a": -' + LONG + '}, "merges": []}}'
+JSON_TOO_MUCH = [
+    ("n.json", DEEP, "n.json" + TOO_DEEP),
+    ("n.json", _LONG_NATIVE, too_long("n.json", _LONG_NATIVE)),
+    ("tokenizer.json", _LONG_HF, too_long("tokenizer.json", _LONG_HF)),
+    ("tokenizer.json", nested_pre_tokenizer(150), "tokenizer.json" + TOO_DEEP),
+    ("vocab.json", '{"a": ' + LONG + "}", too_long("vocab.json", '{"a": ' + LONG + "}")),
+    ("freqs.json", "[" * 5000 + "]" * 5000, "freqs.json" + TOO_DEEP),
+]
+
+
 @pytest.mark.parametrize("name, content, message", [
     ("n.json", native([]), 'n.json: "vocab" is a JSON array, expected an object'),
     ("n.json", native({"a": 0}, merges={}), 'n.json: "merges" is a JSON object, expected an array'),
@@ -173,6 +205,7 @@ def native(vocab, merges=(), **extra) -> str:
                                                   "(a corrupt or hand-edited file)"),
     ("r.tiktoken", "YQ== 0\nYg== -1\n", "r.tiktoken line 2 is not 'base64 rank': 'Yg== -1'"),
     ("latin1.txt", "caf\xe9 1\n", "latin1.txt: not UTF-8 text at byte 3 (BPE Lens reads UTF-8 vocabulary files)"),
+    *JSON_TOO_MUCH,
 ])
 def test_damaged_vocabulary_is_one_line(capsys, tmp_path: Path, monkeypatch, name, content, message) -> None:
     monkeypatch.chdir(tmp_path)
@@ -186,3 +219,39 @@ def test_damaged_vocabulary_is_one_line(capsys, tmp_path: Path, monkeypatch, nam
                                                               "--pattern", r"\w+"]):
         assert one_error(capsys, *command) == message
     assert not Path("out.json").exists()
+
+
+@pytest.mark.parametrize("content, message", [(DEEP, "vocab.json" + TOO_DEEP),
+                                              ('{"a": ' + LONG + "}", too_long("vocab.json", '{"a": ' + LONG + "}"))])
+def test_every_command_reading_a_vocabulary_says_what_json_it_cannot_take(capsys, tmp_path: Path, monkeypatch,
+                                                                          content: str, message: str) -> None:
+    """Through merges.txt (the reader finds vocab.json beside it) and through each command that reads one."""
+    monkeypatch.chdir(tmp_path)
+    Path("vocab.json").write_text(content, encoding="utf-8")
+    Path("merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    write_vocabulary(BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)]), tmp_path / "ok.json", "native")
+    for vocab, said in (("vocab.json", message), ("merges.txt", "merges.txt: " + message)):
+        for command in (["encode", "--vocab", vocab, "--text", "ab"], ["explain", "--vocab", vocab, "--text", "ab"],
+                        ["diff", vocab, "ok.json"], ["diff", "ok.json", vocab], ["inspect", vocab]):
+            assert one_error(capsys, *command) == said, command
+
+
+def test_the_cli_process_exits_2_with_one_line_on_deeply_nested_json(tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text(DEEP, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "bpe_core", "encode", "--vocab", "deep.json", "--text", "ab"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert (proc.returncode, proc.stderr) == (2, "error: deep.json" + TOO_DEEP + "\n")
+
+
+def test_a_jsonl_corpus_line_json_cannot_take_is_one_line(capsys, tmp_path: Path) -> None:
+    deep, long = tmp_path / "d.jsonl", tmp_path / "n.jsonl"
+    deep.write_text('{"text": "hello"}\n' + DEEP + "\n", encoding="utf-8")
+    long.write_text('{"text": "hello", "n": ' + LONG + "}\n", encoding="utf-8")
+    for corpus, message in ((deep, "d.jsonl: the JSON line at byte 18" + TOO_DEEP),
+                            (long, "n.jsonl: the JSON line at byte 0: a number with 5000 digits at line 1 column 24: "
+                                   "too long for an id or a count (a corrupt or hand-edited file)")):
+        out = tmp_path / "t.tsv"
+        assert one_error(capsys, "count", str(corpus), "--field", "text", "--preset", "gpt2", "-q",
+                         "-o", str(out)) == message
+        assert not out.exists()

@@ -3,6 +3,7 @@ one clear line, a full disk keeping the previous file, and the merges alone as a
 from __future__ import annotations
 
 import hashlib
+import os
 import json
 import tempfile
 from pathlib import Path
@@ -161,3 +162,73 @@ def test_merges_alone_make_a_vocabulary_that_encodes_like_the_trainer(preset):
     mine, theirs = Encoder(model).encode(text), Encoder(t.model()).encode(text)
     assert [(tok.raw, tok.start, tok.end) for tok in mine.tokens] == \
         [(tok.raw, tok.start, tok.end) for tok in theirs.tokens]
+
+
+# -- JSON that Python's json cannot take (issue 23, finding 20) -------------------------------------------
+@pytest.mark.parametrize("content, message", [
+    ("[" * 100_000 + "]" * 100_000, "the JSON is too deeply nested (more than 100 levels of [ and {)"),
+    (None, "a number with 5000 digits at line 1 column "),
+])
+def test_json_python_cannot_take_is_one_line_naming_the_file(tmp_path, content, message):
+    if content is None:  # a merge count of 5,000 digits
+        data = json.loads(ORIGINAL)
+        data["merges"][0][2] = 0
+        content = json.dumps(data).replace('0]', "7" * 5000 + "]", 1)
+    path = tmp_path / "w.bpelens"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(BPELensError) as err:
+        read_workspace(str(path))
+    assert str(err.value).startswith(f"{path}: {message}") and "\n" not in str(err.value)
+
+
+def test_view_state_nested_too_deeply_is_refused_before_anything_walks_it(tmp_path):
+    data = json.loads(ORIGINAL)
+    data["view"] = {"x": json.loads("[" * 500 + "]" * 500)}  # json reads it; later code must not recurse it
+    path = tmp_path / "w.bpelens"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(BPELensError, match="too deeply nested"):
+        read_workspace(str(path))
+
+
+# -- the corpus path: the workspace file's folder, shown absolute (issue 23, finding 21) ----------------
+def _written(tmp_path, corpus_path, tabs=()):
+    data = json.loads(ORIGINAL)
+    data["corpus"]["path"], data["tabs"] = corpus_path, list(tabs)
+    folder = tmp_path / "projects" / "mine"
+    folder.mkdir(parents=True)
+    path = folder / "w.bpelens"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_relative_corpus_path_is_read_against_the_workspace_folder(tmp_path, monkeypatch):
+    path = _written(tmp_path, "data/c.txt", tabs=["../v/tokenizer.json", "/abs/t.json"])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the app's working directory has nothing to do with it
+    ws = read_workspace(str(path))
+    assert ws.corpus.path == str(path.parent / "data" / "c.txt")
+    assert ws.tabs == (str(tmp_path / "projects" / "v" / "tokenizer.json"), "/abs/t.json")
+    monkeypatch.chdir(tmp_path)  # a workspace given by a relative name: still its own folder
+    assert read_workspace("projects/mine/w.bpelens").corpus.path == str(path.parent / "data" / "c.txt")
+
+
+def test_a_path_climbing_out_is_shown_as_the_absolute_path_it_names(tmp_path):
+    path = _written(tmp_path, "../" * 40 + "etc/passwd")
+    assert read_workspace(str(path)).corpus.path == "/etc/passwd"
+
+
+def test_what_is_not_a_regular_file_is_refused_in_words(tmp_path):
+    from bpe_core.formats.workspace import corpus_problem
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    regular = tmp_path / "c.txt"
+    regular.write_text("a b\n", encoding="utf-8")
+    assert corpus_problem(str(regular)) is None
+    assert corpus_problem(str(tmp_path / "gone.txt")) == f"{tmp_path / 'gone.txt'} is missing"
+    assert corpus_problem(str(tmp_path)) == f"{tmp_path} is a folder, not a corpus file"
+    assert corpus_problem(str(fifo)) == f"{fifo} is not a regular file (a pipe, a device or a socket); " \
+                                        "BPE Lens reads a corpus from a regular file only"
+    assert corpus_problem("/dev/null") == "/dev/null is not a regular file (a pipe, a device or a socket); " \
+                                          "BPE Lens reads a corpus from a regular file only"
