@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Dict, List, Literal, Optional, Tuple
 
+from bpe_core.encoding.merge import pair_ranks, shadowed_ranks
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.pipelines.base import TextPipeline
 from bpe_core.types import Raw, TokenInfo, Unit
@@ -78,11 +79,9 @@ class BPEModel:
 
     @cached_property
     def merge_rank(self) -> Dict[Tuple[int, int], int]:
-        """(left_id, right_id) -> 1-based rank (the first merge of a pair wins)."""
-        out: Dict[Tuple[int, int], int] = {}
-        for r, pair in enumerate(self.merges, 1):
-            out.setdefault(pair, r)
-        return out
+        """(left_id, right_id) -> 1-based rank (a repeated pair keeps its last rank, as tokenizers:
+        :func:`~bpe_core.encoding.merge.pair_ranks`)."""
+        return {pair: r + 1 for pair, r in pair_ranks(self.merges).items()}
 
     @cached_property
     def merge_result(self) -> List[int]:
@@ -99,10 +98,13 @@ class BPEModel:
 
     @cached_property
     def created_by(self) -> Dict[int, int]:
-        """token id -> 1-based rank of the first merge that produced it."""
+        """token id -> 1-based rank of the first merge that produces it (a merge whose pair a later
+        merge repeats never fires: :func:`~bpe_core.encoding.merge.shadowed_ranks`)."""
         out: Dict[int, int] = {}
+        shadowed = shadowed_ranks(self.merges)
         for r, tid in enumerate(self.merge_result, 1):
-            out.setdefault(tid, r)
+            if r - 1 not in shadowed:
+                out.setdefault(tid, r)
         return out
 
     def id_of(self, raw: Raw) -> Optional[int]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Set, Tuple
 
 from bpe_core.model import BPEModel
+from bpe_core.encoding.merge import shadowed_ranks
 from bpe_core.encoding.symbols import visible_whitespace
 from bpe_core.types import BPELensError
 
@@ -175,7 +176,10 @@ def static_reachability(model: BPEModel) -> Tuple[Set[int], List[int]]:
     available = base_symbol_ids(model)
     made = model.created_by
     late: List[int] = []
+    shadowed = shadowed_ranks(model.merges)  # never fire: a later merge repeats the pair
     for rank, ((a, b), new) in enumerate(zip(model.merges, model.merge_result), 1):
+        if rank - 1 in shadowed:
+            continue
         if a in available and b in available:
             available.add(new)
         elif any(p not in available and made.get(p, 0) > rank for p in (a, b)):

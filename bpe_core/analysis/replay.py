@@ -10,7 +10,9 @@ for the changed words only, so GPT-2's 50k merges over a few MB take seconds.
 For a vocabulary whose merges are in order (every merge uses tokens made by earlier merges, as
 training makes them) the final segmentation is exactly what the encoder produces. Flags:
 
-* ``dead_merges`` - ranks whose pair never occurs on this corpus (count 0);
+* ``dead_merges`` - ranks whose pair never occurs on this corpus (count 0), and ranks that never
+  fire because a later merge repeats their pair (the one rule: a repeated pair keeps its last rank,
+  :func:`~bpe_core.encoding.merge.pair_ranks`);
 * ``consumed_tokens`` - tokens made on this corpus that never survive to the end: every
   occurrence was merged further (only ever consumed as a merge part);
 * ``unreachable_tokens`` - tokens no text can produce through the merges (a part is itself
@@ -31,7 +33,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from bpe_core.model import BPEModel
 from bpe_core.analysis.lineage import static_reachability
-from bpe_core.encoding.merge import MergeTable, merge_pair, segment
+from bpe_core.encoding.merge import MergeTable, merge_pair, merge_table, segment, shadowed_ranks
 from bpe_core.encoding.units import initial_symbols
 from bpe_core.types import BPELensError, Cancelled, Progress, Raw
 
@@ -75,8 +77,6 @@ class Segmenter:
     def __init__(self, model: BPEModel) -> None:
         self.model = model
         self._vocab = model.vocab
-        self._rank = model.merge_rank
-        self._result = model.merge_result
         self._whole = model.algorithm == "tiktoken" or model.ignore_merges
         self._cache: Dict[Tuple[str, bool], Tuple[Tuple[int, Raw], ...]] = {}
         self._table: Optional[MergeTable] = None  # built on the first word that needs merging
@@ -126,8 +126,7 @@ class Segmenter:
     def _merge_all(self, parts: List[Tuple[int, Raw]]) -> List[Tuple[int, Raw]]:
         """The encoder's rule (:func:`~bpe_core.encoding.merge.segment`); raws of merged parts joined."""
         if self._table is None:
-            result = self._result
-            self._table = {pair: (r, result[r - 1]) for pair, r in self._rank.items()}
+            self._table = merge_table(self.model.merges, self.model.merge_result)
         ids, starts = segment([i for i, _ in parts], self._table)
         if len(ids) == len(parts):
             return parts
@@ -238,6 +237,7 @@ def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
                 index[x * n + y].add(w)
     results = model.merge_result
     total = len(model.merges)
+    shadowed = shadowed_ranks(model.merges)  # never fire (a later merge repeats the pair): count 0
     out: List[int] = []
     step = max(1, total // 200)
     for r, (a, b) in enumerate(model.merges):
@@ -246,6 +246,9 @@ def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
                 raise Cancelled()
             if progress is not None:
                 progress(Progress(r, total, "merges"))
+        if r in shadowed:
+            out.append(0)
+            continue
         key = a * n + b
         out.append(count.get(key, 0))
         where = index.pop(key, None)

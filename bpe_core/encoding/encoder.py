@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.encoding.decode import decode_chars
-from bpe_core.encoding.merge import MergeTable, byte_pair_bounds, byte_pair_bounds_long, segment
+from bpe_core.encoding.merge import MergeTable, byte_pair_bounds, byte_pair_bounds_long, merge_table, segment
 from bpe_core.encoding.spans import Span, span_mapper
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.encoding.units import affix_raw, base_units
@@ -276,19 +276,17 @@ class Encoder:
 
     # -- algorithms ----------------------------------------------------------------------------
     def _build_merge_table(self) -> MergeTable:
-        """(left, right) -> (rank, new id). tokenizers strips the prefix from the right token."""
+        """(left, right) -> (rank, new id) by :func:`~bpe_core.encoding.merge.merge_table` (a repeated
+        pair keeps its last rank, as tokenizers). tokenizers strips the prefix from the right token."""
         m, vocab, plen = self.model, self._vocab, len(self._prefix)
-        table: MergeTable = {}
-        # GPT-2 and tokenizers build a map from the merges list: a repeated pair keeps its last rank
-        last_wins = m.source_format in ("hf-json", "gpt2-files")
-        for rank, (a, b) in enumerate(m.merges[: self.merges_limit]):
-            if not last_wins and (a, b) in table:
-                continue
+        merges = m.merges[: self.merges_limit]
+        results: List[int] = []
+        for rank, (a, b) in enumerate(merges):
             new = vocab.get(m.tokens[a] + m.tokens[b][plen:])  # type: ignore[operator,index]
             if new is None:
                 raise BPELensError(f"merge {rank + 1} ({m.display(a)} + {m.display(b)}) makes no token of the vocabulary")
-            table[(a, b)] = (rank, new)
-        return table
+            results.append(new)
+        return merge_table(merges, results)
 
     def _word_merges(self, word: str, suffix: bool) -> WordResult:
         m = self.model

@@ -3,8 +3,9 @@
 (And of tiktoken's different rule, which ranks the concatenated bytes: :func:`byte_pair_bounds`.)
 
 The trainer (its pair index and continuing from a vocabulary), the encoder and the replay all
-call these; each differs only in the table it builds (which rank a repeated pair keeps, how a
-merge's result is looked up), never in the loop.
+call these, and all read a merge list through one rule, :func:`pair_ranks` (a repeated pair keeps
+its last rank, as ``tokenizers``): :func:`merge_table` is the table :func:`segment` merges by.
+They differ only in how a merge's result is looked up, never in the loop.
 
 Both routines are linear in the word's length (the segmenter is ``n log n``): a word of 256k
 symbols merges in milliseconds. The older in-place ``del syms[i + 1]`` was quadratic there.
@@ -23,6 +24,44 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 #: (left id, right id) -> (rank, id of the merged token); lower ranks merge first
 MergeTable = Dict[Tuple[int, int], Tuple[int, int]]
 _NONE = (0, -1)  # a table miss: no token has id -1
+
+
+def pair_ranks(merges: Sequence[Tuple[int, int]]) -> Dict[Tuple[int, int], int]:
+    """Each pair's 0-based rank, the one rule for a merge list: a repeated pair keeps its **last** rank.
+
+    ``tokenizers`` builds its merge map by inserting the merges in order (``tokenizer.json`` and
+    vocab.json + merges.txt alike) and GPT-2's ``bpe_ranks`` is ``dict(zip(merges, range(...)))``:
+    the later entry overwrites the earlier one, which then never fires (tokenizers drops it when it
+    saves the file). The encoder, the replay, the health report and continued training all read
+    merges through this function (via :func:`merge_table` / :func:`shadowed_ranks`).
+
+    >>> pair_ranks([(0, 1), (1, 2), (0, 1)])
+    {(0, 1): 2, (1, 2): 1}
+    """
+    return {pair: r for r, pair in enumerate(merges)}
+
+
+def shadowed_ranks(merges: Sequence[Tuple[int, int]]) -> frozenset:
+    """0-based ranks that never fire: their pair is repeated by a later merge (:func:`pair_ranks`).
+
+    >>> sorted(shadowed_ranks([(0, 1), (1, 2), (0, 1), (0, 1)]))
+    [0, 2]
+    """
+    if len(set(merges)) == len(merges):
+        return frozenset()
+    live = set(pair_ranks(merges).values())
+    return frozenset(r for r in range(len(merges)) if r not in live)
+
+
+def merge_table(merges: Sequence[Tuple[int, int]], results: Sequence[int]) -> MergeTable:
+    """The table :func:`segment` merges by: pair -> (rank, ``results[rank]``), ranks by :func:`pair_ranks`.
+
+    ``results[r]`` is the id of the token merge ``r`` makes.
+
+    >>> merge_table([(0, 1), (1, 2), (0, 1)], [3, 4, 3])
+    {(0, 1): (2, 3), (1, 2): (1, 4)}
+    """
+    return {pair: (r, results[r]) for pair, r in pair_ranks(merges).items()}
 
 
 def find_pair(syms: Sequence[int], left: int, right: int, *, by_right: bool = False) -> List[int]:

@@ -20,7 +20,7 @@ from dataclasses import replace
 from operator import mul
 from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from bpe_core.encoding.merge import MergeTable, expand_pair, segment_all
+from bpe_core.encoding.merge import expand_pair, merge_table, segment_all
 from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.training.config import (adopted_tokens, alphabet_order, check_config, config_to_dict,
@@ -97,10 +97,9 @@ class Trainer:
         lens: List[int] = [len(t) for t in self._tokens]
         if start is not None:
             ids, tokens = self._ids, self._tokens
-            table: MergeTable = {}
-            for r, (a, b) in enumerate(self.base_merges):  # the first rank of a repeated pair wins
-                table.setdefault((a, b), (r, ids[tokens[a] + tokens[b]]))  # type: ignore[operator]
-            self._segs = segment_all(self._segs, table)  # as the vocabulary's encoder would
+            made = [ids[tokens[a] + tokens[b]] for a, b in self.base_merges]  # type: ignore[operator]
+            # as the vocabulary's encoder would (the one table: a repeated pair keeps its last rank)
+            self._segs = segment_all(self._segs, merge_table(self.base_merges, made))
         self.total_words = sum(self.freqs)
         self.total_units = sum(map(mul, self.freqs, unit_lens))
         self._total_tokens = sum(map(mul, self.freqs, map(len, self._segs)))
