@@ -10,7 +10,7 @@ from typing import List, Optional, Tuple
 from PySide6.QtCore import QObject, Signal
 
 from bpe_core.training.branches import Branch, BranchComparison, Branches, shared_prefix
-from bpe_core.training.ties import Ties, find_ties
+from bpe_core.training.ties import Ties
 from bpe_core.types import BPELensError
 
 from .payloads import user_message
@@ -27,6 +27,7 @@ class BranchCommands(QObject):
         super().__init__(parent)
         self.session = session
         self._branches: Optional[Branches] = None
+        self._watching = False  # the tie inspector is shown: the timeline records the ties where its trainer passes
         for signal in (session.steps_applied, session.steps_undone, session.reset_done, session.caught_up,
                        session.run_finished):
             signal.connect(self.ties_changed)
@@ -43,11 +44,27 @@ class BranchCommands(QObject):
         return self._branches
 
     def ties(self) -> Optional[Ties]:
-        """The pairs tied at the position (None while the trainer is elsewhere: a run or a catch-up)."""
+        """The pairs tied at the position: read where the trainer passed it while watched (reading ahead, a run),
+        or from the trainer standing there. None: not yet (:meth:`fetch_ties` brings the trainer)."""
+        tl = self.session.core
+        return tl.ties_here() if tl is not None else None
+
+    def watch_ties(self, on: bool) -> None:
+        """Record the ties at each position the trainer passes (while the inspector is shown): steps read ahead
+        show theirs at once. Off: nothing is computed."""
+        self._watching = on
+        if self.session.core is not None:
+            self.session.core.watch_ties = on
+
+    def fetch_ties(self, then) -> bool:
+        """The ties at the position are unknown and the trainer stands idle elsewhere (read ahead, or past a seek
+        back): bring it here, then ``then()`` (True: asked). Never while it moves (a step, a catch-up, a run the
+        user started: their frames bring the ties, or the next call finds it idle)."""
         tl, s = self.session.core, self.session
-        if tl is None or s.is_running or tl.is_moving or tl.is_lagging:
-            return None
-        return find_ties(tl.trainer)
+        if tl is None or tl.is_moving or s.is_loading or s.is_running or not tl.is_lagging:
+            return False
+        s.when_ready(then)
+        return True
 
     def all(self) -> List[Branch]:
         return self.branches.all() if self.branches is not None else []
@@ -70,8 +87,7 @@ class BranchCommands(QObject):
             self.session.error_raised.emit(user_message(exc))
             return
         self.session.republish([], steps)
-        if branch is not None:
-            self.branches_changed.emit()
+        self.branches_changed.emit()  # a new branch, or the current one knows other merges now
 
     def switch(self, branch_id: int) -> None:
         """The timeline shows ``branch_id``'s merges, at the position that branch was left at."""
@@ -106,4 +122,5 @@ class BranchCommands(QObject):
 
     def _on_session_corpus_loaded(self, *_) -> None:
         self._branches = None
+        self.watch_ties(self._watching)  # a new timeline
         self.branches_changed.emit()

@@ -7,13 +7,17 @@ follow); the branch list switches and compares. Commands go through
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QSplitter
 
 from ..branches import BranchCommands
 from ..panes.branches_pane import BranchesPane
 from ..panes.ties_pane import TiesPane
 from ..widgets.chip_text import chip_text
+
+#: while the ties at the position are unknown, how often the dock looks again (a dict lookup) and, once the
+#: trainer is idle elsewhere, brings it here; the steps' and runs' frames bring the ties in most cases
+WAIT_MS = 100
 
 
 class TiesFeature:
@@ -40,26 +44,43 @@ class TiesFeature:
         self.branches_pane.switch_requested.connect(self.commands.switch)
         self.branches_pane.compare_requested.connect(self._on_branches_pane_compare_requested)
         self.branches_pane.diff_requested.connect(self._on_branches_pane_diff_requested)
-        self.commands.ties_changed.connect(self.refresh_ties)
+        self.commands.ties_changed.connect(self.refresh_branches)  # the position moved: merges known changed too
         self.commands.branches_changed.connect(self.refresh_branches)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        self._waiting = QTimer(self.dock, interval=WAIT_MS)
+        self._waiting.timeout.connect(self._on_waiting_timeout)
 
     def refresh_ties(self, *_) -> None:
-        """The inspector at the position (only while the dock is shown: nothing is computed otherwise)."""
-        if not self.dock.isVisible():
-            return
+        """The inspector at the position (only while the dock is shown: nothing is computed otherwise). Ties not
+        known yet (the trainer elsewhere): the dock says so and looks again until they are."""
         s = self.commands.session
-        if not s.is_loaded:
-            self.pane.show_ties(None, waiting="No corpus loaded.")
+        if not self.dock.isVisible() or not s.is_loaded:
+            self._waiting.stop()
+            if self.dock.isVisible():
+                self.pane.show_ties(None, waiting="No corpus loaded.")
             return
         ties = self.commands.ties()
+        if ties is None:
+            self._waiting.start()
+        else:
+            self._waiting.stop()
         others = [((p.left, p.right), p.count, (self._text(p.left), self._text(p.right))) for p in s.top_pairs]
-        self.pane.show_ties(ties, others, waiting="Training… the ties show when the trainer stops here.")
+        self.pane.show_ties(ties, others, waiting=f"Finding the ties at merge {s.merge_count + 1:,}…")
+
+    def _on_waiting_timeout(self) -> None:
+        if self.commands.ties() is not None or not self.dock.isVisible():
+            self.refresh_ties()
+        else:  # the trainer idle elsewhere: brought here, then the ties show; moving: its frames bring them
+            self.commands.fetch_ties(self.refresh_ties)
 
     def _text(self, token_id: int) -> str:
         return chip_text(self.commands.session.token(token_id))[0]
 
     def refresh_branches(self, *_) -> None:
+        """The branch list (how many merges each knows) and the inspector, while the dock is shown."""
+        if not self.dock.isVisible():
+            self._waiting.stop()
+            return
         cur = self.commands.current_id
         rows = [(b.id, b.name, b.fork, len(b.steps), b.id == cur) for b in self.commands.all()]
         self.branches_pane.show_branches(rows)
@@ -79,8 +100,11 @@ class TiesFeature:
                         names.get(cur, "current"))
 
     def _on_dock_visibility_changed(self, visible: bool) -> None:
+        self.commands.watch_ties(visible)
         if visible:
             self.refresh_branches()
+        else:
+            self._waiting.stop()
 
 
 def install(window) -> None:
