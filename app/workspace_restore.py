@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from bpe_core import resources
 from bpe_core.formats.detect import open_vocabulary
-from bpe_core.formats.workspace import (CorpusRef, Workspace, corpus_change, corpus_ref, first_difference,
-                                        merges_vocabulary, saved_merges)
+from bpe_core.formats.workspace import (CorpusRef, Workspace, corpus_change, corpus_problem, corpus_ref,
+                                        first_difference, merges_vocabulary, saved_merges)
 
 from .panes.inspector_pane import InspectorTab
 from .payloads import user_message
@@ -56,8 +56,9 @@ class Restorer(QObject):
 
     def restore(self, ws: Workspace) -> None:
         """Check the corpus (hashed on a worker), then load, train to the position and check the merges."""
-        if ws.corpus is None or not os.path.isfile(ws.corpus.path):
-            self._ask_corpus(ws, corpus_change(ws.corpus, None) if ws.corpus else "The workspace names no corpus")
+        problem = corpus_problem(ws.corpus.path) if ws.corpus else "The workspace names no corpus"
+        if problem is not None:  # missing, a folder, a pipe, a device: never opened
+            self._ask_corpus(ws, problem)
             return
         path = ws.corpus.path
         self._hashes.start(lambda *, progress, cancel: corpus_ref(path, cancel=cancel, progress=progress),
@@ -74,9 +75,11 @@ class Restorer(QObject):
 
     def _ask_corpus(self, ws: Workspace, change: str) -> None:
         """Say what happened to the corpus and offer what is possible (non-modal: the window stays live)."""
-        there = ws.corpus is not None and os.path.isfile(ws.corpus.path)
-        box = self.question = QMessageBox(QMessageBox.Warning, "The corpus has changed" if there else
-                                          "The corpus is missing", change + ".", QMessageBox.Cancel, self.window,
+        problem = corpus_problem(ws.corpus.path) if ws.corpus else "missing"
+        there = problem is None
+        title = ("The corpus has changed" if there else
+                 "The corpus is missing" if problem.endswith("missing") else "The corpus cannot be read")
+        box = self.question = QMessageBox(QMessageBox.Warning, title, change + ".", QMessageBox.Cancel, self.window,
                                           objectName="corpus_box")
         if there:
             self._button(box, "Open with the changed corpus", "open_changed", lambda: self._load(ws, ws.corpus.path))

@@ -65,9 +65,7 @@ def select_word(window, word: Optional[str]) -> bool:
 
 def describe(ws: Workspace) -> str:
     """One line for the restore offer: corpus, settings, merge, what else is there."""
-    import os
-
-    corpus = os.path.basename(ws.corpus.path) if ws.corpus else "no corpus"
+    corpus = ws.corpus.path if ws.corpus else "no corpus"  # absolute (read_workspace): the file it would read
     extra = []
     if ws.encode_text:
         text = " ".join(ws.encode_text.split())

@@ -93,6 +93,7 @@ def test_dropping_a_workspace_opens_it(qtbot, session, make_session, window_for,
 @pytest.mark.parametrize("content, said", [
     (b'{"format": "bpe-lens-workspace", "version": 1, "corpus": {"pa', "damaged or cut short"),
     (b'{"format": "bpe-lens", "version": 1}', "not a BPE Lens workspace"),
+    (b"[" * 100_000 + b"]" * 100_000, "the JSON is too deeply nested (more than 100 levels of [ and {)"),
 ])
 def test_a_corrupt_workspace_is_said_in_a_message(qtbot, loaded_window, tmp_path, content, said):
     path = tmp_path / "bad.bpelens"
@@ -323,3 +324,70 @@ def test_training_branches_are_saved_and_come_back(qtbot, make_session, window_f
     assert len(b.ties.commands.all()) == 2
     assert b.ties.commands.branches.to_data() == a.ties.commands.branches.to_data()
     assert [(b.session.display(s.left), b.session.display(s.right)) for s in b.session.history] == [("Ġ", "l")]
+
+
+# -- the corpus path: the workspace's own folder, shown absolute, a regular file only (issue 23, finding 21)
+def _rewritten(source: Path, to: Path, corpus_path: str) -> Path:
+    data = json.loads(source.read_text(encoding="utf-8"))
+    data["corpus"]["path"] = corpus_path
+    to.parent.mkdir(parents=True, exist_ok=True)
+    to.write_text(json.dumps(data), encoding="utf-8")
+    return to
+
+
+def test_a_relative_corpus_path_is_read_against_the_workspace_folder(qtbot, monkeypatch, session, make_session,
+                                                                      window_for, small_corpus, tmp_path):
+    a = window_for(session)
+    saved = _saved_workspace(qtbot, a, small_corpus, tmp_path / "first.bpelens")
+    project = tmp_path / "project"
+    path = _rewritten(saved, project / "talk.bpelens", "data/small.txt")  # moved with its corpus beside it
+    (project / "data").mkdir()
+    os.replace(small_corpus, project / "data" / "small.txt")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the app started from another folder
+    b = window_for(make_session())
+    with qtbot.waitSignal(b.workspace.restored, timeout=20000):
+        b.workspace.open(str(path))
+    assert b.session.corpus.path == str(project / "data" / "small.txt") and b.session.merge_count == 4
+
+
+def test_the_restore_offer_shows_the_corpus_by_its_absolute_path(qtbot, window, small_corpus, qapp):
+    from PySide6.QtCore import QTimer
+
+    from bpe_lens_app.features.workspace import start
+
+    crashed = _crashed_path()
+    _saved_workspace(qtbot, window, small_corpus, crashed)
+    _rewritten(crashed, crashed, "../" * 40 + "etc/passwd")
+    answers = []
+
+    def answer() -> None:
+        box = window.workspace.question
+        answers.append(box.informativeText())
+        box.button(QMessageBox.No).click()
+
+    QTimer.singleShot(200, answer)
+    assert start(window, None, offer=True) is False
+    assert answers[0].startswith("/etc/passwd (gpt2) at merge 4")  # what it would read, not "passwd"
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_corpus_that_is_not_a_regular_file_is_refused_and_nothing_is_lost(qtbot, loaded_window, small_corpus,
+                                                                           tmp_path, kind):
+    saved = _saved_workspace(qtbot, loaded_window, small_corpus, tmp_path / "first.bpelens")
+    odd = tmp_path / kind
+    odd.mkdir() if kind == "folder" else os.mkfifo(odd)
+    path = _rewritten(saved, tmp_path / "odd.bpelens", str(odd))
+    loaded_window.session.step(2)
+    loaded_window.workspace.open(str(path))
+    qtbot.waitUntil(lambda: loaded_window.workspace.question is not None, timeout=10000)
+    box = loaded_window.workspace.question
+    said = (f"{odd} is a folder, not a corpus file." if kind == "folder" else
+            f"{odd} is not a regular file (a pipe, a device or a socket); BPE Lens reads a corpus from a regular "
+            "file only.")
+    assert box.isVisible() and box.text() == said and box.windowTitle() == "The corpus cannot be read"
+    assert box.findChild(QPushButton, "open_changed") is None  # never opened
+    assert box.findChild(QPushButton, "open_merges") is not None  # the saved merges are still there
+    box.button(QMessageBox.Cancel).click()
+    assert loaded_window.session.corpus.path == str(small_corpus) and loaded_window.session.merge_count == 2
