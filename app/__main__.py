@@ -34,7 +34,11 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
                         help="do not offer to restore a session that did not exit cleanly")
     parser.add_argument("--version", action="version", version=version_line("bpe-lens"))
     parser.add_argument("--info", action="store_true",
-                        help="print versions and where the resources are, check that they load, and exit")
+                        help="print the versions of every dependency and extra, the fonts, where the resources are; "
+                             "check that they load and that a display is usable; exit 1 if the app could not start")
+    parser.add_argument("--install-desktop", action="store_true",
+                        help="add a menu entry that starts this installation (absolute paths), and exit")
+    parser.add_argument("--uninstall-desktop", action="store_true", help="remove that menu entry, and exit")
     return parser.parse_args(argv)
 
 
@@ -59,9 +63,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.info:
         from .info import print_info
         return print_info()
+    if args.install_desktop or args.uninstall_desktop:
+        from . import desktop_entry
+        return desktop_entry.install() if args.install_desktop else desktop_entry.uninstall()
     missing = [p for p in (args.file, args.corpus, args.vocab) if p and not os.path.exists(p)]
     if missing:  # said on the command line, before any window opens
         print(f"bpe-lens: {missing[0]}: no such file or folder", file=sys.stderr)
+        return 2
+    from .display import missing_display
+
+    no_display = missing_display()
+    if no_display:  # Qt would abort (exit 134) with a message about a missing library
+        print(f"bpe-lens: {no_display}", file=sys.stderr)
         return 2
     app = make_app()
 

@@ -74,10 +74,45 @@ def _qt_versions() -> str:
     return f"{qVersion()} (PySide6 {PySide6.__version__})"
 
 
+#: the required dependencies (pyproject.toml's ``dependencies``) besides Qt
+REQUIRED = ("pyqtgraph", "nltk", "numpy", "regex", "tqdm")
+#: optional packages, each with the extra that installs it
+OPTIONAL = (("tokenizers", "test"), ("tiktoken", "test"), ("sentencepiece", "sentencepiece"), ("dask", "dask"),
+            ("distributed", "dask"), ("pyarrow", "parquet"), ("Pillow", "export"), ("zstandard", "zstd"))
+
+
 def versions() -> List[Tuple[str, str]]:
-    return [("bpe-lens", __version__), ("Python", f"{platform.python_version()} ({sys.executable})"),
-            ("Qt", _qt_versions()), ("pyqtgraph", _dist_version("pyqtgraph")), ("nltk", _dist_version("nltk")),
-            ("tqdm", _dist_version("tqdm"))]
+    return ([("bpe-lens", __version__), ("Python", f"{platform.python_version()} ({sys.executable})"),
+             ("Qt", _qt_versions())] + [(name, _dist_version(name)) for name in REQUIRED])
+
+
+def extras() -> List[Tuple[str, str]]:
+    """Each optional package's version, or the extra that installs it."""
+    found = []
+    for name, extra in OPTIONAL:
+        version = _dist_version(name)
+        found.append((name, version if version != "not installed" else f"not installed (pip install 'bpe-lens[{extra}]')"))
+    return found
+
+
+def fonts() -> List[Tuple[str, str]]:
+    """The fonts Chinese and emoji chips need, as fontconfig finds them (Qt uses fontconfig on Linux)."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("fc-list"):
+        return [("fonts", "unknown (fc-list not found)")]
+    rows = []
+    for what, query, package in (("CJK font", ":lang=zh", "fonts-wqy-microhei"),
+                                 ("emoji font", ":charset=1f600", "fonts-noto-color-emoji")):
+        try:
+            out = subprocess.run(["fc-list", query, "family"], capture_output=True, text=True, timeout=20).stdout
+        except (OSError, subprocess.SubprocessError) as exc:
+            rows.append((what, f"unknown ({exc})"))
+            continue
+        families = sorted({line.split(",")[0].strip() for line in out.splitlines() if line.strip()})
+        rows.append((what, ", ".join(families[:3]) if families else f"none: shown as boxes (apt install {package})"))
+    return rows
 
 
 def _check_resources() -> str:
@@ -116,16 +151,37 @@ def _check_examples() -> str:
     return f"{len(names)} files"
 
 
+def _check_display() -> str:
+    """Start Qt's GUI platform in a child process, as the app would: the app cannot start where this fails."""
+    import subprocess
+
+    from .display import NO_DISPLAY, missing_display
+
+    problem = missing_display()
+    if problem:
+        raise BPELensError(problem)
+    probe = ("import sys; from PySide6.QtGui import QGuiApplication; "
+             "app = QGuiApplication(sys.argv[:1]); print(app.platformName())")
+    try:
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise BPELensError("Qt did not start within 60 s") from None
+    if out.returncode != 0:
+        last = (out.stderr.strip().splitlines() or ["no message"])[-1]
+        raise BPELensError(f"Qt could not start ({last}); {NO_DISPLAY}")
+    return f"Qt starts on the '{out.stdout.strip()}' platform"
+
+
 CHECKS: List[Tuple[str, Callable[[], str]]] = [
     ("resources", _check_resources), ("default corpus", _check_default_corpus),
-    ("Punkt tables", _check_punkt), ("examples", _check_examples)]
+    ("Punkt tables", _check_punkt), ("examples", _check_examples), ("display", _check_display)]
 
 
 def print_info(out=None) -> int:
     """Print versions and run every check; 0 when all pass, 1 (with the failures named) when not."""
     out = out or sys.stdout
     width = 16
-    for name, value in versions():
+    for name, value in versions() + extras() + fonts():
         print(f"{name + ':':<{width}}{value}", file=out)
     failed = []
     for name, check in CHECKS:
@@ -136,7 +192,8 @@ def print_info(out=None) -> int:
             result = f"FAILED — {exc}"
         print(f"{name + ':':<{width}}{result}", file=out)
     if failed:
-        print(f"bpe-lens: {len(failed)} check(s) failed: {', '.join(failed)}; reinstall bpe-lens", file=sys.stderr)
+        advice = "" if failed == ["display"] else "; reinstall bpe-lens"  # the display's line says what to do
+        print(f"bpe-lens: {len(failed)} check(s) failed: {', '.join(failed)}{advice}", file=sys.stderr)
         return 1
     print("all checks passed", file=out)
     return 0

@@ -1,7 +1,7 @@
 """Open a corpus file and read it as blocks of bytes cut at safe places.
 
-A corpus is a regular file of UTF-8 text, plain or compressed (.gz/.bz2/.xz, and .zst when the
-``zstandard`` package is installed; recognised by magic bytes). Blocks end after a ``\\n`` (UTF-8 never has byte 0x0A inside a character), so each block
+A corpus is a regular file of UTF-8 text, plain or compressed (.gz/.bz2/.xz, and .zst with the ``zstd`` extra,
+which installs ``zstandard``; recognised by magic bytes). Blocks end after a ``\\n`` (UTF-8 never has byte 0x0A inside a character), so each block
 decodes on its own, a decode error knows its real offset, and blocks can be counted in other
 processes and merged in order; for pre-tokenizers that allow it, a huge line is also cut before a
 space (see :meth:`Source.blocks`). Every problem raises a one-line
@@ -121,7 +121,8 @@ class Source:
             import zstandard
         except ImportError:
             raw.close()
-            raise BPELensError(f"{self.name}: Zstandard-compressed; reading it needs pip install zstandard") from None
+            raise BPELensError(f"{self.name}: Zstandard-compressed; reading it needs the zstd extra: "
+                              "pip install 'bpe-lens[zstd]'") from None
         self._corrupt = _CORRUPT + (zstandard.ZstdError,)
         return _ZstdFrames(raw, zstandard)  # type: ignore[return-value]
 

@@ -163,8 +163,9 @@ def test_file_argument_opens_a_vocabulary_in_the_inspector(qtbot, monkeypatch, t
     assert window.session.corpus.path == str(entry.DEFAULT_CORPUS)
 
 
-def _run(*args):
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+def _run(*args, env=None):
+    env = {**{k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")},
+           **(env or {})}
     return subprocess.run([sys.executable, "-m", "bpe_lens_app", *args], capture_output=True, text=True,
                           env=env, timeout=120)
 
@@ -175,12 +176,20 @@ def test_a_missing_file_is_one_line_and_exit_2(tmp_path):
 
 
 def test_version_and_info_need_no_display():
+    """Both answer without a display; --info then says the app could not start (issue 25: it said "all
+    checks passed" where the app then aborted), the offscreen platform passes every check."""
     out = _run("--version")
     assert out.returncode == 0 and out.stdout.strip() == f"bpe-lens {__version__}"
     out = _run("--info")
-    assert out.returncode == 0, out.stderr
-    for needle in ("Python:", "Qt:", "pyqtgraph:", "nltk:", str(resources.root()), "words", "all checks passed"):
+    assert out.returncode == 1, out.stderr
+    for needle in ("Python:", "Qt:", "pyqtgraph:", "nltk:", str(resources.root()), "words"):
         assert needle in out.stdout
+    assert "display:        FAILED — no display (DISPLAY and WAYLAND_DISPLAY are not set): run it under" in out.stdout
+    assert out.stderr.strip() == "bpe-lens: 1 check(s) failed: display"
+    out = _run("--info", env={"QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0, out.stderr
+    assert "display:        ok — Qt starts on the 'offscreen' platform" in out.stdout
+    assert out.stdout.rstrip().endswith("all checks passed")
 
 
 def test_info_fails_with_a_message_when_a_check_fails(monkeypatch, capsys):

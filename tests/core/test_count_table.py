@@ -204,16 +204,19 @@ def test_compressed_inputs_count_as_the_plain_file(tmp_path, suffix, opener):
     assert list(counts) == list(plain) and counts == {w: 2 * n for w, n in plain.items()}
 
 
-def test_zstandard_input_or_a_clear_message(tmp_path):
+def test_zstandard_missing_names_the_extra(tmp_path, monkeypatch):
+    path = tmp_path / "s.txt.zst"
+    path.write_bytes(b"\x28\xb5\x2f\xfd" + b"\0" * 20)
+    monkeypatch.setitem(sys.modules, "zstandard", None)  # import zstandard raises ImportError
+    with pytest.raises(BPELensError) as err:
+        count_words_in_files([path], make_config("gpt2"))
+    assert str(err.value) == "s.txt.zst: Zstandard-compressed; reading it needs the zstd extra: pip install 'bpe-lens[zstd]'"
+
+
+def test_zstandard_input(tmp_path):
     src = need("tinyshakespeare.txt")
     path = tmp_path / "s.txt.zst"
-    try:
-        import zstandard
-    except ImportError:
-        path.write_bytes(b"\x28\xb5\x2f\xfd" + b"\0" * 20)
-        r = cli("count", path, "--preset", "gpt2", "-o", tmp_path / "c.parquet")
-        assert r.returncode == 2 and "s.txt.zst: Zstandard-compressed; reading it needs pip install zstandard" in r.stderr
-        return
+    zstandard = pytest.importorskip("zstandard", reason="the zstd extra is not installed")
     data, zc = src.read_bytes(), zstandard.ZstdCompressor()
     path.write_bytes(zc.compress(data[:400_000]) + zc.compress(data[400_000:]))  # two frames
     cfg = make_config("gpt2")
