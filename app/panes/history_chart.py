@@ -27,27 +27,13 @@ from bpe_core.types import MergeStep
 from ..coalesce import forget, later
 from ..session import SYNC_STEPS, Session
 from ..theme import CURVES, chart_colors, graphic_color, style_plot
-from ..widgets.axes import nice_ceiling
+from ..widgets.axes import SpacedAxis, nice_ceiling, relax_width, show_empty
 from ..widgets.history_curve import HistoryCurve
 from ..widgets.quiet import prepare_now
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: points per curve before long runs are thinned (about twice a chart's width in pixels)
 MAX_POINTS = 2048
-
-
-def relax_width(label: pg.LabelItem) -> None:
-    """Let a chart title be narrower than its text: a cut title beats a chart cut off at the
-    pane's edge. pyqtgraph sets a label's minimum width to its text's on every text change and
-    resize, so the label's own ``updateMin`` is wrapped."""
-    update_min = label.updateMin
-
-    def relaxed() -> None:
-        update_min()
-        label.setMinimumWidth(0)
-
-    label.updateMin = relaxed
-    relaxed()
 
 
 class HistoryChart(QWidget):
@@ -67,7 +53,7 @@ class HistoryChart(QWidget):
         self.plots: List[pg.PlotItem] = []
         self.curves: List[HistoryCurve] = []
         for i in range(4):
-            plot = self.layout_widget.addPlot(row=i // 2, col=i % 2)
+            plot = self.layout_widget.addPlot(row=i // 2, col=i % 2, axisItems={"bottom": SpacedAxis("bottom")})
             plot.setMouseEnabled(False, False)
             plot.hideButtons()
             plot.setMenuEnabled(False)
@@ -79,6 +65,8 @@ class HistoryChart(QWidget):
             # the label space only grows: each change of an axis's width re-lays out all four
             # charts and redraws every axis (~25 ms); "1.2" after "1.25" need not narrow it
             plot.getAxis("left").setStyle(autoReduceTextSpace=False)
+            for name in ("left", "bottom"):  # labels without units: a scale would read "count (x0.001)"
+                plot.getAxis(name).enableAutoSIPrefix(False)
             curve = HistoryCurve(pg.mkPen(CURVES[i], width=2))  # _redraw thins long runs
             plot.addItem(curve)
             plot.getViewBox().sigRangeChanged.connect(lambda vb, *_, c=curve: c.set_bounds(vb.viewRect()))
@@ -308,10 +296,14 @@ class HistoryChart(QWidget):
 
     # -- drawing -----------------------------------------------------------------------------------------
     def _set_x(self, n: int) -> None:
-        """x: 0 to a round number past the merges (at least 100, also at merge 0); grows by half
-        again when they reach its end."""
+        """x: 0 to a round number past the merges (at least 100, also at merge 0), never past the target
+        when the merges are within it (a run to 29,743 spanned 50,000); grows by half again when they
+        reach its end."""
         if n > self._xmax or not self._xmax:
+            target = self.session.target_merges if self.session.is_loaded else 0
             self._xmax = nice_ceiling(max(100, n * 1.5))
+            if 0 < n <= target < self._xmax or n == 0 < target < self._xmax:
+                self._xmax = float(target)
             for plot in self.plots:
                 plot.setXRange(0, self._xmax, padding=0.02)
             if self.session.stats is not None:  # the vocabulary grows at most one token a merge
@@ -325,6 +317,9 @@ class HistoryChart(QWidget):
         both get room in a few steps (:meth:`_fit_tpw`, :meth:`_fit_upt`)."""
         s = self.session
         if s.stats is None:
+            for plot in self.plots:  # before a corpus: a clean empty chart
+                show_empty(plot, self._xmax or 100)
+            self.plots[0].getAxis("left").setTicks([[(0, "10⁰"), (1, "10¹")], []])
             return
         top = s.history[0].count if s.history else (s.top_pairs[0].count if s.top_pairs else 2)
         lo = math.floor(math.log10(max(1, s.config.min_frequency or 1)))

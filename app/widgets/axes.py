@@ -1,9 +1,20 @@
-"""Chart axis helpers shared by the pair chart and the history charts."""
+"""Chart axis helpers shared by the pair chart and the history charts.
+
+* :func:`nice_ceiling` — a round number at or above a value (an axis's end);
+* :class:`SpacedAxis` — an axis whose tick labels never run together ("1000020000 30000");
+* :func:`relax_width` — a chart title that may be narrower than its text;
+* :func:`show_empty` — a chart's clean look before it has data (0..100, no stray scale).
+"""
 from __future__ import annotations
 
 import math
+from typing import List, Tuple
 
-__all__ = ["nice_ceiling"]
+import pyqtgraph as pg
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication
+
+__all__ = ["nice_ceiling", "nice_step", "SpacedAxis", "relax_width", "show_empty"]
 
 
 def nice_ceiling(x: float) -> float:
@@ -15,3 +26,67 @@ def nice_ceiling(x: float) -> float:
         if m * exp >= x:
             return float(m * exp)
     return float(10 * exp)
+
+
+def nice_step(x: float) -> float:
+    """A tick step of 1, 2 or 5 times a power of ten at or above ``x``: ``nice_step(3100) == 5000``."""
+    if x <= 0:
+        return 1.0
+    exp = 10 ** math.floor(math.log10(x))
+    for m in (1, 2, 5, 10):
+        if m * exp >= x:
+            return float(m * exp)
+    return float(10 * exp)
+
+
+class SpacedAxis(pg.AxisItem):
+    """An axis whose tick labels keep :attr:`GAP` pixels apart, however narrow the chart.
+
+    pyqtgraph picks the number of ticks from the axis's length alone (about log(pixels)), so five-digit
+    labels in a chart 250 px wide touched ("1000020000 30000"). Here the step is the least 1-2-5 step
+    whose labels fit with a gap, and one level of ticks is drawn (no minor labels to crowd them). Round
+    thousands read "10k", "20k" (short labels: more of them fit).
+    """
+
+    GAP = 12
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> List[Tuple[float, float]]:
+        span = abs(maxVal - minVal)
+        if span == 0 or size <= 0 or self.orientation in ("left", "right"):
+            return super().tickSpacing(minVal, maxVal, size)
+        fm = QFontMetrics(self.style.get("tickFont") or QApplication.font())
+        lo, hi = min(minVal, maxVal), max(minVal, maxVal)
+        step = nice_step(span * 20 / size)  # at least 20 px a label
+        for _ in range(30):
+            ends = [math.ceil(lo / step) * step, math.floor(hi / step) * step]
+            widest = max(fm.horizontalAdvance(t) for t in self.tickStrings(ends, self.scale, step))
+            if size * step / span >= widest + self.GAP:
+                break
+            step = nice_step(step * 1.01)
+        return [(step, 0.0)]
+
+    def tickStrings(self, values, scale: float, spacing: float) -> List[str]:
+        if spacing * scale >= 1000 and all(round(v * scale) % 1000 == 0 for v in values):
+            return [f"{v * scale / 1000:g}k" if v else "0" for v in values]
+        return super().tickStrings(values, scale, spacing)
+
+
+def relax_width(label: pg.LabelItem) -> None:
+    """Let a chart title be narrower than its text: a cut title beats a chart cut off at the
+    pane's edge. pyqtgraph sets a label's minimum width to its text's on every text change and
+    resize, so the label's own ``updateMin`` is wrapped."""
+    update_min = label.updateMin
+
+    def relaxed() -> None:
+        update_min()
+        label.setMinimumWidth(0)
+
+    label.updateMin = relaxed
+    relaxed()
+
+
+def show_empty(plot: pg.PlotItem, x_end: float = 100) -> None:
+    """``plot`` before it has data: x from 0 to ``x_end``, y from 0 to 1 (pyqtgraph's own ranges for an
+    empty chart, such as −4,000..4,000 with "(x0.001)" on the axis, mean nothing to a reader)."""
+    plot.setXRange(0, x_end, padding=0.02)
+    plot.setYRange(0, 1, padding=0.05)

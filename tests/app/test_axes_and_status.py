@@ -138,3 +138,57 @@ def test_stop_text(reason, expected):
     from bpe_lens_app.stop_text import stop_text
 
     assert stop_text(reason, make_config("gpt2"), 8105, 8362) == expected
+
+
+def tick_label_rects(axis):
+    """The rectangles of an axis's tick labels as pyqtgraph draws them (scene-independent, in the axis's
+    coordinates), with their texts."""
+    from PySide6.QtGui import QImage, QPainter
+
+    image = QImage(10, 10, QImage.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [] if specs is None else [(rect, text) for rect, _flags, text in specs[2]]
+
+
+def test_history_x_axis_ends_near_the_target_with_ticks_apart(qtbot, loaded_window):
+    """Issue 23, finding 6: Run to target heads for 29,743 merges; the x axes ran to 50,000 and their
+    labels ran together ("1000020000 30000")."""
+    from bpe_lens_app.session import make_config
+
+    w = loaded_window
+    s = w.session
+    target = 29_743
+    with qtbot.waitSignal(s.corpus_loaded, timeout=10000):
+        s.set_config(make_config("gpt2", num_merges=target))
+    assert s.target_merges == target
+    with qtbot.waitSignal(s.run_started, timeout=10000):
+        w.train_actions["run"].trigger()
+    s.cancel()
+    qtbot.wait(50)
+    for plot in w.history_chart.plots:
+        lo, hi = x_range(plot)
+        assert target <= hi <= target * 1.05, (lo, hi)
+        labels = tick_label_rects(plot.getAxis("bottom"))
+        assert len(labels) >= 2
+        for (a, ta), (b, tb) in zip(labels, labels[1:]):
+            assert a.right() + 4 <= b.left() or b.right() + 4 <= a.left(), (ta, tb)  # a gap between labels
+        for rect, text in labels:
+            assert QFontMetrics(plot.getAxis("bottom").style["tickFont"] or QApplication.font()
+                                ).horizontalAdvance(text) <= rect.width() + 1
+
+
+def test_history_charts_are_clean_before_a_corpus(qtbot, window):
+    """Issue 23, finding 6: while the first corpus loads the charts showed −4000..4000 and "count (x0.001)"."""
+    w = window
+    w.resize(1024, 768)
+    qtbot.wait(20)
+    for plot in w.history_chart.plots:
+        lo, hi = x_range(plot)
+        assert -5 <= lo <= 0 and 90 <= hi <= 120
+        ylo, yhi = plot.getViewBox().viewRange()[1]
+        assert ylo >= -0.1 and yhi <= 10, plot.titleLabel.text  # no negative counts, sizes or ratios
+        assert "(x" not in plot.getAxis("left").labelString(), plot.getAxis("left").labelString()
