@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import functools
-import shutil
 from pathlib import Path
 from typing import Iterator
 
 import pytest
+
+from tests.reference import private_copy
 
 from .paths import DATA, ROOT as REPO, need
 
@@ -42,7 +43,9 @@ def nltk_with_our_tables(tmp_path: Path) -> Iterator[None]:
     import nltk
     from nltk.tokenize import _get_punkt_tokenizer
 
-    shutil.copytree(REPO / "resources" / "punkt_tab" / "english", tmp_path / "tokenizers" / "punkt_tab" / "english")
+    for folder in (tmp_path / "tokenizers", tmp_path / "tokenizers" / "punkt_tab"):
+        folder.mkdir(mode=0o700, exist_ok=True)
+    private_copy(REPO / "resources" / "punkt_tab" / "english", tmp_path / "tokenizers" / "punkt_tab" / "english")
     saved = list(nltk.data.path)
     nltk.data.path[:] = [str(tmp_path)]
     _get_punkt_tokenizer.cache_clear()

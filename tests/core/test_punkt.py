@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from bpe_core.pretokenize import punkt
+from bpe_core.pretokenize.punkt import load_params
 from bpe_core.types import BPELensError
+
+REPO_TABLES = punkt.PUNKT_DIR
 
 # The official nltk_data punkt_tab English tables (see resources/punkt_tab/english/README.md).
 OFFICIAL = {
@@ -98,3 +101,41 @@ def test_missing_tables_name_the_folder(tmp_path: Path) -> None:
     (tmp_path / "abbrev_types.txt").write_text("mr")
     with pytest.raises(BPELensError, match="Punkt tables missing .*collocations.tab"):
         punkt.load_params(tmp_path)
+
+
+def _group_writable_tables(tmp_path: Path) -> Path:
+    """The shipped tables as a checkout made with umask 002 has them (files 0664, folders 0775)."""
+    import shutil
+
+    copy = tmp_path / "checkout" / "punkt_tab" / "english"
+    shutil.copytree(REPO_TABLES, copy)
+    for path in [tmp_path / "checkout", copy.parent, copy, *copy.iterdir()]:
+        path.chmod(0o775 if path.is_dir() else 0o664)
+    return copy
+
+
+def test_nltk_loads_the_tests_private_copy_of_group_writable_tables(tmp_path: Path, monkeypatch) -> None:
+    """Issue 25: NLTK >= 3.10.4 refuses group-writable data files, so 5 tests failed and 3 errored in such
+    a checkout. The tests hand NLTK's own loader a private copy instead."""
+    from nltk.data import FileSystemPathPointer
+    from nltk.tokenize.punkt import load_punkt_params
+
+    from tests.reference import private_copy
+
+    import nltk
+
+    shared = _group_writable_tables(tmp_path)
+    (tmp_path / "private").mkdir(mode=0o700)
+    copy = private_copy(shared, tmp_path / "private" / "english")
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "private")])  # NLTK reads only below its roots
+    assert load_punkt_params(FileSystemPathPointer(str(copy))).abbrev_types == load_params().abbrev_types
+
+
+def test_seed000_reference_splits_sentences_from_a_group_writable_checkout(tmp_path: Path, monkeypatch) -> None:
+    from tests.reference import seed000
+
+    monkeypatch.setattr(seed000, "PUNKT_DIR", _group_writable_tables(tmp_path))
+    monkeypatch.setattr(seed000, "_PUNKT", None)
+    monkeypatch.setattr(seed000, "_TABLES", None)
+    assert seed000.sent_tokenize("Mr. Bennet replied that he had not. But she told him all.") == [
+        "Mr. Bennet replied that he had not.", "But she told him all."]

@@ -14,6 +14,19 @@ from pathlib import Path
 from tests.core.paths import ROOT, find
 
 
+def private_copy(src: Path, dst: Path) -> Path:
+    """Copy the folder ``src`` to ``dst`` readable and writable by its owner only (folders 0700, files
+    0600), and return ``dst``. NLTK >= 3.10.4 refuses data files that are writable by the group or others
+    ("a planted or rewritten file would be loaded as trusted data"): a checkout made with umask 002 has
+    them, so the tests hand NLTK's own loader such a copy of the shipped Punkt tables, never the checkout's."""
+    import shutil
+
+    shutil.copytree(src, dst, dirs_exist_ok=True)
+    for path in [dst, *dst.rglob("*")]:
+        path.chmod(0o700 if path.is_dir() else 0o600)
+    return dst
+
+
 class ReferenceUnavailable(RuntimeError):
     """A reference cannot run on this machine (e.g. the Punkt tables are missing); the message says why."""
 

@@ -28,8 +28,10 @@ Known properties of the seed's code that are kept (the preset reproduces them):
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import re
 import tempfile
 from collections import defaultdict
@@ -42,7 +44,7 @@ from nltk.data import FileSystemPathPointer
 from nltk.tokenize.punkt import PunktTokenizer, load_punkt_params
 from tqdm import tqdm, trange
 
-from . import ROOT, ReferenceUnavailable
+from . import ROOT, ReferenceUnavailable, private_copy
 
 #: where the project ships NLTK's English Punkt tables (nltk's ``tokenizers/punkt_tab/english``)
 PUNKT_DIR = ROOT / "resources" / "punkt_tab" / "english"
@@ -52,16 +54,31 @@ PUNKT_FILES = ("collocations.tab", "sent_starters.txt", "abbrev_types.txt", "ort
 class _ShippedPunkt(PunktTokenizer):
     # LENS: nltk.sent_tokenize(text) is PunktTokenizer("english").tokenize(text); PunktTokenizer finds its
     # tables with nltk.data.find("tokenizers/punkt_tab/english/"). Same class, tables read from PUNKT_DIR.
-    # nltk 3.10 reads data files only below a root on nltk.data.path, hence the append.
+    # nltk 3.10 reads data files only below a root on nltk.data.path, hence the append; nltk >= 3.10.4
+    # only files private to their owner, hence a private copy (a checkout made with umask 002 has
+    # group-writable files).
     def load_lang(self, lang: str = "english") -> None:
-        if str(PUNKT_DIR.parents[1]) not in nltk.data.path:
-            nltk.data.path.append(str(PUNKT_DIR.parents[1]))
-        self._params = load_punkt_params(FileSystemPathPointer(str(PUNKT_DIR)))
+        tables = _private_tables()
+        if str(tables.parents[1]) not in nltk.data.path:
+            nltk.data.path.append(str(tables.parents[1]))
+        self._params = load_punkt_params(FileSystemPathPointer(str(tables)))
         self._lang = lang
         self._save_dir = None
 
 
 _PUNKT: Optional[_ShippedPunkt] = None
+_TABLES: Optional[Path] = None
+
+
+def _private_tables() -> Path:
+    """PUNKT_DIR copied once per process into a private temporary folder (0700/0600)."""
+    global _TABLES
+    if _TABLES is None:
+        root = Path(tempfile.mkdtemp(prefix="bpe-lens-punkt-"))  # mode 0700
+        atexit.register(shutil.rmtree, root, True)
+        (root / "punkt_tab").mkdir(mode=0o700)
+        _TABLES = private_copy(PUNKT_DIR, root / "punkt_tab" / "english")
+    return _TABLES
 
 
 def punkt_missing() -> Optional[str]:
