@@ -49,6 +49,8 @@ class TiesFeature:
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         self._waiting = QTimer(self.dock, interval=WAIT_MS)
         self._waiting.timeout.connect(self._on_waiting_timeout)
+        self._pointed = None  # (position, pair): a pair-chart bar clicked, selected once the ties show
+        window.pair_chart.pair_clicked.connect(self.point_at)
 
     def refresh_ties(self, *_) -> None:
         """The inspector at the position (only while the dock is shown: nothing is computed otherwise). Ties not
@@ -66,6 +68,20 @@ class TiesFeature:
             self._waiting.stop()
         others = [((p.left, p.right), p.count, (self._text(p.left), self._text(p.right))) for p in s.top_pairs]
         self.pane.show_ties(ties, others, waiting=f"Finding the ties at merge {s.merge_count + 1:,}…")
+        pointed, self._pointed = self._pointed, None
+        if pointed is not None and pointed[0] == s.merge_count:
+            if pointed[1] in self.pane.pairs():
+                self.pane.select_pair(pointed[1])
+            elif ties is None:
+                self._pointed = pointed  # selected once the ties show
+
+    def point_at(self, pair) -> None:
+        """A pair-chart bar was clicked: show the dock with that pair selected, "Merge this instead" one click
+        away (a click never merges by itself: picking where merges follow makes a branch)."""
+        self.dock.show()  # (shown: the dock refreshes)
+        self.dock.raise_()
+        self._pointed = (self.commands.session.merge_count, tuple(pair))
+        self.refresh_ties()
 
     def _on_waiting_timeout(self) -> None:
         if self.commands.ties() is not None or not self.dock.isVisible():

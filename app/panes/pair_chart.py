@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QStaticText
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
@@ -24,6 +24,7 @@ from ..theme import ACCENT, BAR, TIE, graphic_color, style_plot
 from ..widgets.axes import nice_ceiling
 from ..widgets.chip_text import chip_text, readable_text
 from ..widgets.quiet import prepare_now
+from ..widgets.pair_bars import BarPointer, Bars, pair_tooltip, shown_row
 
 #: longest token text on a label before it is elided
 MAX_LABEL_CHARS = 12
@@ -175,46 +176,11 @@ class CountAxis(pg.AxisItem):
             p.drawStaticText(QPointF(x, top + 6), st)
 
 
-class Bars(pg.GraphicsObject):
-    """Horizontal bars from x = 0 at y = 0, 1, 2, ... (bar ``i`` is ``opts["width"][i]`` long),
-    painted directly in data coordinates.
-
-    pyqtgraph's BarGraphItem rebuilds a QPicture and tells the view its bounds changed on every
-    ``setOpts``; here a step only stores the widths and repaints. The bounds are the chart's x
-    range (``set_x_range``), so they change only when the range does.
-    """
-
-    def __init__(self, k: int, height: float, brushes: Sequence) -> None:
-        super().__init__()
-        #: the first ``tied`` bars share the top count: each gets an outline in ``tie_pen``
-        self.opts = {"width": np.zeros(k), "height": height, "brushes": list(brushes), "tied": 0,
-                     "tie_pen": pg.mkPen(TIE, width=2)}
-        self._xmax = 1.0
-
-    def setOpts(self, **opts) -> None:
-        self.opts.update(opts)
-        self.update()
-
-    def set_x_range(self, xmax: float) -> None:
-        self.prepareGeometryChange()
-        self._xmax = xmax
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(0.0, -0.5, self._xmax, len(self.opts["width"]))
-
-    def paint(self, p: QPainter, *args) -> None:
-        h = self.opts["height"]
-        for i, (w, brush) in enumerate(zip(self.opts["width"], self.opts["brushes"])):
-            if w > 0:
-                p.fillRect(QRectF(0.0, i - h / 2, float(w), h), brush)
-        if self.opts["tied"]:  # a cosmetic pen: 2 px on screen whatever the scale
-            p.setPen(self.opts["tie_pen"])
-            for i, w in enumerate(self.opts["width"][: self.opts["tied"]]):
-                p.drawRect(QRectF(0.0, i - h / 2, float(w), h))
-
-
 class PairChart(QWidget):
-    """Top-``k`` pairs of the session; ``font`` sets the labels (presenter mode passes a large one)."""
+    """Top-``k`` pairs of the session; ``font`` sets the labels (presenter mode passes a large one). Hovering a
+    row tells its pair (ids, bytes, count); clicking it emits ``pair_clicked`` ((left id, right id))."""
+
+    pair_clicked = Signal(object)
 
     def __init__(self, session: Session, *, k: int = TOP_K, font: Optional[QFont] = None,
                  title: Optional[str] = None, parent: Optional[QWidget] = None) -> None:
@@ -250,6 +216,8 @@ class PairChart(QWidget):
         self.right_axis.setStyle(tickLength=0)
         self.bars = Bars(k, 0.72, [pg.mkBrush(BAR)] * k)
         plot.addItem(self.bars)
+        self.pointer = BarPointer(self.plot_widget, self._row_at, self._tip)
+        self.pointer.clicked.connect(self._on_pointer_clicked)
         #: False when the owner colors the chart itself (the presenter's black)
         self.follow_palette = True
         self.apply_palette()
@@ -356,6 +324,21 @@ class PairChart(QWidget):
         self._pair_texts.clear()  # token ids mean other tokens now
         self._corpus_due = True
         later(self, self.refresh)  # in a pass of its own: not with the window's first repaint
+
+    def _row_at(self, scene_pos: QPointF) -> Optional[int]:
+        """The shown row (a pair) under a scene point in the plot (its label, bar or count); None elsewhere."""
+        if not self.session.is_loaded or not self.plot_item.sceneBoundingRect().contains(scene_pos):
+            return None
+        y = self.plot_item.getViewBox().mapSceneToView(scene_pos).y()
+        return shown_row(y, min(len(self.session.top_pairs), self.k, self.rows))
+
+    def _tip(self, row: int) -> str:
+        s, pair = self.session, self.session.top_pairs[row]
+        return pair_tooltip(s.token(pair.left), s.token(pair.right), pair, row, self.tied_bars())
+
+    def _on_pointer_clicked(self, row: int) -> None:
+        pair = self.session.top_pairs[row]
+        self.pair_clicked.emit((pair.left, pair.right))
 
     def labels(self) -> List[str]:
         """The pair labels as shown, top bar first (tests, screenshots)."""

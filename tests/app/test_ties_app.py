@@ -132,3 +132,57 @@ def test_the_encode_pane_reads_a_branchs_tokens(qtbot, make_session, window_for)
     session.step()
     qtbot.waitUntil(lambda: not pane.encoding_pending(), timeout=10000)
     assert "th" in pane.displayed_texts() and shown_as_fresh()
+
+
+def _bar_point(chart, row: int):
+    """Where bar ``row`` is drawn, in the chart view's viewport (the middle of the bar)."""
+    from PySide6.QtCore import QPointF
+
+    width = chart.bar_lengths()[row]
+    scene = chart.plot_item.getViewBox().mapViewToScene(QPointF(width / 2, row))
+    return chart.plot_widget.mapFromScene(scene)
+
+
+def test_hovering_a_pair_bar_tells_the_pair_its_ids_bytes_and_count(qtbot, make_session, window_for, drawn):
+    """Issue 23, finding 10: a user hovers a bar to see the pair, its token ids, their bytes and its count."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    session = make_session(config=make_config("byte-ascii"))
+    window = window_for(session)
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(SEED001)
+    drawn()
+    chart = window.pair_chart
+    viewport = chart.plot_widget.viewport()
+    for row, expected in ((0, ('"t" + "h" → "th"', "ids 116 + 104", "bytes 74 + 68", "count 3", "tied")),
+                          (1, ('"Ġ" + "l" → "Ġl"', "ids 32 + 108", "bytes 20 + 6C", "count 3", "tied"))):
+        pos = _bar_point(chart, row)
+        QApplication.sendEvent(viewport, QHelpEvent(QEvent.ToolTip, pos, viewport.mapToGlobal(pos)))
+        text = QToolTip.text()
+        assert all(part in text for part in expected), (row, text)
+    QToolTip.hideText()
+
+
+def test_clicking_a_pair_bar_selects_that_pair_in_the_tie_inspector(qtbot, make_session, window_for, drawn):
+    """Issue 23, finding 1: a click on a bar points at that pair: the ties dock opens with its row selected, so
+    "Merge this instead" is one click away (a click never merges by itself: that would branch the run)."""
+    from PySide6.QtCore import Qt
+
+    session = make_session(config=make_config("byte-ascii"))
+    window = window_for(session)
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(SEED001)
+    drawn()
+    chart, pane = window.pair_chart, window.ties.pane
+    assert not window.ties.dock.isVisible()
+    qtbot.mouseClick(chart.plot_widget.viewport(), Qt.LeftButton, pos=_bar_point(chart, 1))
+    qtbot.waitUntil(lambda: window.ties.dock.isVisible() and pane.table.rowCount() >= 2, timeout=5000)
+    qtbot.waitUntil(lambda: bool(pane.table.selectionModel().selectedRows()), timeout=5000)
+    row = pane.table.selectionModel().selectedRows()[0].row()
+    assert pane.rows()[row][0] == '"Ġ" + "l"' and pane.pick_button.isEnabled()
+    assert session.merge_count == 0  # nothing merged by the click
+    qtbot.mouseClick(chart.plot_widget.viewport(), Qt.LeftButton, pos=_bar_point(chart, 4))  # a greyed next pair
+    qtbot.waitUntil(lambda: pane.table.selectionModel().selectedRows()[0].row() == 4, timeout=5000)
+    assert pane.rows()[4][0] == chart.labels()[4] and pane.pick_button.isEnabled()
