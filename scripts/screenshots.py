@@ -22,8 +22,9 @@
   of `` Lincoln`` on both sides;
 
 * ``ties.png`` — seed 001's sentence (byte-ascii) at merge 0: the two pairs tied at count 3 outlined in
-  the pair chart, the Ties & branches dock with each rule's pick and why; ``ties_branches.png`` — after
-  "Merge this instead" on " l": the branch list and the two branches compared side by side;
+  the pair chart, the Ties & branches dock with each rule's pick and why; ``ties_branches.png`` — seed 003
+  (hf-course) under the defaults after 10 steps (Space), Undo ×2, "Merge this instead" on the last of 7 tied pairs at
+  merge 9 and a step on that branch: the ties at merge 11, the two branches and them compared side by side;
 
 * ``restore.png`` — the offer to restore the last session at start, after a crash at merge 30.
 
@@ -381,12 +382,57 @@ def render_ties(outdir: Path) -> list[Path]:
     settle(120)
     out = [outdir / "ties.png"]
     window.grab().save(str(out[0]))
+    window.close()
+    session.shutdown()
+    out.append(_render_ties_branches(outdir / "ties_branches.png"))
+    return out
+
+
+def _until(done, ms: int = 20_000) -> None:
+    """Run the event loop until ``done()`` (a script's wait)."""
+    for _ in range(ms // 20):
+        if done():
+            return
+        settle(20)
+    raise SystemExit("screenshots: the ties view did not reach the state it shows")
+
+
+def _render_ties_branches(out: Path) -> Path:
+    """Seed 003 (hf-course) under the app's defaults (read-ahead on), driven with the keys: 10 steps, Undo twice
+    (merge 9: 7 pairs tied at count 4), the last tied pair picked by hand (a branch), one step on it, then
+    main selected and compared: the dock after 10 steps with two branches."""
+    from PySide6.QtTest import QTest
+
+    from bpe_lens_app.examples import EXAMPLES
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    example = next(e for e in EXAMPLES if e.file == "seed003_sentences.txt")
+    session = Session(config=example.config())
+    window = MainWindow(session, scratch_settings())
+    window.resize(SIZE)
+    window.show()
+    session.load_corpus(str(example.path))
+    wait_for(session.corpus_loaded, session.error_raised)
+    feature = window.ties
+    feature.dock.show()
+    window.resizeDocks([feature.dock], [600], Qt.Horizontal)
+    pane, branches = feature.pane, feature.branches_pane
+    for k in range(1, 11):
+        QTest.keyClick(window, Qt.Key_Space)
+        _until(lambda: session.merge_count == k and pane.header.text().startswith(f"Merge {k + 1}:"))
+    for k in (9, 8):
+        QTest.keyClick(window, Qt.Key_Backspace)
+        _until(lambda: session.merge_count == k and pane.header.text().startswith(f"Merge {k + 1}:"))
+    pane.select_pair(feature.commands.ties().candidates[-1].pair)  # the last tied pair: the futures differ most
     pane.pick_button.click()
-    feature.branches_pane.select_branch(0)
-    feature.branches_pane.compare_button.click()
-    settle(120)
-    out.append(outdir / "ties_branches.png")
-    window.grab().save(str(out[-1]))
+    _until(lambda: len(branches.branch_texts()) == 2)
+    QTest.keyClick(window, Qt.Key_Space)
+    _until(lambda: session.merge_count == 10 and pane.header.text().startswith("Merge 11:"))
+    branches.select_branch(0)
+    branches.compare_button.click()
+    settle(200)
+    window.grab().save(str(out))
     window.close()
     session.shutdown()
     return out

@@ -87,6 +87,7 @@ class TiesPane(QWidget):
                 self._add_row(pair, (pair_text(text), f"{count:,}", "", ""), None, grey=True)
         self.why.setText("\n".join(f"{r}: {ties.why[r]}" for r in TIE_BREAKS))
         self.pick_button.setEnabled(False)
+        self.table.scrollToTop()  # a new position: its tied pairs in view, not where the last one was scrolled
 
     def _add_row(self, pair, texts, font, *, grey: bool = False) -> None:
         row = self.table.rowCount()

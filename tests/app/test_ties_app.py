@@ -186,3 +186,9 @@ def test_clicking_a_pair_bar_selects_that_pair_in_the_tie_inspector(qtbot, make_
     qtbot.mouseClick(chart.plot_widget.viewport(), Qt.LeftButton, pos=_bar_point(chart, 4))  # a greyed next pair
     qtbot.waitUntil(lambda: pane.table.selectionModel().selectedRows()[0].row() == 4, timeout=5000)
     assert pane.rows()[4][0] == chart.labels()[4] and pane.pick_button.isEnabled()
+    bar = pane.table.verticalScrollBar()
+    bar.setValue(bar.maximum())  # the user scrolled down to the greyed pairs
+    assert bar.value() > 0
+    session.step()
+    qtbot.waitUntil(lambda: pane.header.text().startswith("Merge 2:"), timeout=5000)
+    assert bar.value() == 0  # the next merge's tied pairs are in view, not the old scroll position
