@@ -31,6 +31,7 @@ import regex
 
 from bpe_core.corpus.counting import BLOCK_BYTES, count_block, decode_block, pretokenizer_of, reads_as_tokenizers
 from bpe_core.corpus.source import BINARY_SNIFF_BYTES, CancelFn, Source
+from bpe_core.encoding.units import check_text
 from bpe_core.formats.json_text import parse_json
 from bpe_core.types import BPELensError, TrainerConfig
 
@@ -183,6 +184,7 @@ def count_jsonl(name: str, data: bytes, offset: int, config: TrainerConfig, erro
             value = record[text_field]
             if not isinstance(value, str):
                 raise TypeError(f"{text_field!r} is {type(value).__name__}, not text")
+            check_text(value)  # JSON's "\\ud800" escapes make lone surrogates: no UTF-8, no bytes to count
         except (ValueError, KeyError, TypeError, BPELensError) as exc:
             at = offset + len("\n".join(lines[:n]).encode("utf-8")) + (1 if n else 0)
             why = f"no field {text_field!r}" if isinstance(exc, KeyError) else str(exc).replace(f"{name}: ", "", 1)

@@ -291,9 +291,11 @@ def count_words_in_texts(texts: Iterable[str], config: TrainerConfig, *, _name: 
     >>> count_words_in_texts(["Hello world", "hello"], TrainerConfig(pretokenizer="whitespace", lowercase=True))
     {'hello': 2, 'world': 1}
     """
+    from bpe_core.encoding.units import check_text
     pre = pretokenizer_of(config)
     counts: Counter[str] = Counter()
-    for text in texts:
+    for k, text in enumerate(texts):
+        check_text(text, f"text {k}")  # a lone surrogate: named here, not a UnicodeEncodeError later
         counts.update(pre.words(text.lower() if config.lowercase else text))
     if not counts:
         raise BPELensError(f"{_name}: the pre-tokenizer {config.pretokenizer!r} found no words")

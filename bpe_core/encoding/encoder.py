@@ -31,7 +31,7 @@ from bpe_core.encoding.decode import decode_chars
 from bpe_core.encoding.merge import MergeTable, byte_pair_bounds, byte_pair_bounds_long, merge_table, segment
 from bpe_core.encoding.spans import Span, span_mapper
 from bpe_core.encoding.symbols import display as display_raw
-from bpe_core.encoding.units import affix_raw, base_units
+from bpe_core.encoding.units import affix_raw, base_units, surrogate_error
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece
 
@@ -41,6 +41,11 @@ WordResult = Tuple[List[int], List[Span], List[Span]]
 
 #: id of a kept symbol the vocabulary has no token for (models with ``keep_unknown``)
 UNKNOWN = -1
+
+
+def _no_utf8(text: str, what: str = "the text") -> Exception:
+    """The BPELensError naming the lone surrogate that made UTF-8 encoding fail (else the error itself)."""
+    return surrogate_error(text, what) or BPELensError(f"{what} cannot be encoded as UTF-8")
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,12 @@ class Encoder:
     # -- public API ------------------------------------------------------------------------
     def encode_ids(self, text: str) -> List[int]:
         """Token ids only - the fast path (word cache, no spans)."""
+        try:
+            return self._ids(text)
+        except UnicodeEncodeError:  # a lone surrogate has no UTF-8 bytes: say where it is
+            raise _no_utf8(text) from None
+
+    def _ids(self, text: str) -> List[int]:
         if self.model.algorithm == "seed000-greedy":
             return self.encode(text).ids
         pipe = self.model.pipeline
@@ -137,6 +148,12 @@ class Encoder:
 
     def encode(self, text: str) -> LensEncoding:
         """Tokens with ids and character spans into ``text``."""
+        try:
+            return self._encode(text)
+        except UnicodeEncodeError:
+            raise _no_utf8(text) from None
+
+    def _encode(self, text: str) -> LensEncoding:
         if self.model.algorithm == "seed000-greedy":  # works on Punkt sentences, not on words
             from bpe_core.encoding.seed000_greedy import encode_seed000
             return LensEncoding(encode_seed000(self.model, text, self.merges_limit).tokens)
@@ -185,11 +202,17 @@ class Encoder:
     # -- the parts an explanation replays (bpe_core.analysis.explain) ----------------------------
     def pieces(self, text: str) -> List[Piece]:
         """The words this encoder encodes, with their spans (specials whole): the model's pipeline."""
-        return self._pieces(text)
+        try:
+            return self._pieces(text)
+        except UnicodeEncodeError:
+            raise _no_utf8(text) from None
 
     def start_ids(self, word: str, suffix: bool = True) -> WordResult:
         """A word's initial ids and unit spans before any merge (affixes, unk, byte fallback applied)."""
-        return self._symbols(word, suffix)
+        try:
+            return self._symbols(word, suffix)
+        except UnicodeEncodeError:
+            raise _no_utf8(word, "the word") from None
 
     @property
     def merge_table(self) -> MergeTable:

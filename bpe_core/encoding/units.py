@@ -14,13 +14,45 @@ replay all start here.
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+import re
+from typing import List, Optional, Sequence
 
 from bpe_core.encoding.symbols import from_glyphs
 from bpe_core.model import BPEModel
-from bpe_core.types import Raw
+from bpe_core.types import BPELensError, Raw
 
 _BYTES = tuple(bytes([i]) for i in range(256))
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def surrogate_error(text: str, what: str = "the text") -> Optional[BPELensError]:
+    """The error for ``text`` if it holds a lone surrogate (U+D800..U+DFFF), else None.
+
+    Such a character is no Unicode text: it has no UTF-8 bytes, so no byte-level BPE can start
+    from it (Python only hands it over from escapes like JSON's ``\\ud800`` or from
+    ``surrogateescape``). One regex scan; callers that encode anyway catch ``UnicodeEncodeError``
+    and ask this for the message, so valid text pays nothing.
+
+    >>> print(surrogate_error("ab" + chr(0xD800)))
+    the text has a lone surrogate (U+D800) at character index 2: it is no Unicode text (it has no UTF-8 bytes)
+    >>> surrogate_error("abc") is None
+    True
+    """
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    return BPELensError(f"{what} has a lone surrogate (U+{ord(found.group()):04X}) at character index "
+                        f"{found.start()}: it is no Unicode text (it has no UTF-8 bytes)")
+
+
+def check_text(text: str, what: str = "the text") -> None:
+    """Raise :func:`surrogate_error`'s BPELensError when ``text`` holds a lone surrogate.
+
+    >>> check_text("fine")
+    """
+    error = surrogate_error(text, what)
+    if error is not None:
+        raise error
 
 
 def word_units(word: str, unit: str) -> List[Raw]:
