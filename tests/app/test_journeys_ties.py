@@ -128,3 +128,33 @@ def test_seed001_pick_at_merge_1_under_the_defaults_updates_the_branch_list(qtbo
     assert window.words.changed_title.text().startswith("Merge 1 (Ġ + l → Ġl)")
     qtbot.waitUntil(lambda: _shows_ties_at(pane, 1), timeout=10000)
     assert "where merges follow" in branches.title.text()
+
+
+@pytest.mark.parametrize("argv", CORPORA)
+def test_ties_dock_opened_late_home_closed_and_reopened_play_and_pause(qtbot, user_window, argv):
+    """The dock opened after ten steps (the trainer read ahead unwatched), Home, the dock closed while stepping
+    and opened again, Play then pause: each time it shows the ties of the next merge, never stays waiting."""
+    window = user_window(*argv)
+    session, pane = window.session, window.ties.pane
+    for k in range(1, 11):
+        qtbot.keyClick(window, Qt.Key_Space)
+        qtbot.waitUntil(lambda: session.merge_count == k, timeout=10000)
+    qtbot.wait(1000)
+    action = window.findChild(type(window.open_action), "action_ties")
+    action.trigger()
+    qtbot.waitUntil(lambda: _shows_ties_at(pane, 10), timeout=10000)
+    qtbot.keyClick(window, Qt.Key_Home)
+    qtbot.waitUntil(lambda: session.merge_count == 0 and _shows_ties_at(pane, 0), timeout=10000)
+    action.trigger()
+    assert not window.ties.dock.isVisible()
+    for k in range(1, 4):
+        qtbot.keyClick(window, Qt.Key_Space)
+        qtbot.waitUntil(lambda: session.merge_count == k, timeout=10000)
+    qtbot.wait(500)
+    action.trigger()
+    qtbot.waitUntil(lambda: _shows_ties_at(pane, 3), timeout=10000)
+    qtbot.keyClick(window, Qt.Key_P)  # Play, 5 merges a second
+    qtbot.waitUntil(lambda: session.merge_count >= 6, timeout=10000)
+    qtbot.keyClick(window, Qt.Key_P)  # pause
+    qtbot.waitUntil(lambda: not session.is_running, timeout=10000)
+    qtbot.waitUntil(lambda: _shows_ties_at(pane, session.merge_count), timeout=10000)
