@@ -32,11 +32,12 @@ from .defaults import DEFAULT_PRESET, default_config, default_trainer_factory  #
 from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS, KEY_STEP,  # noqa: F401
                                PAINT_WINDOW_S, READ_AHEAD, READ_ON_MS, SILENT, SYNC_STEPS)
 from .session_ends import RunEnds
+from .session_replay import Replays
 from .session_views import SessionViews
 from .worker import FLUSH_INTERVAL, GUI_FIRST, CallSlot, StepWorker, Threads
 
 
-class Session(SessionViews, RunEnds):
+class Session(SessionViews, RunEnds, Replays):
     def __init__(self, *, trainer_factory: Optional[Callable] = None, config: Optional[TrainerConfig] = None,
                  parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
@@ -65,6 +66,7 @@ class Session(SessionViews, RunEnds):
         self._settle_later.timeout.connect(self._on_read_on_timeout)
         self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
         self._indexing.timeout.connect(self._on_indexing_timeout)
+        self._init_replay()  # Run to target over known merges: from the records (session_replay.py)
 
     @property
     def is_loading(self) -> bool:
@@ -72,7 +74,7 @@ class Session(SessionViews, RunEnds):
 
     @property
     def is_running(self) -> bool:  # a run the user started (a silent catch-up or read-ahead is not one)
-        return self._run is not None and self._run_kind not in SILENT
+        return self._replaying or self._run is not None and self._run_kind not in SILENT
 
     @property
     def is_catching_up(self) -> bool:
@@ -86,7 +88,7 @@ class Session(SessionViews, RunEnds):
 
     @property
     def run_kind(self) -> str:
-        return self._run_kind if self.is_running else ""
+        return "run" if self._replaying else self._run_kind if self.is_running else ""
 
     @property
     def core(self) -> Optional[Timeline]:  # the timeline, for commands kept in their own modules (app/branches.py)
@@ -218,8 +220,9 @@ class Session(SessionViews, RunEnds):
             self._stop_run("paused")
 
     def run_to_target(self) -> None:
-        """Merge on a worker, flat out, until the configured vocab size / merges (Cancel stops)."""
-        if self._ready(self.run_to_target):
+        """Merge on a worker, flat out, until the configured vocab size / merges (Cancel stops); merges
+        already known show from the records (session_replay.py)."""
+        if not self._replay_to_target() and self._ready(self.run_to_target):
             total = max(0, self.target_merges - self.merge_count)
             self._start_run("run", self._tl.forward(), total or None)
 
@@ -231,6 +234,7 @@ class Session(SessionViews, RunEnds):
     # -- internals: calls (load, open) ----------------------------------------------------------------
     def _ready(self, then: Callable[[], None]) -> bool:
         """Loaded, not loading, trainer at the position (else ``then`` waits for it); a run is stopped first."""
+        self._end_replay("paused")
         if self._tl is None or self._calls.busy:
             return False
         if not (self._run is not None and self._run_kind == CATCH_UP):
@@ -251,6 +255,7 @@ class Session(SessionViews, RunEnds):
             return False
         if not silent:
             self._stop_run("paused")
+        self._end_replay("paused")
         self._then = None
         self._show(*tl.jump(k))
         if self._run is None and self._needs_catch_up():
@@ -296,7 +301,7 @@ class Session(SessionViews, RunEnds):
             self._indexing.start()  # next pass: input and paints go first
 
     def _on_read_on_timeout(self) -> None:
-        if self._tl is not None and self._run is None and not self._calls.busy:
+        if self._tl is not None and self._run is None and not self._calls.busy and self._replay is None:
             self._catch_up()
 
     # -- internals: runs (a timeline move on a worker) ------------------------------------------------
@@ -318,6 +323,7 @@ class Session(SessionViews, RunEnds):
         """Apply ``frame`` to the timeline and tell the panes; False when it held no merge."""
         steps = self._tl.apply(frame, show=show)
         self._indexing.start()
+        self._note_end()
         if steps:
             self._show(steps, frame.undone)
         return bool(steps)
@@ -355,6 +361,7 @@ class Session(SessionViews, RunEnds):
             self._end_run(None, error)
 
     def _stop_run(self, reason: str) -> None:
+        self._end_replay(reason)
         if self._run is not None:
             self._run.requestInterruption()
             self._end_run(reason, None)
@@ -366,6 +373,7 @@ class Session(SessionViews, RunEnds):
         kind, merged = self._run_kind, self._run.count
         self._run = None
         self._tl.settle()
+        self._note_end()
         if kind in (CATCH_UP, AHEAD):
             self._on_catch_up_ended(kind, reason, error)
             return

@@ -49,6 +49,7 @@ class TiesFeature:
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         self._waiting = QTimer(self.dock, interval=WAIT_MS)
         self._waiting.timeout.connect(self._on_waiting_timeout)
+        self._tick_at = -1  # the position at the last look: the trainer is fetched once it stays a look long
         self._pointed = None  # (position, pair): a pair-chart bar clicked, selected once the ties show
         window.pair_chart.pair_clicked.connect(self.point_at)
 
@@ -84,10 +85,11 @@ class TiesFeature:
         self.refresh_ties()
 
     def _on_waiting_timeout(self) -> None:
+        at, self._tick_at = self._tick_at, self.commands.session.merge_count
         if self.commands.ties() is not None or not self.dock.isVisible():
             self.refresh_ties()
-        else:  # the trainer idle elsewhere: brought here, then the ties show; moving: its frames bring them
-            self.commands.fetch_ties(self.refresh_ties)
+        elif at == self._tick_at:  # the trainer idle elsewhere: brought here, then the ties show (moving: its
+            self.commands.fetch_ties(self.refresh_ties)  # frames bring them); not while the user scrubs
 
     def _text(self, token_id: int) -> str:
         return chip_text(self.commands.session.token(token_id))[0]

@@ -198,8 +198,8 @@ class WordsPane(QWidget):
         # short: at 1024 px this pane is ~300 px wide (the rows below are the most frequent words)
         self.changed_title.setText(
             f"Merge {step.rank} ({text(step.left).text} + {text(step.right).text} → {text(step.new_id).text}) "
-            f"changed {len(step.changed_words):,} words")
-        self.changed_model.set_rows(_change_rows(step.examples))
+            f"changed {len(step.changed_words):,} word{'' if len(step.changed_words) == 1 else 's'}")
+        self.changed_model.set_rows(_change_rows(s.examples(step)))  # a bulk run's merge: from the records
 
     def _warm_next_changes(self) -> None:
         """The next merge's changed words as its step will show them (when it is known: read ahead, or undone),

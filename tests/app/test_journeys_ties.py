@@ -153,6 +153,11 @@ def test_ties_dock_opened_late_home_closed_and_reopened_play_and_pause(qtbot, us
     qtbot.wait(500)
     action.trigger()
     qtbot.waitUntil(lambda: _shows_ties_at(pane, 3), timeout=10000)
+    slider = window.controls.timeline  # scrubbed back to merge 1, then left there
+    for value in (2, 1):
+        slider.setValue(value)
+        qtbot.wait(30)
+    qtbot.waitUntil(lambda: session.merge_count == 1 and _shows_ties_at(pane, 1), timeout=10000)
     qtbot.keyClick(window, Qt.Key_P)  # Play, 5 merges a second
     qtbot.waitUntil(lambda: session.merge_count >= 6, timeout=10000)
     qtbot.keyClick(window, Qt.Key_P)  # pause
