@@ -12,7 +12,8 @@ from PySide6.QtCore import QObject, Signal
 from bpe_core.model import BPEModel
 from bpe_core.training.timeline import WordHistory, target_merges
 from bpe_core.training.trainer import Trainer
-from bpe_core.types import MergeStep, PairCount, Raw, TrainerConfig, TrainingStats
+from bpe_core.training.records import word_changes
+from bpe_core.types import MergeStep, PairCount, Raw, TrainerConfig, TrainingStats, WordChange
 
 from .facts import Fact
 from .payloads import CorpusInfo
@@ -46,9 +47,17 @@ class SessionViews(QObject):
     vocab_size = Fact[int](int)
     stats = Fact[Optional[TrainingStats]]()
     initial_stats = Fact[Optional[TrainingStats]]()  # at merge 0
-    stop_reason = Fact[Optional[str]]()
     history = Fact[List[MergeStep]](list)  # the merges applied now, rank 1 first
     timeline = Fact[List[MergeStep]](list, name="reached_steps")  # every merge reached: applied, then undone
+
+    @property
+    def stop_reason(self) -> Optional[str]:
+        """Why training stopped at the position: the trainer's rule, or the one a run met there before (the
+        trainer may be elsewhere after a seek or a replay; session_replay.py remembers it)."""
+        tl = self._tl
+        if tl is None or tl.stop_reason:
+            return tl and tl.stop_reason
+        return self._known_stop() if tl.merge_count == len(tl.steps) else None
 
     def segmentation(self, i: int) -> Tuple[int, ...]:
         return self._tl.segmentation(i)
@@ -63,6 +72,16 @@ class SessionViews(QObject):
         """The merge a step would show next, when it is known already (read ahead, or undone)."""
         tl = self._tl
         return tl.steps[tl.merge_count] if tl is not None and tl.merge_count < len(tl.steps) else None
+
+    def examples(self, step: MergeStep) -> Tuple[WordChange, ...]:
+        """``step``'s most frequent changed words before and after it: its own examples, or, for the merge at the
+        position, made from the records (a bulk run's merges carry none: issue 23, finding 3)."""
+        tl = self._tl
+        if step.examples or not step.changed_words or tl is None or tl.merge_count != step.rank:
+            return step.examples
+        segs = _AtPosition(tl.segmentation)
+        return word_changes(tl.words, tl.freqs, segs, step.changed_words, None, (step.left, step.right, step.new_id),
+                            Trainer.EXAMPLES)
 
     def word_history(self, i: int) -> WordHistory:
         """Word ``i``'s segmentation at the start and after every merge that changed it."""
@@ -96,3 +115,13 @@ class SessionViews(QObject):
     def model(self) -> Optional[BPEModel]:
         """The vocabulary as trained so far (cached per merge count)."""
         return self._tl.model() if self._tl else None
+
+
+class _AtPosition:
+    """The words' segmentations at the position, indexed as a list (what ``word_changes`` reads)."""
+
+    def __init__(self, segmentation) -> None:
+        self._segmentation = segmentation
+
+    def __getitem__(self, i: int) -> Tuple[int, ...]:
+        return self._segmentation(i)

@@ -3,7 +3,8 @@
 One curve per main script of the corpus (Latin, Han, Cyrillic, ... — :mod:`bpe_core.analysis.scripts`),
 kept by :class:`~bpe_core.analysis.group_curves.GroupCurves`: each word's script is found once, and
 each batch of merges (a step, a Play frame, a bulk run's frame, a seek) asks only the words those
-merges changed for their new length. The scripts of a large corpus's words are found on a worker. The chart starts tracking when it is first switched on
+merges changed for their new length; merges applied in a batch are merged into those words one by one, a
+point at each (Step ×500 draws its 500 merges, not a straight line). The scripts of a large corpus's words are found on a worker. The chart starts tracking when it is first switched on
 (:meth:`set_tracking`), from the merge the training is at then; it draws only while visible.
 """
 from __future__ import annotations
@@ -54,7 +55,7 @@ class ScriptCurvesChart(QWidget):
         layout.addWidget(self.plot_widget, 1)
         layout.addWidget(self.note)
         session.corpus_loaded.connect(self._on_session_corpus_loaded)
-        session.steps_applied.connect(self._on_session_steps_changed)
+        session.steps_applied.connect(self._on_session_steps_applied)
         session.steps_undone.connect(self._on_session_steps_changed)
         self._show_note()
 
@@ -79,8 +80,8 @@ class ScriptCurvesChart(QWidget):
         s = self.session
         if not self.tracking or len(scripts) != len(s.words):
             return
-        lengths = [len(s.segmentation(i)) for i in range(len(scripts))]
-        self.tracker = GroupCurves(scripts, freqs=s.freqs, lengths=lengths, merge=s.merge_count)
+        segs = [s.segmentation(i) for i in range(len(scripts))]
+        self.tracker = GroupCurves(scripts, freqs=s.freqs, segmentations=segs, merge=s.merge_count)
         self._make_curves()
         self.redraw()
 
@@ -103,6 +104,15 @@ class ScriptCurvesChart(QWidget):
         else:
             self._make_curves()
 
+    def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
+        tracker = self.tracker
+        if tracker is not None and steps and steps[0].rank == tracker.points[-1][0] + 1:
+            tracker.replay(steps)  # a point at each merge, as stepping one by one
+            if self.isVisible():
+                self.redraw()
+        else:
+            self._on_session_steps_changed(steps)
+
     def _on_session_steps_changed(self, steps: List[MergeStep]) -> None:
         tracker = self.tracker
         if tracker is None or not steps:
@@ -111,7 +121,7 @@ class ScriptCurvesChart(QWidget):
         for step in steps:
             changed.update(step.changed_words)
         segmentation = self.session.segmentation
-        tracker.update({i: len(segmentation(i)) for i in changed}, merge=self.session.merge_count)
+        tracker.set_segmentations({i: segmentation(i) for i in changed}, merge=self.session.merge_count)
         if self.isVisible():
             self.redraw()
 
