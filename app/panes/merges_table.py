@@ -87,7 +87,8 @@ class MergesModel(QAbstractTableModel):
             return RIGHT_ALIGNED
         if role == TOOLTIP:
             state = "applied" if step.rank <= self._current else "undone (click to go there again)"
-            return f"merge {step.rank}, {state}: {step.count:,} occurrences, {len(step.changed_words):,} words"
+            n = len(step.changed_words)
+            return f"merge {step.rank}, {state}: {step.count:,} occurrences, {n:,} word{'' if n == 1 else 's'}"
         return None
 
     def _restyle(self) -> None:

@@ -358,3 +358,17 @@ def test_the_words_pane_makes_the_next_merges_changed_words_ahead(qtbot, loaded_
         warmed += 1
         assert set(pixmaps) == before, f"chips made on the step of merge {nxt.rank}"
     assert warmed >= 5
+
+
+def test_a_merge_that_changed_one_word_says_word(qtbot, session, window_for, tmp_path):
+    """Issue 23, finding 6: "changed 1 words" in the changed-words title and the merges table's tooltip."""
+    path = tmp_path / "one.txt"
+    path.write_text("ababab\n" * 3, encoding="utf-8")
+    w = window_for(session)
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(str(path))
+    session.step()
+    assert len(session.history[-1].changed_words) == 1
+    assert w.words.changed_title.text().endswith("changed 1 word")
+    tip = w.merges.view.model().index(0, 0).data(Qt.ToolTipRole)
+    assert tip.endswith("occurrences, 1 word"), tip
