@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
                                QWidget)
 
 from bpe_core.render.animation import have_mp4
-from bpe_core.types import Progress, TrainerConfig
+from bpe_core.types import BPELensError, Progress, TrainerConfig
 
 from .payloads import user_message
 from .worker import CallSlot, Threads
@@ -53,12 +53,15 @@ class AnimationDialog(QDialog):
 
     def __init__(self, corpus: str, config: TrainerConfig, *, first: int = 0, last: int = 30,
                  words: Sequence[str] = (), text: str = "", folder: Optional[Path] = None,
-                 parent: Optional[QWidget] = None) -> None:
+                 inputs: Sequence[str] = (), parent: Optional[QWidget] = None) -> None:
         super().__init__(parent, objectName="animation_dialog")
         self.setWindowTitle("Animation of merges")
         self.setMinimumWidth(600)
         self.corpus, self.config = corpus, config
-        self.folder = folder or Path(corpus).parent
+        #: the files the app reads: never the output (the corpus itself is checked by the renderer)
+        self.inputs = tuple(inputs)
+        # the folder the window proposes (export.default_folder): never the app's own resources
+        self.folder = folder or Path.home()
         self.frames: List = []
         self._threads = Threads()
         self.calls = CallSlot(self._threads.track, self)
@@ -134,9 +137,16 @@ class AnimationDialog(QDialog):
 
     def start(self) -> None:
         """Export with the current choices on a worker (a running export is superseded)."""
+        from bpe_core.formats.outputs import check_output
+
         job = self.job()
         if job.last < job.first:
             self.status.setText(f"The last merge ({job.last}) comes before the first ({job.first}).")
+            return
+        try:
+            check_output(job.path, inputs=self.inputs)
+        except BPELensError as exc:
+            self.status.setText(user_message(exc))
             return
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)

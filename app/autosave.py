@@ -18,6 +18,7 @@ from typing import Callable, List, Optional
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
+from bpe_core.formats.temps import remove_stale_temps_in
 from bpe_core.formats.workspace import SUFFIX, Workspace, write_workspace
 
 from .worker import CallSlot, Threads
@@ -73,6 +74,8 @@ class Autosaver(QObject):
     def __init__(self, capture: Callable[[], Optional[Workspace]], folder: Path, parent=None, *,
                  busy: Callable[[], bool] = lambda: False, live: Callable[[], bool] = lambda: True) -> None:
         super().__init__(parent)
+        # what killed apps' saves left here (``.autosave-PID.bpelens.bpe-lens-tmp-*``): their writers are gone
+        self.cleaned = remove_stale_temps_in(folder)
         self._capture = capture
         self._busy, self._live = busy, live
         self.path = autosave_path(folder)

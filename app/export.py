@@ -3,7 +3,9 @@ and the one question a vocabulary file can leave open when it is read back (a ``
 file's split pattern).
 
 These are plain functions of their inputs (a plot item or scene, a list of merges, a model),
-called by the main window's File actions and by the tests.
+called by the main window's File actions and by the tests. Every export goes through one gate and one
+writer: the path is checked first (:func:`bpe_core.formats.outputs.check_output`, never one of
+:func:`app_inputs`), the file is drawn in memory and written atomically (:mod:`bpe_core.formats.atomic`).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, MergeStep
 
+from . import settings_store
 from .widgets.chip_text import chip_text
 
 #: vocabulary formats we save (names of ``bpe_core.formats.detect.WRITE_FORMATS``) -> file-dialog filter
@@ -34,7 +37,40 @@ CHART_SCALE = 2
 MIN_CHART_WIDTH = 1600
 
 
-def export_chart(item, path: str, *, scale: float = CHART_SCALE, width: Optional[int] = None) -> str:
+# -- the gate: where an export is proposed, and what it may never replace --------------------------------
+def default_folder(window) -> Path:
+    """The folder File → Export proposes: the last export's, the last one used, the corpus's or home,
+    whichever comes first that is writable and outside the app's own files (never site-packages)."""
+    session, settings = getattr(window, "session", None), getattr(window, "settings", None)
+    if settings is None:  # a pane shown on its own (tests)
+        return Path.home()
+    corpus = session.corpus if session is not None else None
+    return Path(settings_store.export_folder(settings, corpus.path if corpus else None))
+
+
+def app_inputs(window) -> List[str]:
+    """Every file the window reads from: the corpus (each of its files), the vocabularies open in tabs
+    (with the files beside them they were read with). No export may replace one of them."""
+    from bpe_core.formats.outputs import vocabulary_inputs
+
+    session, tabs = getattr(window, "session", None), getattr(window, "tabs", None)
+    info = session.corpus if session is not None else None
+    found = [str(p) for p in (getattr(info, "paths", None) or [info.path])] if info else []
+    for i in range(tabs.count() if tabs is not None else 0):
+        source = window.tabs.widget(i).property("source_path")
+        if source:
+            found += vocabulary_inputs(source)
+    return found
+
+
+def saved(window, path: str) -> str:
+    """Remember ``path``'s folder for the next export; ``path``."""
+    settings_store.remember_export(window.settings, path)
+    return path
+
+
+def export_chart(item, path: str, *, scale: float = CHART_SCALE, width: Optional[int] = None,
+                 inputs: Sequence[str] = ()) -> str:
     """Write a plot item (or a whole GraphicsScene) to ``path``: ``.svg`` as SVG, anything else as PNG.
 
     PNG goes through pyqtgraph's ImageExporter at ``scale`` times the chart's size on screen in device
@@ -47,16 +83,37 @@ def export_chart(item, path: str, *, scale: float = CHART_SCALE, width: Optional
     """
     from pyqtgraph.exporters import ImageExporter
 
+    from bpe_core.formats.atomic import atomic_write_bytes
+    from bpe_core.formats.outputs import check_output
+
     path = str(path)
-    if Path(path).suffix.lower() == ".svg":
-        _export_svg(item, path)
+    svg = Path(path).suffix.lower() == ".svg"
+    if not svg and not Path(path).suffix:
+        path += ".png"
+    check_output(path, inputs=inputs)
+    buffer = _Buffer()
+    if svg:
+        _export_svg(item, buffer.device)
     else:
-        if not Path(path).suffix:
-            path += ".png"
         exporter = ImageExporter(item)
         exporter.parameters()["width"] = int(width or max(MIN_CHART_WIDTH, round(scale * chart_width(item))))
-        exporter.export(path)
+        if not exporter.export(toBytes=True).save(buffer.device, "PNG"):
+            raise BPELensError(f"{path}: the chart could not be drawn as PNG")
+    atomic_write_bytes(path, buffer.data())  # drawn in memory, then one atomic write: never half a picture
     return path
+
+
+class _Buffer:
+    """An in-memory QIODevice a QImage or QSvgGenerator writes into."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QBuffer, QIODevice
+
+        self.device = QBuffer()
+        self.device.open(QIODevice.WriteOnly)
+
+    def data(self) -> bytes:
+        return bytes(self.device.data())
 
 
 def chart_width(item) -> float:
@@ -70,7 +127,7 @@ def chart_width(item) -> float:
     return logical * view.devicePixelRatioF()
 
 
-def _export_svg(item, path: str) -> None:
+def _export_svg(item, device) -> None:
     from PySide6.QtCore import QRect, QRectF, QSize
     from PySide6.QtGui import QPainter
     from PySide6.QtSvg import QSvgGenerator
@@ -83,7 +140,7 @@ def _export_svg(item, path: str) -> None:
         view.mapFromScene(item.sceneBoundingRect()).boundingRect()
     size = QSize(max(1, source.width()), max(1, source.height()))
     generator = QSvgGenerator()
-    generator.setFileName(path)
+    generator.setOutputDevice(device)
     generator.setSize(size)
     generator.setViewBox(QRect(0, 0, size.width(), size.height()))
     generator.setTitle("BPE Lens chart")
@@ -120,12 +177,12 @@ def merges_csv(steps: Sequence[MergeStep]) -> str:
     return out.getvalue()
 
 
-def export_merges_csv(steps: Sequence[MergeStep], path: str) -> str:
+def export_merges_csv(steps: Sequence[MergeStep], path: str, *, inputs: Sequence[str] = ()) -> str:
     """Write the CSV atomically: a full disk or a crash never leaves half a table in place of the old one."""
     from bpe_core.formats.atomic import atomic_write_text
     from bpe_core.formats.outputs import check_output
 
-    check_output(path)
+    check_output(path, inputs=inputs)
     atomic_write_text(path, merges_csv(steps))
     return str(path)
 
@@ -145,14 +202,14 @@ def format_for(path: str, dialog_filter: str = "") -> str:
     return "native"
 
 
-def save_vocabulary(model: BPEModel, path: str, fmt: str = "native") -> str:
+def save_vocabulary(model: BPEModel, path: str, fmt: str = "native", *, inputs: Sequence[str] = ()) -> str:
     """Write ``model`` as ``fmt`` through the core's writers; BPELensError when the format cannot hold it."""
     from bpe_core.formats.detect import write_vocabulary
     from bpe_core.formats.outputs import check_save
 
     if model is None:
         raise BPELensError("Nothing to save: load a corpus first.")
-    check_save(str(path), fmt)
+    check_save(str(path), fmt, inputs=inputs)
     write_vocabulary(model, str(path), fmt)
     return str(path)
 

@@ -283,26 +283,28 @@ class MainWindow(QMainWindow):
             self.presenter.set_words((chosen + [index])[-12:])
 
     def _save_path(self, title: str, name: str, filters: str):
-        return QFileDialog.getSaveFileName(self, title, str(self._last_dir() / name), filters)
+        return QFileDialog.getSaveFileName(self, title, str(export.default_folder(self) / name), filters)
 
     def save_vocabulary(self) -> None:
         path, flt = self._save_path("Save vocabulary", "vocabulary.json", ";;".join(export.VOCAB_FORMATS.values()))
         if path:
-            self._guarded(lambda: export.save_vocabulary(self.session.model(), path, export.format_for(path, flt)))
+            self._guarded(lambda: export.save_vocabulary(self.session.model(), path, export.format_for(path, flt),
+                                                         inputs=export.app_inputs(self)))
 
     def export_chart(self, item, name: str) -> None:
         path, _ = self._save_path("Export chart", f"{name}.png", export.CHART_FILTER)
         if path:
-            self._guarded(lambda: export.export_chart(item, path))
+            self._guarded(lambda: export.export_chart(item, path, inputs=export.app_inputs(self)))
 
     def export_merges(self) -> None:
         path, _ = self._save_path("Export merges", "merges.csv", "CSV (*.csv)")
         if path:
-            self._guarded(lambda: export.export_merges_csv(self.session.history, path))
+            self._guarded(lambda: export.export_merges_csv(self.session.history, path,
+                                                           inputs=export.app_inputs(self)))
 
     def _guarded(self, fn: Callable[[], str]) -> None:
         try:
-            self.statusBar().showMessage(f"Saved {fn()}", 5000)
+            self.statusBar().showMessage(f"Saved {export.saved(self, fn())}", 5000)
         except Exception as exc:  # noqa: BLE001 - shown to the user, nothing else changes
             self._on_session_error_raised(user_message(exc))
 

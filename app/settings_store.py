@@ -19,6 +19,7 @@ from bpe_core.types import BPELensError, TrainerConfig
 
 CONFIG_KEY = "training/config"
 FONT_KEY = "view/font_size"
+EXPORT_KEY = "last_export_dir"
 MAX_RECENT = 8
 
 
@@ -76,8 +77,39 @@ def folders_in_use(settings: QSettings) -> List[str]:
 
 def clean_stale_temps(settings: QSettings) -> List[str]:
     """Start-up cleaning: what killed saves left in the folders in use (interrupted multi-file
-    saves finished from their journal, temp files of writers that are gone removed); the names."""
+    saves finished from their journal, temp files of writers that are gone removed); the names.
+    The data folder (autosaves) is swept by :class:`~bpe_lens_app.autosave.Autosaver` itself."""
     from bpe_core.formats.temps import remove_stale_temps_in
 
     return [name for folder in folders_in_use(settings) for name in remove_stale_temps_in(folder)]
+
+
+def export_folder(settings: QSettings, corpus: Optional[str] = None) -> str:
+    """The folder an export is proposed in: the last export's, else the last folder used, else the
+    corpus's, else the home folder; each only when it is a writable folder outside the app's own files
+    (the built-in corpora live in the installed package: site-packages in a wheel install)."""
+    last = [settings.value(EXPORT_KEY, ""), settings.value("last_dir", "")]
+    candidates = [c for c in last if isinstance(c, str) and c] + ([os.path.dirname(corpus)] if corpus else [])
+    for folder in candidates:
+        if _may_export_to(folder):
+            return os.path.abspath(folder)
+    return os.path.expanduser("~")
+
+
+def remember_export(settings: QSettings, path: str) -> None:
+    """The folder of a file just exported: the next export proposes it."""
+    settings.setValue(EXPORT_KEY, os.path.dirname(os.path.abspath(path)))
+
+
+def _may_export_to(folder: str) -> bool:
+    from bpe_core import resources
+
+    if not (os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)):
+        return False
+    real, own = os.path.realpath(folder), [os.path.realpath(os.path.dirname(__file__))]
+    try:
+        own.append(os.path.realpath(resources.root()))
+    except BPELensError:
+        pass
+    return not any(real == o or real.startswith(o + os.sep) for o in own)
 

@@ -54,8 +54,8 @@ class SlideExports:
         return chip_text(self.session.token(token_id), mode="text")[0] if token_id >= 0 else "?"
 
     def _folder(self) -> Path:
-        info = self.session.corpus
-        return Path(info.path).parent if info else Path.home()
+        from ..export import default_folder
+        return default_folder(self.window)
 
     def _save_path(self, title: str, name: str) -> str:
         path, _ = QFileDialog.getSaveFileName(self.window, title, str(self._folder() / name), SVG_FILTER)
@@ -76,9 +76,11 @@ class SlideExports:
             return None
         k = self.session.merge_count
         words = [self._word_text(self.selected_word)] if self.selected_word is not None else []
+        from ..export import app_inputs, saved
         self.dialog = AnimationDialog(info.path, self.session.config, first=0, last=max(30, k), words=words,
-                                      text=self.window.encode.text()[:300], parent=self.window)
-        self.dialog.exported.connect(lambda path: self._report(f"Saved {path}"))
+                                      text=self.window.encode.text()[:300], folder=self._folder(),
+                                      inputs=app_inputs(self.window), parent=self.window)
+        self.dialog.exported.connect(lambda path: self._report(f"Saved {saved(self.window, path)}"))
         self.dialog.show()
         return self.dialog
 
@@ -152,13 +154,15 @@ class SlideExports:
         from bpe_core.formats.atomic import atomic_write_text
         from bpe_core.formats.outputs import check_output
 
+        from ..export import app_inputs, saved
+
         try:
-            check_output(path)
+            check_output(path, inputs=app_inputs(self.window))  # never the corpus or an open vocabulary
             atomic_write_text(path, svg)
         except (BPELensError, OSError) as exc:
             self._report(user_message(exc), error=True)
             return None
-        self._report(f"Saved {path}")
+        self._report(f"Saved {saved(self.window, path)}")
         return path
 
 

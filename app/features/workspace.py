@@ -110,6 +110,14 @@ class WorkspaceController(QObject):
         if ws is None:
             self._tell("Save workspace", "Nothing to save yet: no corpus is loaded.")
             return
+        try:  # the gate of every export: never the corpus or an open vocabulary
+            from bpe_core.formats.outputs import check_output
+
+            from ..export import app_inputs
+            check_output(path, inputs=app_inputs(self.window))
+        except Exception as exc:  # noqa: BLE001 - said to the user, nothing is written
+            self._tell("Save workspace", user_message(exc))
+            return
         ref = self._ref(ws.corpus.path)
 
         def save(*, progress, cancel) -> str:
@@ -247,7 +255,9 @@ class WorkspaceController(QObject):
             self.open(path)
 
     def choose_and_save(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save workspace", f"workspace{SUFFIX}", FILTER)
+        from ..export import default_folder
+        start = default_folder(self.window) / f"workspace{SUFFIX}"  # not the working folder
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save workspace", str(start), FILTER)
         if path:
             self.save_to(path if Path(path).suffix else path + SUFFIX)
 

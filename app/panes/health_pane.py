@@ -248,14 +248,20 @@ class HealthPane(QWidget):
 
     # -- export ------------------------------------------------------------------------------------
     def choose_csv(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export token health", "health.csv", "CSV (*.csv)")
+        from ..export import default_folder
+        start = default_folder(self.window()) / "health.csv"  # never the working folder nor the app's own files
+        path, _ = QFileDialog.getSaveFileName(self, "Export token health", str(start), "CSV (*.csv)")
         if path:
             self.export_csv(path)
 
     def export_csv(self, path: str) -> int:
         """Write the rows shown (filtered, sorted) to ``path``; returns how many."""
+        from bpe_core.formats.outputs import check_output
+
+        from ..export import app_inputs
         rows = self.table_model.shown
         try:
+            check_output(path, inputs=[*map(str, self.paths), *app_inputs(self.window())])  # never a corpus
             write_health_csv(rows, path)
         except Exception as exc:  # noqa: BLE001 - told in the title, the report stays
             self.failed.emit(user_message(exc))

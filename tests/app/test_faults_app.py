@@ -83,3 +83,20 @@ def test_start_up_cleans_what_killed_saves_left_in_the_folders_in_use(tmp_path):
     assert folders_in_use(settings) == [str(used)]
     assert clean_stale_temps(settings) == [stale.name]
     assert not stale.exists() and untouched.exists() and (used / "vocab.json").read_text(encoding="utf-8") == "{}"
+
+
+def test_a_killed_apps_autosave_temps_are_removed_at_the_next_start(qtbot, tmp_path):
+    """Issue 23, finding 19: ``.autosave-PID.bpelens.bpe-lens-tmp-*`` of a killed app stayed forever; the next
+    app's autosaver sweeps its data folder (a live app's temp files are left alone)."""
+    from bpe_lens_app.autosave import Autosaver
+
+    dead = 2 ** 22 + 12345  # above Linux's default pid_max: no such process
+    stale = tmp_path / f".autosave-{dead}.bpelens.bpe-lens-tmp-{dead}-abcd1234"
+    stale.write_text("half a workspace", encoding="utf-8")
+    live = tmp_path / f".autosave-{os.getppid()}.bpelens.bpe-lens-tmp-{os.getppid()}-abcd1234"
+    live.write_text("being written", encoding="utf-8")
+    crashed = tmp_path / f"autosave-{dead}.bpelens"  # the crash marker itself is offered back, not removed
+    crashed.write_text("{}", encoding="utf-8")
+    saver = Autosaver(lambda: None, tmp_path)
+    assert saver.cleaned == [stale.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, crashed.name])

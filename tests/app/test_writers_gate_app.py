@@ -1,0 +1,202 @@
+"""One gate, one writer (issue 23), the app's half: every export a user can start — each File → Save / Export
+entry and the health tab's Export CSV — is enumerated from the window itself (a new one fails
+:func:`test_every_export_is_enumerated` until it is added to :data:`EXPORTS`), then driven as a user does
+(menu action, the file dialog answering) and shown to:
+
+* refuse the corpus as its output, by its path, a symlink or a hard link (the corpus stays byte for byte);
+* keep the old file on a full disk, mid-write or at the fsync, with no temp file left and the file named;
+* write only through the atomic writer (``bpe_core.formats.atomic``), whose kill -9 behaviour is proven for
+  every CLI output in ``tests/core/test_writers_gate.py`` and ``tests/core/test_faults.py``.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import re
+from pathlib import Path
+from typing import List, Optional
+
+import pytest
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QPushButton
+
+from bpe_core.formats.temps import TEMP_MARK
+from tests.core.test_writers_gate import DiskFills
+
+#: (what starts the export, the file name it is given); charts both as PNG and SVG
+EXPORTS = [
+    ("action_save_vocabulary", "v.json"),
+    ("action_export_pairs", "pairs.png"), ("action_export_pairs", "pairs.svg"),
+    ("action_export_history", "history.png"), ("action_export_history", "history.svg"),
+    ("action_export_merges", "merges.csv"),
+    ("action_export_animation", "merges.gif"), ("action_export_animation", "merges.png"),
+    ("action_export_word_strip", "strip.svg"),
+    ("action_export_merge_tree", "tree.svg"),
+    ("action_save_workspace", "w.bpelens"),
+    ("health_export", "health.csv"),
+]
+IDS = [f"{name}-{file}" for name, file in EXPORTS]
+
+
+def _file_menu_exports(window) -> set:
+    """Every action of the File menu (and its submenus) that saves or exports a file."""
+    found, menus = set(), [window.menuBar().actions()[0].menu()]
+    while menus:
+        for action in menus.pop().actions():
+            if action.isSeparator():
+                continue
+            if action.menu() is not None:
+                menus.append(action.menu())
+            elif re.match(r"(Save|Export)\b", action.text()) or action in window.menus["export"].actions():
+                found.add(action.objectName())
+    return found
+
+
+def _health_pane(qtbot, window, monkeypatch):
+    from bpe_lens_app.panes.health_pane import HealthPane
+    from bpe_lens_app.panes.inspector_pane import InspectorTab
+
+    window.tabs.setCurrentIndex(window.tabs.addTab(InspectorTab(window.session.model(), "mine"), "Inspect: mine"))
+    with monkeypatch.context() as m:
+        m.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([window.session.corpus.path], ""))
+        window.findChild(QAction, "action_vocabulary_health").trigger()
+    pane = window.tabs.currentWidget()
+    assert isinstance(pane, HealthPane)
+    qtbot.waitUntil(lambda: pane.report is not None, timeout=20000)
+    return pane
+
+
+@pytest.fixture
+def ready(qtbot, loaded_window, monkeypatch):
+    """The loaded window trained a few merges, a word selected, with a health tab: every export can run."""
+    w = loaded_window
+    w.session.step(5)
+    qtbot.waitUntil(lambda: w.session.merge_count == 5, timeout=10000)
+    w.slide_exports.selected_word = 0
+    pane = _health_pane(qtbot, w, monkeypatch)
+    w.tabs.setCurrentIndex(0)
+    return w, pane
+
+
+def test_every_export_is_enumerated(ready) -> None:
+    w, pane = ready
+    buttons = {b.objectName() for b in pane.findChildren(QPushButton) if re.match(r"(Save|Export)\b", b.text())}
+    assert _file_menu_exports(w) | buttons == {name for name, _ in EXPORTS}
+
+
+class Export:
+    """Runs one export as a user does and collects what the app says."""
+
+    def __init__(self, qtbot, window, pane, monkeypatch) -> None:
+        self.qtbot, self.w, self.pane, self.m = qtbot, window, pane, monkeypatch
+        self.said: List[str] = []
+        self.proposed: List[str] = []
+        monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a, **k: self.said.append(text))
+        monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (k.get("text") or "the", True))
+        window.session.error_raised.connect(self.said.append)
+        pane.failed.connect(self.said.append)
+
+    def __call__(self, name: str, path: Path) -> str:
+        """Export ``name`` to ``path``; what the app said (an empty string when it saved)."""
+        def answer(parent, title, start, *a, **k):
+            self.proposed.append(start)
+            return str(path), ""
+
+        self.m.setattr(QFileDialog, "getSaveFileName", answer)
+        self.said.clear()
+        if name == "health_export":
+            self.pane.export_button.click()
+        else:
+            self.w.findChild(QAction, name).trigger()
+        if name == "action_export_animation":
+            dialog = self.w.slide_exports.dialog
+            dialog.last.setValue(3)
+            dialog.path.setText(str(path))
+            dialog.export_button.click()
+            self.qtbot.waitUntil(lambda: not dialog.busy, timeout=30000)
+            text = dialog.status.text()
+            dialog.close()
+            return "" if text.startswith("Saved") else text
+        if name == "action_save_workspace":
+            ws = self.w.workspace
+            self.qtbot.waitUntil(lambda: not ws._saves.busy, timeout=20000)
+            self.qtbot.wait(50)  # the result's signal
+            box = getattr(ws, "message", None)
+            self.said += [box.text()] if box is not None and box.isVisible() else []
+            if box is not None:
+                box.close()
+        box = getattr(self.w, "error_box", None)  # the main window's own exports say it in a box
+        if box is not None and box.isVisible():
+            self.said.append(box.text())
+            box.close()
+        return "\n".join(self.said)
+
+
+@pytest.fixture
+def export(qtbot, ready, monkeypatch):
+    w, pane = ready
+    return Export(qtbot, w, pane, monkeypatch)
+
+
+def leftovers(folder: Path) -> List[str]:
+    return sorted(p.name for p in folder.iterdir() if TEMP_MARK in p.name)
+
+
+@pytest.mark.parametrize("name, file", EXPORTS, ids=IDS)
+def test_every_export_writes_a_file(export, tmp_path, name, file) -> None:
+    out = tmp_path / "out" / file
+    out.parent.mkdir()
+    assert export(name, out) == "" and out.stat().st_size > 0 and not leftovers(out.parent)
+
+
+@pytest.mark.parametrize("link", ["same path", "symlink", "hard link"])
+@pytest.mark.parametrize("name, file", EXPORTS, ids=IDS)
+def test_no_export_replaces_the_corpus(export, tmp_path, name, file, link) -> None:
+    corpus = Path(export.w.session.corpus.path)
+    before = corpus.read_bytes()
+    out = corpus
+    if link != "same path":
+        out = tmp_path / f"{link.replace(' ', '-')}-{file}"
+        out.symlink_to(corpus) if link == "symlink" else os.link(corpus, out)
+    said = export(name, out)
+    refused = "is an input of this command; an output never replaces an input" in said
+    # by its own name, the SVG exports add ".svg" and the animation wants a picture's suffix: not the corpus
+    assert refused or (link == "same path" and name in ("action_export_animation", "action_export_word_strip",
+                                                       "action_export_merge_tree")), said
+    assert corpus.read_bytes() == before and not leftovers(corpus.parent)
+
+
+@pytest.mark.parametrize("fault", ["mid-write", "fsync"])
+@pytest.mark.parametrize("name, file", EXPORTS, ids=IDS)
+def test_a_full_disk_keeps_the_old_file(export, tmp_path, monkeypatch, name, file, fault) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / file
+    with monkeypatch.context() as m:
+        disk = DiskFills(m)
+        assert export(name, out) == ""
+    out.write_bytes(b"old")
+    with monkeypatch.context() as m:
+        if fault == "fsync":
+            m.setattr(os, "fsync", _full)
+        else:
+            DiskFills(m, room=disk.first_file() // 2)
+        said = export(name, out)
+    assert f"{out}: write failed (No space left on device)" in said, said
+    assert out.read_bytes() == b"old" and not leftovers(folder)
+
+
+def _full(*a):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("name, file", EXPORTS, ids=IDS)
+def test_every_export_goes_through_the_atomic_writer(export, tmp_path, monkeypatch, name, file) -> None:
+    """Each file is made by a temp file renamed onto it (what makes kill -9 harmless): the target is only
+    ever touched by ``os.replace``."""
+    out = tmp_path / file
+    renamed: List[Optional[str]] = []
+    real = os.replace
+    monkeypatch.setattr(os, "replace", lambda src, dst: (renamed.append(os.fspath(dst)), real(src, dst))[1])
+    assert export(name, out) == ""
+    assert str(out) in renamed and TEMP_MARK not in "".join(os.listdir(tmp_path))
