@@ -82,6 +82,7 @@ def train_config(args: argparse.Namespace) -> TrainerConfig:
     """The preset's config with every flag the user gave applied, checked before any reading."""
     from bpe_core.presets import make_config
     from bpe_core.training.trainer import check_config
+    from bpe_core.training.config import check_vocab_size, vocab_size_floor
     pretokenizer = args.pretokenizer or ("regex" if args.pattern else None)
     if args.pattern and pretokenizer != "regex":
         raise BPELensError(f"--pattern needs --pretokenizer regex, not {pretokenizer}")
@@ -90,6 +91,7 @@ def train_config(args: argparse.Namespace) -> TrainerConfig:
                       tie_break=args.tie_break, pretokenizer=pretokenizer, pattern=args.pattern, unit=args.unit,
                       end_of_word_suffix=args.suffix, lowercase=args.lowercase, special_tokens=args.special)
     check_config(cfg)
+    check_vocab_size(cfg, vocab_size_floor(cfg))  # all 256 bytes: known before reading (else after counting)
     if cfg.pretokenizer == "regex":
         from bpe_core.pretokenize.pretokenizers import compile_user_pattern
         compile_user_pattern(cfg.pattern)  # a bad or missing pattern fails now, in one line
@@ -142,6 +144,8 @@ def run_train(args: argparse.Namespace) -> int:
             from bpe_core.training.continuing import continue_training
             trainer = continue_training(start, paths, config=cfg, progress=None if quiet else counting,
                                         errors=args.errors)
+    from bpe_core.training.config import check_vocab_size
+    check_vocab_size(cfg, trainer.initial_vocab_size, None if start is None else "the vocabulary it continues")
     with ProgressBar("merging") as merging:
         if args.ties_report:
             run_reporting_ties(trainer, args.ties_report, progress=None if quiet else merging)
@@ -299,6 +303,10 @@ def run_console() -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        for flag in ("pattern", "pattern_a", "pattern_b"):  # an empty regex would split nothing, silently
+            if getattr(args, flag, None) == "":
+                raise BPELensError(f"--{flag.replace('_', '-')} is empty: give a regular expression, "
+                                   "or leave the option out")
         runner = RUNNERS.get(args.command) or getattr(args, "func", None)
         if runner is None:
             raise BPELensError(f"unknown command {args.command!r}")

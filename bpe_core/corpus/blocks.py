@@ -30,7 +30,7 @@ from typing import BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence,
 import regex
 
 from bpe_core.corpus.counting import BLOCK_BYTES, count_block, decode_block, pretokenizer_of, reads_as_tokenizers
-from bpe_core.corpus.source import BINARY_SNIFF_BYTES, CancelFn, Source
+from bpe_core.corpus.source import BINARY_SNIFF_BYTES, CancelFn, Source, not_text_message
 from bpe_core.encoding.units import check_text
 from bpe_core.formats.json_text import parse_json
 from bpe_core.types import BPELensError, TrainerConfig
@@ -225,9 +225,9 @@ def count_block_part(block: Block, config: TrainerConfig, errors: str = "strict"
     data = block.data if block.data is not None else _read_range(block)
     offset = block.start
     if block.data is None and block.start == 0:
-        if b"\0" in data[:BINARY_SNIFF_BYTES]:
-            at = data.index(b"\0")
-            raise BPELensError(f"{name}: looks like a binary file (NUL byte at byte {at}), not text")
+        problem = not_text_message(name, data[:BINARY_SNIFF_BYTES], block.path)
+        if problem is not None:  # UTF-16 (said, with how to convert) or binary
+            raise BPELensError(problem)
         if not reads_as_tokenizers(config) and data.startswith(_BOM):
             data, offset = data[3:], 3
     _count_data(part, block, name, data, offset, config, errors, text_field)

@@ -57,6 +57,86 @@ def _refuse_special(p: Path, name: str) -> None:
         raise BPELensError(f"{name}: is {kind}, not a regular file; save its text to a file and open that")
 
 
+#: byte-order marks of the wide Unicode encodings (UTF-32's first: it starts like UTF-16's)
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32", "little-endian"), (b"\x00\x00\xfe\xff", "UTF-32", "big-endian"),
+              (b"\xff\xfe", "UTF-16", "little-endian"), (b"\xfe\xff", "UTF-16", "big-endian"))
+
+
+def wide_encoding(head: bytes) -> Optional[Tuple[str, str]]:
+    """``(iconv's name, what was seen)`` when a file's first bytes are UTF-16 or UTF-32 text; else None.
+
+    Seen by a byte-order mark, or (UTF-16 without one) by NULs at every other byte: ASCII characters in
+    UTF-16 are a letter and a NUL, on odd bytes (little-endian) or even ones (big-endian), where text
+    in UTF-8 has none and binary data has them anywhere.
+
+    >>> wide_encoding("\ufeffhello".encode("utf-16-le")), wide_encoding("hello world".encode("utf-16-be"))
+    (('UTF-16', 'UTF-16 (little-endian, with a byte-order mark)'), ('UTF-16BE', 'UTF-16 (big-endian, no byte-order mark)'))
+    >>> wide_encoding(b"hello"), wide_encoding(bytes(range(256)))
+    (None, None)
+    """
+    for bom, name, order in _WIDE_BOMS:
+        if head.startswith(bom):
+            return name, f"{name} ({order}, with a byte-order mark)"
+    pairs = len(head) // 2
+    even, odd = head[0:2 * pairs:2].count(0), head[1:2 * pairs:2].count(0)
+    for nuls, other, codec, order in ((odd, even, "utf-16-le", "little-endian"), (even, odd, "utf-16-be", "big-endian")):
+        if pairs >= 2 and nuls * 10 >= pairs * 3 and other * 50 <= pairs and _reads_as(head[:2 * pairs], codec):
+            return codec.replace("-", "").upper().replace("UTF16", "UTF-16"), f"UTF-16 ({order}, no byte-order mark)"
+    return None
+
+
+def _reads_as(head: bytes, codec: str) -> bool:
+    """Whether ``head`` decodes as ``codec`` into text (few control characters), its end maybe cut."""
+    for cut in (head, head[:-2]):  # the sniffed bytes may end inside a surrogate pair
+        try:
+            text = cut.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        controls = sum(1 for c in text if c < " " and c not in "\t\n\r\f\v")
+        return controls * 100 <= len(text)
+    return False
+
+
+_UNPACK = {"gzip": "zcat", "bzip2": "bzcat", "xz": "xzcat", "zstd": "zstdcat"}
+
+
+def wide_text_message(name: str, head: bytes, path: Optional[PathLike] = None, packed: str = "text") -> Optional[str]:
+    """What to tell about a UTF-16/UTF-32 file (BPE Lens reads UTF-8) and how to convert it; None if
+    it is not one. ``path`` (default ``name``) is the file in the ``iconv`` command shown; ``packed``
+    its compression (``head`` is then the decompressed start), which the command undoes first.
+
+    BPE Lens does not read these itself: a corpus is counted in blocks cut at newline bytes, in
+    parallel, with byte offsets in every message, which all assume UTF-8; converting once is one
+    command, and the converted file is then read like any other.
+
+    >>> print(wide_text_message("notes.txt", "\ufeffhi".encode("utf-16-le")))
+    notes.txt: UTF-16 (little-endian, with a byte-order mark) text, not UTF-8; BPE Lens reads UTF-8 text: convert it with  iconv -f UTF-16 -t UTF-8 notes.txt > notes-utf8.txt
+    """
+    found = wide_encoding(head)
+    if found is None:
+        return None
+    import shlex
+
+    source = Path(path if path is not None else name)
+    inner = source.with_suffix("") if packed in _UNPACK else source
+    out = inner.with_name(f"{inner.stem}-utf8{inner.suffix}")
+    iconv = f"iconv -f {found[0]} -t UTF-8"
+    command = (f"{_UNPACK[packed]} {shlex.quote(str(source))} | {iconv}" if packed in _UNPACK
+               else f"{iconv} {shlex.quote(str(source))}")
+    return f"{name}: {found[1]} text, not UTF-8; BPE Lens reads UTF-8 text: convert it with  {command} > {shlex.quote(str(out))}"
+
+
+def not_text_message(name: str, head: bytes, path: Optional[PathLike] = None, packed: str = "text") -> Optional[str]:
+    """The one line for a corpus whose first bytes are not UTF-8 text: UTF-16/UTF-32 (and how to
+    convert), or a binary file (its first NUL byte); None when neither."""
+    wide = wide_text_message(name, head, path, packed)
+    if wide is not None:
+        return wide
+    if b"\0" in head:
+        return f"{name}: looks like a binary file (NUL byte at byte {head.index(bytes(1))}), not text"
+    return None
+
+
 class _ZstdFrames:
     """Zstandard frames one after another, as ``read(n)``: unlike zstandard's ``stream_reader``, a
     truncated last frame raises (it read as an empty or shorter file, silently)."""
@@ -91,7 +171,7 @@ class Source:
 
     def __init__(self, path: PathLike) -> None:
         p = Path(path)
-        self.name = p.name or str(p)
+        self.name, self.path = p.name or str(p), p
         _refuse_special(p, self.name)
         try:
             self.raw: io.BufferedReader = open(p, "rb")
@@ -152,6 +232,9 @@ class Source:
             data = self._read(block)
             if sniffed < BINARY_SNIFF_BYTES and data:
                 head = data[: BINARY_SNIFF_BYTES - sniffed]
+                problem = not_text_message(self.name, head, self.path, self.kind) if sniffed == 0 else None
+                if problem is not None:
+                    raise BPELensError(problem)
                 if b"\0" in head:
                     at = sniffed + head.index(b"\0")
                     raise BPELensError(f"{self.name}: looks like a binary file (NUL byte at byte {at}), not text")

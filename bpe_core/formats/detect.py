@@ -30,6 +30,7 @@ import json
 from pathlib import Path
 from typing import Optional, Tuple
 
+from bpe_core.corpus.source import wide_text_message
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 from bpe_core.formats.seed000_trio import FILES as SEED_FILES
@@ -145,6 +146,9 @@ def _detect(p: Path) -> Tuple[str, Path]:
     # the whole file worth parsing
     if head[:1] == b"\n" and looks_like_sentencepiece(p.read_bytes() if len(head) == _SNIFF else head):
         return "sentencepiece", p
+    wide = wide_text_message(str(p), head)
+    if wide is not None:  # UTF-16/UTF-32 (Windows tools write it): say so and how to convert, not "binary"
+        raise BPELensError(wide)
     if text is None and b"\0" not in head:  # Latin-1 or another 8-bit text: say so, not "binary"
         raise BPELensError(f"{p}: not UTF-8 text at byte {_utf8_error_at(head)} (BPE Lens reads UTF-8 "
                            "vocabulary files)")

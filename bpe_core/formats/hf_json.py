@@ -19,6 +19,7 @@ import json
 import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from bpe_core.corpus.source import wide_text_message
 from bpe_core.formats.checks import first_duplicate, is_id, table_size
 from bpe_core.formats.json_text import parse_json
 from bpe_core.pipelines.hf import HFPipeline
@@ -39,6 +40,9 @@ def read_text(path: str, what: str) -> str:
         raise BPELensError(f"{path} does not exist") from None
     except OSError as e:
         raise BPELensError(f"cannot read {path}: {e.strerror}") from None
+    wide = wide_text_message(name, data[:8192], path)
+    if wide is not None:
+        raise BPELensError(wide)
     if b"\0" in data[:8192]:
         raise BPELensError(f"{name} is a binary file, not {what}")
     try:

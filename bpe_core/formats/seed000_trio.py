@@ -20,6 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from bpe_core.corpus.source import wide_text_message
 from bpe_core.formats.atomic import atomic_write_files, encode_text
 from bpe_core.formats.json_text import parse_json
 from bpe_core.model import BPEModel
@@ -39,7 +40,11 @@ def _load(folder: Path, name: str) -> Dict[str, Any]:
     if not file.is_file():
         raise BPELensError(f"{folder}: missing {name} (a seed-000 vocabulary folder holds {', '.join(FILES)})")
     try:
-        text = file.read_text(encoding="utf-8-sig")
+        raw = file.read_bytes()
+        wide = wide_text_message(str(file), raw[:8192])
+        if wide is not None:
+            raise BPELensError(wide)
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BPELensError(f"{file}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:

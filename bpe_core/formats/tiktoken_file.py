@@ -15,6 +15,7 @@ import binascii
 import os
 from typing import Dict, List, Optional, Tuple
 
+from bpe_core.corpus.source import wide_text_message
 from bpe_core.encoding.merge import byte_pair_bounds
 from bpe_core.formats.checks import is_id, table_size
 from bpe_core.model import BPEModel
@@ -49,6 +50,9 @@ def _parse(path: str) -> Dict[bytes, int]:
             data = f.read()
     except OSError as e:
         raise BPELensError(f"cannot read {path}: {e.strerror}") from None
+    wide = wide_text_message(os.path.basename(path), data[:8192], path)
+    if wide is not None:
+        raise BPELensError(wide)
     if b"\0" in data[:4096]:
         raise BPELensError(f"{os.path.basename(path)} is a binary file, not a tiktoken rank file")
     name = os.path.basename(path)

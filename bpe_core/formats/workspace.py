@@ -34,6 +34,7 @@ import stat
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from bpe_core.corpus.source import wide_text_message
 from bpe_core.encoding.symbols import to_glyphs
 from bpe_core.formats.json_text import parse_json
 from bpe_core.training.config import check_config, config_from_dict, config_to_dict
@@ -237,6 +238,9 @@ def read_workspace(path: str) -> Workspace:
         raise BPELensError(f"{path}: no such file") from None
     except OSError as exc:
         raise BPELensError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    wide = wide_text_message(path, raw[:8192])
+    if wide is not None:  # edited and saved by a Windows tool
+        raise BPELensError(wide)
     try:
         data = parse_json(raw.decode("utf-8"), path)
     except UnicodeDecodeError:

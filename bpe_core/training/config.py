@@ -40,6 +40,42 @@ def check_config(cfg: TrainerConfig) -> None:
             raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v!r}")
 
 
+def vocab_size_floor(cfg: TrainerConfig) -> Optional[int]:
+    """The tokens training starts with when the settings alone tell (all 256 bytes and the special
+    tokens); None when it depends on the corpus's alphabet.
+
+    >>> vocab_size_floor(TrainerConfig(unit="bytes", full_byte_alphabet=True, special_tokens=("<s>",)))
+    257
+    >>> vocab_size_floor(TrainerConfig()) is None
+    True
+    """
+    if cfg.unit == "bytes" and cfg.full_byte_alphabet:
+        return 256 + len(set(cfg.special_tokens))
+    return None
+
+
+def check_vocab_size(cfg: TrainerConfig, initial: Optional[int], what: Optional[str] = None) -> None:
+    """Refuse a vocab size below the ``initial`` tokens training starts with: it would stop at once,
+    no merge learned (tokenizers does so silently; we say it). Equal is allowed: zero merges, as asked.
+    ``what`` says what those tokens are when not the settings' alphabet (a vocabulary continued).
+
+    >>> check_vocab_size(TrainerConfig(vocab_size=0, unit="bytes", full_byte_alphabet=True), 256)
+    Traceback (most recent call last):
+    ...
+    bpe_core.types.BPELensError: vocab size 0 is below the 256 tokens training starts with (every byte); no merge would be learned: give a vocab size of 256 or more (256 + the merges you want)
+    """
+    if cfg.vocab_size is None or initial is None or cfg.vocab_size >= initial:
+        return
+    specials = len(set(cfg.special_tokens))
+    if what is None and cfg.unit == "bytes" and cfg.full_byte_alphabet:
+        what = "every byte" + (f" and {specials} special token{'s' * (specials > 1)}" if specials else "")
+    elif what is None:
+        what = "the corpus's alphabet" + (" and the special tokens" if specials else "")
+    raise BPELensError(f"vocab size {cfg.vocab_size} is below the {initial} tokens training starts with ({what}); "
+                       f"no merge would be learned: give a vocab size of {initial} or more ({initial} + the merges "
+                       "you want)")
+
+
 def config_to_dict(cfg: TrainerConfig) -> Dict[str, Any]:
     """The config as JSON-ready fields (special tokens as a list)."""
     d = asdict(cfg)

@@ -191,7 +191,8 @@ def test_detects_renamed_files_by_content(tmp_path):
     (b'{"model": {"type": "BPE", ', "invalid JSON at line 1"),
     (b'[1, 2, 3]', "a JSON list"),
     (b'{"hello": "world"}', "neither a BPE Lens file"),
-    (b"\xff\xfe{\x00", "binary file"),
+    (b"\xff\xfe{\x00", "UTF-16 (little-endian, with a byte-order mark) text, not UTF-8"),  # "{" in UTF-16: said so
+    (b"\x00\x01\x02\x03\xfe\xfd\x00", "binary file"),
     ("To be, or not to be, that is the question:\nWhether 'tis nobler in the mind to suffer\n".encode(),
      "not a vocabulary format"),
     (b"hello world\nfoo bar\n", "not a vocabulary format"),  # "a b" lines, but no vocab.json beside

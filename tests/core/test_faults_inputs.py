@@ -255,3 +255,140 @@ def test_a_jsonl_corpus_line_json_cannot_take_is_one_line(capsys, tmp_path: Path
         assert one_error(capsys, "count", str(corpus), "--field", "text", "--preset", "gpt2", "-q",
                          "-o", str(out)) == message
         assert not out.exists()
+
+
+# -- UTF-16 is said to be UTF-16, with how to convert it (issue 23, finding 22) ----------------------------
+UTF16 = [("\ufeffthe lower newest\n".encode("utf-16-le"), "UTF-16 (little-endian, with a byte-order mark)", "UTF-16"),
+         ("\ufeffthe lower newest\n".encode("utf-16-be"), "UTF-16 (big-endian, with a byte-order mark)", "UTF-16"),
+         ("\ufeff你好，世界\n".encode("utf-16-le"), "UTF-16 (little-endian, with a byte-order mark)", "UTF-16"),
+         ("the lower newest\n".encode("utf-16-le") * 9, "UTF-16 (little-endian, no byte-order mark)", "UTF-16LE"),
+         ("the lower newest\n".encode("utf-16-be") * 9, "UTF-16 (big-endian, no byte-order mark)", "UTF-16BE"),
+         ("\ufeffthe lower\n".encode("utf-32-le"), "UTF-32 (little-endian, with a byte-order mark)", "UTF-32")]
+
+
+def utf16_message(path: Path, seen: str, iconv: str, shown: str = "") -> str:
+    out = path.with_name(f"{path.stem}-utf8{path.suffix}")
+    return (f"{shown or path.name}: {seen} text, not UTF-8; BPE Lens reads UTF-8 text: convert it with  "
+            f"iconv -f {iconv} -t UTF-8 {path} > {out}")
+
+
+@pytest.mark.parametrize("data, seen, iconv", UTF16)
+def test_a_utf16_corpus_is_said_to_be_utf16_with_how_to_convert(capsys, tmp_path: Path, data, seen, iconv) -> None:
+    corpus = tmp_path / "notes.txt"
+    corpus.write_bytes(data)
+    out = tmp_path / "v.json"
+    assert one_error(capsys, *train(corpus, "-o", str(out))) == utf16_message(corpus, seen, iconv)
+    assert one_error(capsys, "count", str(corpus), "--preset", "gpt2", "-q", "-o", str(tmp_path / "t.tsv")) == \
+        utf16_message(corpus, seen, iconv)
+    assert not out.exists() and not (tmp_path / "t.tsv").exists()
+
+
+def test_the_conversion_said_works(capsys, tmp_path: Path) -> None:
+    import shlex
+    import shutil
+
+    if shutil.which("iconv") is None:
+        pytest.skip("no iconv here")
+    corpus = tmp_path / "notes.txt"
+    corpus.write_bytes(("\ufeff" + "the lower newest widest low low lower\n" * 20).encode("utf-16-le"))
+    command = one_error(capsys, *train(corpus, "-o", str(tmp_path / "v.json"))).split("convert it with  ")[1]
+    subprocess.run(command, shell=True, check=True)
+    converted = Path(shlex.split(command)[-1])
+    assert run(capsys, *train(converted, "-o", str(tmp_path / "v.json")))[0] == 0
+
+
+def test_a_compressed_utf16_corpus_is_decompressed_first_in_the_command(capsys, tmp_path: Path) -> None:
+    import gzip
+
+    corpus = tmp_path / "notes.txt.gz"
+    corpus.write_bytes(gzip.compress("\ufeffthe lower\n".encode("utf-16-le")))
+    assert one_error(capsys, *train(corpus, "-o", str(tmp_path / "v.json"))) == \
+        ("notes.txt.gz: UTF-16 (little-endian, with a byte-order mark) text, not UTF-8; BPE Lens reads UTF-8 text: "
+         f"convert it with  zcat {corpus} | iconv -f UTF-16 -t UTF-8 > {tmp_path / 'notes-utf8.txt'}")
+
+
+def test_a_big_utf16_corpus_read_in_ranges_is_said_alike(capsys, tmp_path: Path) -> None:
+    corpus = tmp_path / "big.txt"
+    corpus.write_bytes(("\ufeff" + "the lower newest widest low low lower\n" * 60_000).encode("utf-16-le"))
+    assert one_error(capsys, "count", str(corpus), "--preset", "gpt2", "-q", "--workers", "2",
+                     "-o", str(tmp_path / "t.tsv")) == utf16_message(corpus, *UTF16[0][1:])
+
+
+@pytest.mark.parametrize("name, text", [("tokenizer.json", '{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}'),
+                                        ("r.tiktoken", "YQ== 0\nYg== 1\n"),
+                                        ("n.json", native({"a": 0, "b": 1}))])
+def test_a_utf16_vocabulary_is_said_to_be_utf16(capsys, tmp_path: Path, monkeypatch, name: str, text: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_bytes(("\ufeff" + text).encode("utf-16-le"))
+    message = utf16_message(Path(name), "UTF-16 (little-endian, with a byte-order mark)", "UTF-16")
+    with pytest.raises(BPELensError) as err:
+        open_vocabulary(name)
+    assert str(err.value) == message
+    assert one_error(capsys, "encode", "--vocab", name, "--text", "ab") == message
+
+
+def test_a_utf16_partner_file_is_said_to_be_utf16(tmp_path: Path) -> None:
+    (tmp_path / "vocab.json").write_bytes('\ufeff{"a": 0, "b": 1, "ab": 2}'.encode("utf-16-le"))
+    (tmp_path / "merges.txt").write_text("#version: 0.2\na b\n", encoding="utf-8")
+    with pytest.raises(BPELensError) as err:
+        open_vocabulary(tmp_path / "merges.txt")
+    assert str(err.value).endswith(utf16_message(tmp_path / "vocab.json", "UTF-16 (little-endian, with a byte-order "
+                                                                          "mark)", "UTF-16", shown="vocab.json"))
+
+
+# -- sizes and patterns that would train silently to nothing (issue 23, finding 22) ---------------------
+@pytest.mark.parametrize("preset, size, message", [
+    ("gpt2", "0", "vocab size 0 is below the 257 tokens training starts with (every byte and 1 special token); "
+                  "no merge would be learned: give a vocab size of 257 or more (257 + the merges you want)"),
+    ("byte-ascii", "255", "vocab size 255 is below the 256 tokens training starts with (every byte); no merge would "
+                          "be learned: give a vocab size of 256 or more (256 + the merges you want)"),
+])
+def test_a_vocab_size_below_the_bytes_is_refused_before_counting(capsys, corpus: Path, monkeypatch, preset, size,
+                                                                   message) -> None:
+    import bpe_core.corpus.files as files
+
+    monkeypatch.setattr(files, "count_words_in_files", lambda *a, **k: pytest.fail("counted before refusing"))
+    out = corpus.with_name("v.json")
+    argv = ("train", str(corpus), "--preset", preset, "--vocab-size", size, "-q", "-o", str(out))
+    assert one_error(capsys, *argv) == message and not out.exists()
+
+
+def test_a_vocab_size_below_the_alphabet_is_refused_after_counting(capsys, corpus: Path) -> None:
+    out = corpus.with_name("v.json")
+    argv = ("train", str(corpus), "--preset", "char-hf", "--vocab-size", "5", "-q", "-o", str(out))
+    assert one_error(capsys, *argv) == ("vocab size 5 is below the 11 tokens training starts with (the corpus's "
+                                        "alphabet); no merge would be learned: give a vocab size of 11 or more "
+                                        "(11 + the merges you want)")
+    assert not out.exists()
+
+
+def test_a_vocab_size_equal_to_the_start_trains_zero_merges_as_asked(capsys, corpus: Path) -> None:
+    out = corpus.with_name("v.json")
+    assert run(capsys, "train", str(corpus), "--preset", "gpt2", "--vocab-size", "257", "-q", "-o", str(out))[0] == 0
+    assert open_vocabulary(out).merges == []
+
+
+def test_continuing_below_the_vocabulary_is_refused(capsys, corpus: Path) -> None:
+    base, out = corpus.with_name("base.json"), corpus.with_name("more.json")
+    assert run(capsys, *train(corpus, "-o", str(base)))[0] == 0
+    assert one_error(capsys, "train", str(corpus), "--from", str(base), "--vocab-size", "100", "-q",
+                     "-o", str(out)) == ("vocab size 100 is below the 262 tokens training starts with (the vocabulary "
+                                         "it continues); no merge would be learned: give a vocab size of 262 or more "
+                                         "(262 + the merges you want)")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (("train", "{corpus}", "--preset", "gpt2", "--merges", "5", "--pattern", "", "-o", "{out}"), "--pattern"),
+    (("train", "{corpus}", "--preset", "gpt2", "--merges", "5", "--pretokenizer", "regex", "--pattern", "",
+      "-o", "{out}"), "--pattern"),
+    (("count", "{corpus}", "--preset", "gpt2", "--pattern", "", "-o", "{out}"), "--pattern"),
+    (("encode", "--vocab", "{vocab}", "--text", "ab", "--pattern", ""), "--pattern"),
+    (("diff", "{vocab}", "{vocab}", "--pattern-a", ""), "--pattern-a"),
+])
+def test_an_empty_pattern_is_refused(capsys, corpus: Path, argv, flag) -> None:
+    vocab, out = corpus.with_name("ok.json"), corpus.with_name("v.json")
+    write_vocabulary(BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)]), vocab, "native")
+    filled = [a.format(corpus=corpus, out=out, vocab=vocab) for a in argv]
+    assert one_error(capsys, *filled) == f"{flag} is empty: give a regular expression, or leave the option out"
+    assert not out.exists()

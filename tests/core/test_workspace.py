@@ -81,7 +81,8 @@ def test_corpus_hash_is_sha256_of_the_file_streamed(tmp_path, monkeypatch):
 @pytest.mark.parametrize("content, message", [
     (b"", "the workspace file is damaged or cut short"),
     (b'{"format": "bpe-lens-workspace", "version": 1, "merg', "the workspace file is damaged or cut short"),
-    (b"\xff\xfe\x00", "not a BPE Lens workspace (not UTF-8 text)"),
+    (b"caf\xe9", "not a BPE Lens workspace (not UTF-8 text)"),
+    (b"\xff\xfe\x00", "UTF-16 (little-endian, with a byte-order mark) text, not UTF-8"),  # said as UTF-16
     (b'{"format": "bpe-lens", "version": 1}', 'not a BPE Lens workspace (no "format": "bpe-lens-workspace")'),
     (b"[1, 2]", "not a BPE Lens workspace"),
     (b'{"format": "bpe-lens-workspace", "version": 9}', "workspace version 9 is not supported"),
