@@ -95,6 +95,9 @@ def train_config(args: argparse.Namespace) -> TrainerConfig:
     if cfg.pretokenizer == "regex":
         from bpe_core.pretokenize.pretokenizers import compile_user_pattern
         compile_user_pattern(cfg.pattern)  # a bad or missing pattern fails now, in one line
+        from bpe_core.pretokenize.guard import pattern_warnings
+        for line in pattern_warnings(cfg.pattern):  # nested quantifiers: said before any reading
+            print(f"warning: {line}", file=sys.stderr)
     return cfg
 
 

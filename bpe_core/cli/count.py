@@ -64,6 +64,9 @@ def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if cfg.pretokenizer == "regex":
         from bpe_core.pretokenize.pretokenizers import compile_user_pattern
         compile_user_pattern(cfg.pattern)
+        from bpe_core.pretokenize.guard import pattern_warnings
+        for line in pattern_warnings(cfg.pattern):  # nested quantifiers: said before any reading
+            print(f"warning: {line}", file=sys.stderr)
     return cfg
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Opt
 
 from bpe_core.corpus.pool import make_pool, submit
 from bpe_core.corpus.source import CancelFn, PathLike, Source
+from bpe_core.pretokenize.guard import PatternTimeout
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
 if TYPE_CHECKING:
@@ -150,7 +151,11 @@ def count_block(name: str, data: bytes, offset: int, config: TrainerConfig,
     start = 0
     while start < len(text):  # in slices of whole lines: a block's words, each a new str, took 25 MB at once
         end = text.find("\n", start + COUNT_SLICE) + 1 or len(text)
-        counts.update(words_in_lines(text[start:end]))
+        try:
+            counts.update(words_in_lines(text[start:end]))
+        except PatternTimeout as e:  # a user pattern that backtracks without end: say in which file, where
+            at = offset + len(text[:start].encode("utf-8"))
+            raise PatternTimeout(f"{name} (the lines from byte {at}): {e}") from None
         start = end
     return dict(counts), bool(text) and not text.isspace()
 

@@ -12,6 +12,7 @@ import regex
 
 from bpe_core.encoding.units import word_units
 from bpe_core.pretokenize.bmp_twin import compile_bmp_twin, find_astral
+from bpe_core.pretokenize.guard import guarded_finditer
 from bpe_core.types import BPELensError, Piece, Raw, TrainerConfig
 
 
@@ -32,8 +33,10 @@ class PreTokenizer:
 
     def __init__(self, name: str, description: str, pattern: "re.Pattern[str] | regex.Pattern[str]",
                  *, line_local: bool = False, nonempty: bool = True, ascii_twin: Optional[str] = None,
-                 cut_at_space: bool = False, bmp_twin: Optional[str] = None) -> None:
+                 cut_at_space: bool = False, bmp_twin: Optional[str] = None, guarded: bool = False) -> None:
         self.name = name
+        #: a user's pattern: every split runs with a timeout (:mod:`bpe_core.pretokenize.guard`)
+        self.guarded = guarded
         self.description = description
         self.pattern = pattern
         self.line_local = line_local
@@ -78,7 +81,8 @@ class PreTokenizer:
         if self.pattern is None:  # the registry's "regex" entry before a pattern is given
             raise BPELensError(f"the {self.name!r} pre-tokenizer needs a pattern")
         pattern = self._ascii if self._ascii is not None and text.isascii() else self.pattern
-        return (m for m in pattern.finditer(text) if m.end() > m.start())
+        found = guarded_finditer(pattern, text) if self.guarded else pattern.finditer(text)
+        return (m for m in found if m.end() > m.start())
 
     def words_in_lines(self, text: str) -> List[str]:
         """Words of every line of ``text`` (lines end at ``"\\n"``, which stays in the line).

@@ -171,7 +171,7 @@ def get_pretokenizer(config: TrainerConfig) -> PreTokenizer:
     name = config.pretokenizer
     if name == "regex":
         pre = PreTokenizer("regex", PRETOKENIZERS["regex"].description, compile_user_pattern(config.pattern),
-                           nonempty=False)
+                           nonempty=False, guarded=True)
     else:
         try:
             pre = PRETOKENIZERS[name]
