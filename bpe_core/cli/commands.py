@@ -193,6 +193,10 @@ def encode_input(args: argparse.Namespace) -> str:
         name = args.file
         with open(args.file, "rb") as f:
             data = f.read()
+        from bpe_core.corpus.source import wide_text_message
+        wide = wide_text_message(name, data[:8192])  # UTF-16 would decode as text with NULs, silently
+        if wide is not None:
+            raise BPELensError(wide)
     else:
         if sys.stdin is None or sys.stdin.isatty():
             raise BPELensError("no text: give --text TEXT, --file PATH, or pipe the text into standard input")

@@ -392,3 +392,11 @@ def test_an_empty_pattern_is_refused(capsys, corpus: Path, argv, flag) -> None:
     filled = [a.format(corpus=corpus, out=out, vocab=vocab) for a in argv]
     assert one_error(capsys, *filled) == f"{flag} is empty: give a regular expression, or leave the option out"
     assert not out.exists()
+
+
+def test_encode_file_in_utf16_is_said_not_encoded_with_nuls(capsys, tmp_path: Path) -> None:
+    vocab, text = tmp_path / "v.json", tmp_path / "t.txt"
+    write_vocabulary(BPEModel(unit="bytes", tokens=[b"a", b"b", b"ab"], merges=[(0, 1)]), vocab, "native")
+    text.write_bytes("abab\n".encode("utf-16-le") * 4)  # no byte-order mark: valid UTF-8, full of NULs
+    assert one_error(capsys, "encode", "--vocab", str(vocab), "--file", str(text)) == \
+        utf16_message(text, "UTF-16 (little-endian, no byte-order mark)", "UTF-16LE", shown=str(text))
