@@ -34,3 +34,18 @@ def test_json_python_cannot_take_is_one_message_and_nothing_changes(qtbot, loade
     assert w.statusBar().currentMessage() == w.error_box.text()
     w.error_box.close()
     assert [w.tabs.tabText(i) for i in range(w.tabs.count())] == tabs and w.session.merge_count == 2
+
+
+def test_a_utf16_corpus_is_said_to_be_utf16_and_the_corpus_stays(qtbot, loaded_window, tmp_path):
+    """Finding 22: Windows tools save UTF-16; the window says so and how to convert, not "a binary file"."""
+    w = loaded_window
+    w.session.step(2)
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(("\ufeff" + "the lower newest\n" * 30).encode("utf-16-le"))
+    with qtbot.waitSignal(w.session.error_raised, timeout=10000):
+        w.session.load_corpus(notes)
+    assert w.error_box.isVisible() and w.error_box.text() == (
+        "notes.txt: UTF-16 (little-endian, with a byte-order mark) text, not UTF-8; BPE Lens reads UTF-8 text: "
+        f"convert it with  iconv -f UTF-16 -t UTF-8 {notes} > {tmp_path / 'notes-utf8.txt'}")
+    w.error_box.close()
+    assert w.session.corpus.name == "small.txt" and w.session.merge_count == 2
