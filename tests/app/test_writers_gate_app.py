@@ -5,14 +5,18 @@ entry and the health tab's Export CSV — is enumerated from the window itself (
 
 * refuse the corpus as its output, by its path, a symlink or a hard link (the corpus stays byte for byte);
 * keep the old file on a full disk, mid-write or at the fsync, with no temp file left and the file named;
-* write only through the atomic writer (``bpe_core.formats.atomic``), whose kill -9 behaviour is proven for
-  every CLI output in ``tests/core/test_writers_gate.py`` and ``tests/core/test_faults.py``.
+* write only through the atomic writer (``bpe_core.formats.atomic``): a temp file renamed in;
+* leave the old file when the app is killed with SIGKILL half-way through writing (slow: a process each).
 """
 from __future__ import annotations
 
 import errno
 import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -22,6 +26,8 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QPushButto
 
 from bpe_core.formats.temps import TEMP_MARK
 from tests.core.test_writers_gate import DiskFills
+
+ROOT = Path(__file__).resolve().parents[2]
 
 #: (what starts the export, the file name it is given); charts both as PNG and SVG
 EXPORTS = [
@@ -200,3 +206,62 @@ def test_every_export_goes_through_the_atomic_writer(export, tmp_path, monkeypat
     monkeypatch.setattr(os, "replace", lambda src, dst: (renamed.append(os.fspath(dst)), real(src, dst))[1])
     assert export(name, out) == ""
     assert str(out) in renamed and TEMP_MARK not in "".join(os.listdir(tmp_path))
+
+
+# -- kill -9 in the middle of each export: the old file, never a part of the new one ----------------------
+HANG_MARKER = os.environ.get("BPE_LENS_HANG_MARKER")
+
+
+@pytest.mark.skipif(not HANG_MARKER, reason="run by test_kill_9_mid_export_leaves_the_old_file in its own process")
+@pytest.mark.parametrize("name, file", EXPORTS, ids=IDS)
+def test_export_hanging_mid_write(export, monkeypatch, name, file) -> None:
+    """Half of the export's first file is written, then the process waits to be killed."""
+    real = os.fdopen
+
+    class File:
+        def __init__(self, f) -> None:
+            self._f = f
+
+        def write(self, data):
+            self._f.write(data[: max(1, len(data) // 2)])
+            self._f.flush()
+            open(HANG_MARKER, "w").close()
+            time.sleep(120)
+
+        def __getattr__(self, attr):
+            return getattr(self._f, attr)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            self._f.close()
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: File(real(fd, *a, **k)))
+    export(name, Path(os.environ["BPE_LENS_HANG_OUT"]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, file", EXPORTS, ids=IDS)
+def test_kill_9_mid_export_leaves_the_old_file(tmp_path, name, file) -> None:
+    from bpe_core.formats.temps import remove_stale_temps
+
+    out, marker = tmp_path / file, tmp_path / "marker"
+    out.write_bytes(b"old")
+    env = dict(os.environ, BPE_LENS_HANG_MARKER=str(marker), BPE_LENS_HANG_OUT=str(out), PYTHONPATH=str(ROOT))
+    test = f"{Path(__file__).relative_to(ROOT)}::test_export_hanging_mid_write[{name}-{file}]"
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(2400):
+            if marker.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert marker.exists(), proc.stdout.read().decode()[-3000:] if proc.poll() is not None else "no write"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+    assert out.read_bytes() == b"old"  # not a part of the new file
+    remove_stale_temps(out)  # what the next save (or the next start) does
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, marker.name])
