@@ -172,6 +172,24 @@ def test_no_export_replaces_the_corpus(export, tmp_path, name, file, link) -> No
     assert corpus.read_bytes() == before and not leftovers(corpus.parent)
 
 
+@pytest.mark.parametrize("name, file", EXPORTS, ids=IDS)
+def test_no_export_replaces_an_open_vocabulary(qtbot, export, tmp_path, name, file) -> None:
+    """A vocabulary open in a tab is an input too (through a link named like the export's file)."""
+    from bpe_core.formats.detect import write_vocabulary
+
+    vocab = tmp_path / "opened.json"
+    write_vocabulary(export.w.session.model(), vocab, "native")
+    with qtbot.waitSignal(export.w.session.vocabulary_opened, timeout=10000):
+        export.w.open_vocabulary_path(str(vocab))
+    export.w.tabs.setCurrentIndex(0)
+    before = vocab.read_bytes()
+    out = tmp_path / file
+    out.symlink_to(vocab)
+    said = export(name, out)
+    assert f"{out}: is an input of this command; an output never replaces an input" in said, said
+    assert vocab.read_bytes() == before and not leftovers(tmp_path)
+
+
 @pytest.mark.parametrize("fault", ["mid-write", "fsync"])
 @pytest.mark.parametrize("name, file", EXPORTS, ids=IDS)
 def test_a_full_disk_keeps_the_old_file(export, tmp_path, monkeypatch, name, file, fault) -> None:
