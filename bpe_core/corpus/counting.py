@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Optional, Tuple
 
-from bpe_core.corpus.pool import make_pool, submit
+from bpe_core.corpus.pool import make_pool, stop_pool, submit
 from bpe_core.corpus.source import CancelFn, PathLike, Source
 from bpe_core.pretokenize.guard import PatternTimeout
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
@@ -173,13 +173,14 @@ def _merge(total: Dict[str, int], part: Dict[str, int]) -> None:
 
 
 def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: ProgressFn,
-                  cancel: CancelFn, workers: int) -> Dict[str, int]:
-    """Count block by block, inline (workers == 1) or in a process pool; merge in file order."""
+                  cancel: CancelFn, workers: int, isolate: bool = False) -> Dict[str, int]:
+    """Count block by block, inline (workers == 1 and not ``isolate``) or in a process pool; merge
+    in file order. A cancel ends the pool's processes (a block may be inside one long regex call)."""
     src = Source(path)
     total: Dict[str, int] = {}
     seen_any = seen_text = False
     try:
-        pool = make_pool(workers) if workers > 1 else None
+        pool = make_pool(workers) if workers > 1 or isolate else None
     except BaseException:
         src.close()
         raise
@@ -188,8 +189,10 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
     tick = _Throttle(progress, src.total)
     pending: Deque[Tuple["Future[Tuple[Dict[str, int], bool]]", int]] = deque()
 
+    done = 0
+
     def collect() -> None:
-        nonlocal seen_text
+        nonlocal seen_text, done
         fut, pos = pending.popleft()
         while True:  # wait in slices so a cancel is noticed while the workers run
             try:
@@ -198,9 +201,12 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
             except FutureTimeout:
                 if cancel is not None and cancel():
                     raise Cancelled() from None
+                if isolate:
+                    tick(done)  # still at it: a progress bar's clock keeps running
         _merge(total, part)
         seen_text = seen_text or has_text
         tick(pos)
+        done = pos
 
     try:
         blocks = src.blocks(chunk, cancel, keep_bom=reads_as_tokenizers(config),
@@ -219,6 +225,10 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
                 collect()
         while pending:
             collect()
+    except (Cancelled, KeyboardInterrupt):
+        if pool is not None:
+            stop_pool(pool)
+        raise
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -258,8 +268,11 @@ def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn =
     else:
         workers = (os.cpu_count() or 1) if workers is None else workers
         big = Path(path).is_file() and Path(path).stat().st_size > PARALLEL_MIN_BYTES
+        # a user's pattern may backtrack for long inside one regex call, which no cancel (nor Ctrl+C)
+        # can enter: it counts in a worker process (even a small file), which a cancel ends (stop_pool)
+        isolate = getattr(pre, "guarded", False)
         try:
-            total = _count_blocks(path, config, errors, progress, cancel, workers if big else 1)
+            total = _count_blocks(path, config, errors, progress, cancel, workers if big else 1, isolate)
         except (BrokenProcessPool, OSError) as e:
             # Workers could not start (spawn cannot re-import a script read from stdin, no
             # processes allowed...): the sequential count gives the same result.

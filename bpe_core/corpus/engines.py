@@ -34,7 +34,7 @@ from typing import Deque, Dict, List, Optional, Sequence, Tuple
 from bpe_core.corpus.blocks import (Block, Part, check_texts, count_block_part, count_partition, merge_parts, ordered,
                                     plan_blocks)
 from bpe_core.corpus.counting import BLOCK_BYTES, PARALLEL_MIN_BYTES, ProgressFn, pretokenizer_of
-from bpe_core.corpus.pool import make_pool, submit
+from bpe_core.corpus.pool import make_pool, stop_pool, submit
 from bpe_core.corpus.source import CancelFn
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
@@ -80,7 +80,10 @@ def count_local(paths: Sequence[Path], config: TrainerConfig, *, workers: Option
 def _count_local(paths: Sequence[Path], config: TrainerConfig, workers: int, text_field: Optional[str],
                  errors: str, progress: ProgressFn, cancel: CancelFn, chunk: int) -> Counted:
     sizes = [_size(p) for p in paths]
-    pool = make_pool(workers) if workers > 1 and sum(sizes) > PARALLEL_MIN_BYTES else None
+    # a user's pattern counts in a worker even for small inputs: a cancel (or Ctrl+C) can end it there,
+    # not inside one long regex call (see counting.count_words)
+    isolate = getattr(pretokenizer_of(config), "guarded", False)
+    pool = make_pool(workers) if (workers > 1 and sum(sizes) > PARALLEL_MIN_BYTES) or isolate else None
     total: Dict[str, int] = {}
     firsts: List[Tuple[int, int]] = []
     part = Part()  # only its file flags: the counts go straight into ``total``
@@ -116,6 +119,10 @@ def _count_local(paths: Sequence[Path], config: TrainerConfig, workers: int, tex
                 progress(Progress(min(sum(sizes[:block.file]) + (block.end or 0), grand), grand, "bytes"))
         while pending:
             collect()
+    except (Cancelled, KeyboardInterrupt):
+        if pool is not None:
+            stop_pool(pool)
+        raise
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)

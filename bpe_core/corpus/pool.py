@@ -90,6 +90,17 @@ def make_pool(workers: int) -> Optional[ProcessPoolExecutor]:
                                initargs=(os.getpid(),))
 
 
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End ``pool``'s processes now (a cancel): a task inside one long C call, such as a regex that
+    backtracks, would otherwise run on after ``shutdown`` until it ends by itself."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+        except (OSError, ValueError):
+            pass  # gone already
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 @contextmanager
 def _sigint_blocked() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to worry about

@@ -6,11 +6,13 @@ unguarded, 2,000: 34 s, the cube of the length) shows the guard is what ends the
 """
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from bpe_core import Encoder, Trainer, make_config
 from bpe_core.cli.commands import main
-from bpe_core.corpus.counting import count_words
+from bpe_core.corpus.counting import count_block, count_words
 from bpe_core.pretokenize import guard
 from bpe_core.pretokenize.guard import PatternTimeout, nested_quantifiers, pattern_warnings
 from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS, TIKTOKEN_PATTERNS
@@ -69,9 +71,9 @@ def test_a_runaway_split_stops_with_a_clear_error(tmp_path, monkeypatch):
                        r"\(1,001 characters, starting 'aaaa.*'\): it may backtrack catastrophically "
                        r"\(nested quantifier at character 0: '\(a\+\)\+'\)"):
         Trainer.from_texts([LINE], cfg)
-    path = _corpus(tmp_path, "ok\n" + LINE + "\n")
+    # counting a file names it (a block counts the same in the parent or in a worker process)
     with pytest.raises(BPELensError, match=r"^c.txt \(the lines from byte 0\): the split pattern"):
-        count_words(path, cfg, workers=1)
+        count_block("c.txt", ("ok\n" + LINE + "\n").encode(), 0, cfg, "strict")
     # an encoder of a vocabulary trained with the pattern splits through the same guard
     t = Trainer.from_texts(["aaaa"], cfg)
     t.run()
@@ -83,3 +85,28 @@ def test_a_linear_pattern_is_not_stopped_on_a_long_line(monkeypatch):
     monkeypatch.setattr(guard, "PATTERN_SECONDS", 0.02)  # the length still buys time: 200k characters a second
     cfg = make_config("gpt2", pretokenizer="regex", pattern=r"a+|b", num_merges=3)
     assert Trainer.from_texts(["a" * 400_000 + "b"], cfg).words == ["a" * 400_000, "b"]
+
+
+def test_cancel_reaches_a_runaway_split_and_stops_its_worker(tmp_path):
+    """A user pattern counts in a worker process even for a small file: the caller keeps polling its
+    cancel while one regex call runs, and Cancel ends that worker (no CPU left burning)."""
+    import multiprocessing
+
+    path = _corpus(tmp_path, "a" * 3000 + "b\n")  # ~100 s unguarded; the guard's 10 s never comes
+    cfg = make_config("gpt2", pretokenizer="regex", pattern=BAD)
+    polls = []
+
+    def cancel() -> bool:  # True once a worker is at it
+        polls.append(1)
+        return bool(multiprocessing.active_children())
+
+    from bpe_core.corpus.engines import count_local
+    for count in (lambda: count_words(path, cfg, cancel=cancel),  # train, the app
+                  lambda: count_local([path], cfg, workers=1, cancel=cancel)):  # bpe-lens-cli count
+        with pytest.raises(Cancelled):
+            count()
+        for _ in range(200):  # the worker is ended, not left to run out its time (~0.05 s a poll)
+            if not multiprocessing.active_children():
+                break
+            time.sleep(0.05)
+        assert multiprocessing.active_children() == []
