@@ -62,6 +62,11 @@ _WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32", "little-endian"), (b"\x00\x00\xfe\
               (b"\xff\xfe", "UTF-16", "little-endian"), (b"\xfe\xff", "UTF-16", "big-endian"))
 
 
+#: UTF-16 without a byte-order mark is taken for text only with this many NULs on one side at least
+#: (``b"abc\0def"`` is binary)
+_WIDE_NULS = 4
+
+
 def wide_encoding(head: bytes) -> Optional[Tuple[str, str]]:
     """``(iconv's name, what was seen)`` when a file's first bytes are UTF-16 or UTF-32 text; else None.
 
@@ -71,8 +76,8 @@ def wide_encoding(head: bytes) -> Optional[Tuple[str, str]]:
 
     >>> wide_encoding("\ufeffhello".encode("utf-16-le")), wide_encoding("hello world".encode("utf-16-be"))
     (('UTF-16', 'UTF-16 (little-endian, with a byte-order mark)'), ('UTF-16BE', 'UTF-16 (big-endian, no byte-order mark)'))
-    >>> wide_encoding(b"hello"), wide_encoding(bytes(range(256)))
-    (None, None)
+    >>> wide_encoding(b"hello"), wide_encoding(bytes(range(256))), wide_encoding(b"abc\\0def")
+    (None, None, None)
     """
     for bom, name, order in _WIDE_BOMS:
         if head.startswith(bom):
@@ -80,7 +85,7 @@ def wide_encoding(head: bytes) -> Optional[Tuple[str, str]]:
     pairs = len(head) // 2
     even, odd = head[0:2 * pairs:2].count(0), head[1:2 * pairs:2].count(0)
     for nuls, other, codec, order in ((odd, even, "utf-16-le", "little-endian"), (even, odd, "utf-16-be", "big-endian")):
-        if pairs >= 2 and nuls * 10 >= pairs * 3 and other * 50 <= pairs and _reads_as(head[:2 * pairs], codec):
+        if nuls >= max(_WIDE_NULS, pairs * 3 / 10) and other * 50 <= pairs and _reads_as(head[:2 * pairs], codec):
             return codec.replace("-", "").upper().replace("UTF16", "UTF-16"), f"UTF-16 ({order}, no byte-order mark)"
     return None
 
