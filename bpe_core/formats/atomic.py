@@ -27,6 +27,8 @@ from bpe_core.formats.temps import finish_renames, remove_stale_temps, temp_pref
 from bpe_core.types import BPELensError
 
 PathLike = Union[str, "os.PathLike[str]"]
+#: how a temp file is reopened for writing (binary on Windows: no newline translation below Python)
+_WRITE_FLAGS = os.O_WRONLY | os.O_TRUNC | getattr(os, "O_BINARY", 0)
 
 
 def atomic_write_bytes(path: PathLike, data: bytes) -> None:
@@ -110,7 +112,7 @@ def atomic_output(path: PathLike, mode: str = "wb", **open_args) -> Iterator[IO]
     """
     with atomic_output_path(path) as tmp:
         try:
-            out = os.fdopen(os.open(tmp, os.O_WRONLY | os.O_TRUNC), mode, **open_args)
+            out = os.fdopen(os.open(tmp, _WRITE_FLAGS), mode, **open_args)
         except OSError as exc:
             raise _failed(path, exc) from exc
         with out:
@@ -187,7 +189,7 @@ def _fsync_file(path: str) -> None:
 def _write_temp(shown: Path, target: Path, data: bytes) -> str:
     tmp = _make_temp(shown, target)
     try:
-        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_TRUNC), "wb") as out:
+        with os.fdopen(os.open(tmp, _WRITE_FLAGS), "wb") as out:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
