@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from bpe_core.encoding.symbols import visible_whitespace
 from bpe_core.presets import PRESETS, make_config
+from bpe_core.pretokenize.guard import pattern_warnings
 from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS, compile_user_pattern, get_pretokenizer
 from bpe_core.training.trainer import check_config
 from bpe_core.types import TIE_BREAKS, BPELensError, TrainerConfig
@@ -223,8 +224,9 @@ class SettingsDialog(QDialog):
             self.pattern_status.setText(str(exc))
             self.pattern_status.setStyleSheet(self._error_style())
             return
-        self.pattern_status.setText("pattern OK" + note)
-        self.pattern_status.setStyleSheet(self._ok_style())
+        warned = pattern_warnings(text)  # nested quantifiers: the core's words, as the CLI's warning line
+        self.pattern_status.setText(("pattern OK, but " + warned[0] if warned else "pattern OK") + note)
+        self.pattern_status.setStyleSheet(self._error_style() if warned else self._ok_style())
 
     def accept(self) -> None:
         try:
