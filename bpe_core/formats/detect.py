@@ -33,6 +33,7 @@ from typing import Optional, Tuple
 from bpe_core.corpus.source import wide_text_message
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
+from bpe_core.formats.hf_json import NOT_A_FILE
 from bpe_core.formats.seed000_trio import FILES as SEED_FILES
 from bpe_core.formats.seed000_trio import read_seed000, write_seed000
 from bpe_core.formats.sentencepiece_model import looks_like_sentencepiece, read_sentencepiece
@@ -126,6 +127,8 @@ def _detect(p: Path) -> Tuple[str, Path]:
         raise BPELensError(f"{p}: no such file or folder")
     if p.is_dir():
         return _detect_folder(p)
+    if not p.is_file():  # opening a pipe would wait for a writer forever; a device may never end
+        raise BPELensError(f"{p}: {NOT_A_FILE}")
     if p.name in SEED_FILES:
         return "seed000", p.parent
     try:

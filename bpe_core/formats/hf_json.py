@@ -30,9 +30,15 @@ from bpe_core.types import BPELensError, Raw
 _NOT_BPE = ("WordPiece", "Unigram", "WordLevel")
 
 
+#: what a vocabulary path that is a pipe, a device or a socket is told (it is never opened)
+NOT_A_FILE = "is not a regular file (a pipe, a device or a socket); a vocabulary is read from a file"
+
+
 def read_text(path: str, what: str) -> str:
     """The file as UTF-8 text; BPELensError for a missing, unreadable or binary file."""
     name = os.path.basename(path)
+    if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+        raise BPELensError(f"{name} {NOT_A_FILE}")
     try:
         with open(path, "rb") as f:
             data = f.read()

@@ -400,3 +400,18 @@ def test_encode_file_in_utf16_is_said_not_encoded_with_nuls(capsys, tmp_path: Pa
     text.write_bytes("abab\n".encode("utf-16-le") * 4)  # no byte-order mark: valid UTF-8, full of NULs
     assert one_error(capsys, "encode", "--vocab", str(vocab), "--file", str(text)) == \
         utf16_message(text, "UTF-16 (little-endian, no byte-order mark)", "UTF-16LE", shown=str(text))
+
+
+def test_a_vocabulary_that_is_a_pipe_is_refused_not_waited_on(capsys, tmp_path: Path) -> None:
+    """A FIFO given as a vocabulary (or as the merges.txt beside a vocab.json) blocked forever in open()."""
+    fifo = tmp_path / "v.json"
+    os.mkfifo(fifo)
+    said = f"{fifo}: is not a regular file (a pipe, a device or a socket); a vocabulary is read from a file"
+    assert one_error(capsys, "inspect", str(fifo)) == said
+    pair = tmp_path / "pair"
+    pair.mkdir()
+    (pair / "vocab.json").write_text('{"a": 0, "b": 1, "ab": 2}', encoding="utf-8")
+    os.mkfifo(pair / "merges.txt")
+    assert one_error(capsys, "inspect", str(pair / "vocab.json")) == \
+        f"{pair / 'vocab.json'}: merges.txt is not a regular file (a pipe, a device or a socket); " \
+        "a vocabulary is read from a file"
