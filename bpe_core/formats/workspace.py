@@ -231,6 +231,8 @@ def write_workspace(ws: Workspace, path: str) -> None:
 def read_workspace(path: str) -> Workspace:
     """The workspace saved in ``path``; :class:`BPELensError` saying what is wrong with it otherwise."""
     path = os.fspath(path)
+    if os.path.exists(path) and not os.path.isfile(path):  # a pipe would wait for a writer forever
+        raise BPELensError(f"{path}: not a BPE Lens workspace (not a regular file)")
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -272,6 +274,8 @@ def is_workspace(path: str) -> bool:
     """Whether ``path`` looks like a workspace: its name, or the start of its content."""
     if os.fspath(path).endswith(SUFFIX):
         return True
+    if not os.path.isfile(path):  # never open a pipe or a device to look
+        return False
     try:
         with open(path, "rb") as f:
             head = f.read(200)

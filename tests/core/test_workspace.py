@@ -233,3 +233,14 @@ def test_what_is_not_a_regular_file_is_refused_in_words(tmp_path):
                                         "BPE Lens reads a corpus from a regular file only"
     assert corpus_problem("/dev/null") == "/dev/null is not a regular file (a pipe, a device or a socket); " \
                                           "BPE Lens reads a corpus from a regular file only"
+
+
+def test_a_workspace_that_is_a_pipe_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "w.bpelens"
+    os.mkfifo(fifo)
+    with pytest.raises(BPELensError) as err:
+        read_workspace(str(fifo))
+    assert str(err.value) == f"{fifo}: not a BPE Lens workspace (not a regular file)"
+    other = tmp_path / "pipe"
+    os.mkfifo(other)
+    assert not is_workspace(str(other))  # looked at by name only: never opened
