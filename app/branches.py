@@ -78,9 +78,16 @@ class BranchCommands(QObject):
 
     # -- commands --------------------------------------------------------------------------------------
     def pick(self, left: int, right: int) -> None:
-        """Merge (left, right) at the position instead of the rule's pair (waits for the trainer)."""
+        """Merge (left, right) at the position instead of the rule's pair (waits for the trainer). Where no merge
+        was reached after the position yet, the rule's next merge is reached first (shown as the next merge in
+        the pair chart all along): picking another pair "instead" keeps it as this branch's and forks, so the
+        two can be compared; picking the rule's own pair just steps."""
         if self.branches is None or not self.session.when_ready(lambda: self.pick(left, right)):
             return
+        tl = self.session.core
+        k = tl.merge_count
+        if k == len(tl.reached_steps) and tl.step(1):
+            tl.seek(k)
         try:
             branch, steps = self.branches.pick(left, right)
         except BPELensError as exc:

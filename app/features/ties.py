@@ -1,9 +1,10 @@
 """Ties in the open (issue 11): a "Ties & branches" dock with the tie inspector over the branch list.
 
-View → Ties and branches shows it (hidden at first; the pair chart outlines tied bars either way).
-The inspector follows the position; "Merge this instead" picks a pair by hand (a branch when merges
-follow); the branch list switches and compares. Commands go through
-:class:`~bpe_lens_app.branches.BranchCommands`.
+View → Ties and branches shows it (hidden at first; the pair chart outlines tied bars either way), and so
+does a click on a pair-chart bar, with that pair selected. The inspector follows the position, with
+read-ahead on too (the timeline records the ties where its trainer passes while the dock is shown);
+"Merge this instead" picks a pair by hand (the rule's merges kept as a branch); the branch list switches
+and compares. Commands go through :class:`~bpe_lens_app.branches.BranchCommands`.
 """
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ class TiesFeature:
 
     def point_at(self, pair) -> None:
         """A pair-chart bar was clicked: show the dock with that pair selected, "Merge this instead" one click
-        away (a click never merges by itself: picking where merges follow makes a branch)."""
+        away (a click never merges by itself: a pick instead of the rule's pair makes a branch)."""
         self.dock.show()  # (shown: the dock refreshes)
         self.dock.raise_()
         self._pointed = (self.commands.session.merge_count, tuple(pair))

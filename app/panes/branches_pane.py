@@ -61,7 +61,7 @@ class BranchesPane(QWidget):
         self.compare_button = QPushButton("Compare with current", objectName="branches_compare", enabled=False)
         self.diff_button = QPushButton("Diff in a tab", objectName="branches_diff", enabled=False,
                                        toolTip="The two branches' vocabularies compared as tokenizers (a comparison tab)")
-        self.title = QLabel("Pick a pair by hand where merges follow to make a branch.", wordWrap=True,
+        self.title = QLabel("\"Merge this instead\" on another pair than the rule's makes a branch.", wordWrap=True,
                             objectName="branches_title")
         self.merges = _table("branches_merges", ("Merge", "A", "B"))
         self.words = _table("branches_words", ("Word", "Count", "A", "B"))

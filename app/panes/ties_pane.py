@@ -47,8 +47,8 @@ class TiesPane(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.why = QLabel("", wordWrap=True, objectName="ties_why", textInteractionFlags=Qt.TextSelectableByMouse)
         self.pick_button = QPushButton("Merge this instead", objectName="ties_pick", enabled=False)
-        self.pick_button.setToolTip("Merge the selected pair at this position; when merges follow, "
-                                    "they are kept as a branch")
+        self.pick_button.setToolTip("Merge the selected pair at this position instead of the rule's pair; "
+                                    "the rule's merges are kept as a branch to switch to and compare with")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         for w in (self.header, self.table, self.why, self.pick_button):

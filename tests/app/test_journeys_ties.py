@@ -107,10 +107,10 @@ def test_ties_dock_through_steps_undo_seek_then_a_branch_switch_compare_diff(qtb
     assert tab.diff.first_divergent_merge == 4
 
 
-def test_seed001_pick_at_merge_1_under_the_defaults_updates_the_branch_list(qtbot, user_window):
-    """File → Examples → seed 001, the dock, "Merge this instead" on the second tied pair at merge 1: the merge
-    is applied and the list says what main knows now (no merge followed the position, so no branch forks:
-    nothing to switch to or compare with; the title says how to make one)."""
+def test_seed001_pick_at_merge_1_under_the_defaults_makes_a_branch_to_compare(qtbot, user_window):
+    """File → Examples → seed 001, the dock, "Merge this instead" on the second tied pair at merge 1 (nothing
+    stepped yet): the rule's pair "t" + "h" stays main's merge 1, the pick goes on as a branch, and Switch to,
+    Compare with current and Diff in a tab enable (the list said "0 merges known" and they never did)."""
     window = user_window()
     session, pane, branches = window.session, window.ties.pane, window.ties.branches_pane
     entry = next(a for a in window.examples_menu.actions() if a.text().startswith("Seed 001"))
@@ -123,11 +123,22 @@ def test_seed001_pick_at_merge_1_under_the_defaults_updates_the_branch_list(qtbo
     assert pane.rows()[1][0] == '"Ġ" + "l"'
     qtbot.mouseClick(pane.table.viewport(), Qt.LeftButton, pos=pane.table.visualRect(pane.table.model().index(1, 0)).center())
     _click(qtbot, pane.pick_button)
-    qtbot.waitUntil(lambda: session.merge_count == 1, timeout=10000)
-    qtbot.waitUntil(lambda: branches.branch_texts() == ["★ main — parts at merge 0, 1 merges known"], timeout=10000)
+    qtbot.waitUntil(lambda: session.merge_count == 1 and len(branches.branch_texts()) == 2, timeout=10000)
+    assert branches.branch_texts() == ["   main — parts at merge 0, 1 merges known",
+                                       "★ pick at merge 1: Ġ + l — parts at merge 0, 1 merges known"]
     assert window.words.changed_title.text().startswith("Merge 1 (Ġ + l → Ġl)")
     qtbot.waitUntil(lambda: _shows_ties_at(pane, 1), timeout=10000)
-    assert "where merges follow" in branches.title.text()
+    branches.list.setCurrentRow(0)
+    assert branches.switch_button.isEnabled() and branches.compare_button.isEnabled() and branches.diff_button.isEnabled()
+    _click(qtbot, branches.compare_button)
+    assert branches.merges.item(0, 1).text().startswith('"t" + "h"')  # A: main
+    assert branches.merges.item(0, 2).text().startswith('"Ġ" + "l"')  # B: the branch
+    _click(qtbot, branches.switch_button)
+    qtbot.waitUntil(lambda: branches.branch_texts()[0].startswith("★ main") and session.merge_count == 0,
+                    timeout=10000)
+    qtbot.waitUntil(lambda: "2 pairs tied at count 3" in pane.header.text(), timeout=10000)
+    qtbot.keyClick(window, Qt.Key_Space)  # main's merge 1 is the rule's pair
+    qtbot.waitUntil(lambda: window.words.changed_title.text().startswith("Merge 1 (t + h → th)"), timeout=10000)
 
 
 @pytest.mark.parametrize("argv", CORPORA)
