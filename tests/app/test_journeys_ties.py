@@ -11,9 +11,14 @@ import pytest
 from PySide6.QtCore import Qt
 
 WIKI = Path("/work/shared/data/wikitext-2-raw/wiki.valid.raw")
+#: the 17.6 MB corpus of bench/bench_train.py (PTB, WikiText-2, four novels), made by its build_corpus()
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "out" / "bench_corpus.txt"
 CORPORA = [pytest.param((), id="default-corpus"),
            pytest.param((str(WIKI),), id="wiki.valid.raw",
-                        marks=pytest.mark.skipif(not WIKI.is_file(), reason=f"{WIKI} is missing"))]
+                        marks=pytest.mark.skipif(not WIKI.is_file(), reason=f"{WIKI} is missing")),
+           pytest.param((str(BENCH),), id="bench-17.6MB",
+                        marks=[pytest.mark.slow, pytest.mark.skipif(
+                            not BENCH.is_file(), reason=f"{BENCH} is missing: python bench/bench_train.py makes it")])]
 
 
 def _shows_ties_at(pane, k: int) -> bool:
