@@ -5,7 +5,8 @@ which installs ``zstandard``; recognised by magic bytes). Blocks end after a ``\
 decodes on its own, a decode error knows its real offset, and blocks can be counted in other
 processes and merged in order; for pre-tokenizers that allow it, a huge line is also cut before a
 space (see :meth:`Source.blocks`). Every problem raises a one-line
-:class:`~bpe_core.types.BPELensError` that starts with the file name.
+:class:`~bpe_core.types.BPELensError` that starts with the file name; UTF-16 or UTF-32 text is named
+as such, with the ``iconv`` command that converts it (:func:`wide_text_message`).
 """
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def wide_encoding(head: bytes) -> Optional[Tuple[str, str]]:
     UTF-16 are a letter and a NUL, on odd bytes (little-endian) or even ones (big-endian), where text
     in UTF-8 has none and binary data has them anywhere.
 
-    >>> wide_encoding("\ufeffhello".encode("utf-16-le")), wide_encoding("hello world".encode("utf-16-be"))
+    >>> wide_encoding("\\ufeffhello".encode("utf-16-le")), wide_encoding("hello world".encode("utf-16-be"))
     (('UTF-16', 'UTF-16 (little-endian, with a byte-order mark)'), ('UTF-16BE', 'UTF-16 (big-endian, no byte-order mark)'))
     >>> wide_encoding(b"hello"), wide_encoding(bytes(range(256))), wide_encoding(b"abc\\0def")
     (None, None, None)
@@ -84,9 +85,9 @@ def wide_encoding(head: bytes) -> Optional[Tuple[str, str]]:
             return name, f"{name} ({order}, with a byte-order mark)"
     pairs = len(head) // 2
     even, odd = head[0:2 * pairs:2].count(0), head[1:2 * pairs:2].count(0)
-    for nuls, other, codec, order in ((odd, even, "utf-16-le", "little-endian"), (even, odd, "utf-16-be", "big-endian")):
+    for nuls, other, codec, order in ((odd, even, "UTF-16LE", "little-endian"), (even, odd, "UTF-16BE", "big-endian")):
         if nuls >= max(_WIDE_NULS, pairs * 3 / 10) and other * 50 <= pairs and _reads_as(head[:2 * pairs], codec):
-            return codec.replace("-", "").upper().replace("UTF16", "UTF-16"), f"UTF-16 ({order}, no byte-order mark)"
+            return codec, f"UTF-16 ({order}, no byte-order mark)"
     return None
 
 
@@ -105,7 +106,8 @@ def _reads_as(head: bytes, codec: str) -> bool:
 _UNPACK = {"gzip": "zcat", "bzip2": "bzcat", "xz": "xzcat", "zstd": "zstdcat"}
 
 
-def wide_text_message(name: str, head: bytes, path: Optional[PathLike] = None, packed: str = "text") -> Optional[str]:
+def wide_text_message(name: str, head: bytes, path: Optional[PathLike] = None,
+                      packed: str = "text") -> Optional[str]:
     """What to tell about a UTF-16/UTF-32 file (BPE Lens reads UTF-8) and how to convert it; None if
     it is not one. ``path`` (default ``name``) is the file in the ``iconv`` command shown; ``packed``
     its compression (``head`` is then the decompressed start), which the command undoes first.
@@ -114,7 +116,7 @@ def wide_text_message(name: str, head: bytes, path: Optional[PathLike] = None, p
     parallel, with byte offsets in every message, which all assume UTF-8; converting once is one
     command, and the converted file is then read like any other.
 
-    >>> print(wide_text_message("notes.txt", "\ufeffhi".encode("utf-16-le")))
+    >>> print(wide_text_message("notes.txt", "\\ufeffhi".encode("utf-16-le")))
     notes.txt: UTF-16 (little-endian, with a byte-order mark) text, not UTF-8; BPE Lens reads UTF-8 text: convert it with  iconv -f UTF-16 -t UTF-8 notes.txt > notes-utf8.txt
     """
     found = wide_encoding(head)
@@ -128,10 +130,12 @@ def wide_text_message(name: str, head: bytes, path: Optional[PathLike] = None, p
     iconv = f"iconv -f {found[0]} -t UTF-8"
     command = (f"{_UNPACK[packed]} {shlex.quote(str(source))} | {iconv}" if packed in _UNPACK
                else f"{iconv} {shlex.quote(str(source))}")
-    return f"{name}: {found[1]} text, not UTF-8; BPE Lens reads UTF-8 text: convert it with  {command} > {shlex.quote(str(out))}"
+    return (f"{name}: {found[1]} text, not UTF-8; BPE Lens reads UTF-8 text: convert it with  "
+            f"{command} > {shlex.quote(str(out))}")
 
 
-def not_text_message(name: str, head: bytes, path: Optional[PathLike] = None, packed: str = "text") -> Optional[str]:
+def not_text_message(name: str, head: bytes, path: Optional[PathLike] = None,
+                     packed: str = "text") -> Optional[str]:
     """The one line for a corpus whose first bytes are not UTF-8 text: UTF-16/UTF-32 (and how to
     convert), or a binary file (its first NUL byte); None when neither."""
     wide = wide_text_message(name, head, path, packed)
