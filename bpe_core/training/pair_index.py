@@ -3,9 +3,11 @@
 State: every unique word's segmentation (token ids), a count per adjacent pair, a pair -> words
 index (a list per pair, ascending, a superset: stale words are skipped when read, and a word may repeat) and a heap
 of candidate merges with lazy deletion. Merging a pair touches only the words that hold it; nothing
-is ever recounted. A pair whose count falls to 0 in a merge is forgotten (count, words, first), so
-the index holds the live pairs only: lists, not sets (a 1-element set costs 216 bytes, a list 64),
-and int heap entries, not tuples, keep a full train's state small (docs/benchmarks.md).
+is ever recounted. A pair whose count falls to 0 in a merge or an undo is forgotten (count, words,
+first), so the index holds the live pairs only; the stale heap entries and listed words that scrubbing
+back and forth leaves are bounded by :mod:`~bpe_core.training.index_bounds`. Lists, not sets (a
+1-element set costs 216 bytes, a list 64), and int heap entries, not tuples, keep a full train's state
+small (docs/benchmarks.md).
 
 Pairs are ints, ``left << SHIFT | right``, which hash and compare faster than tuples.
 
@@ -31,11 +33,12 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from itertools import chain
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.encoding.merge import expand_pair, merge_in_place
+from bpe_core.training.index_bounds import bound
 from bpe_core.training.pairs import (MANY, MASK, PACK, PAIRS_SLICE, PMASK, SHIFT, WORD_SHIFT, apply_many, initial_pairs,
-                                     pair_keys, pairs_of)
+                                     pairs_of, replace_word)
 from bpe_core.types import Raw
 
 __all__ = ["PairIndex", "expand", "MASK", "SHIFT", "pairs_of"]  # the pair keys' home is training.pairs
@@ -53,16 +56,29 @@ class PairIndex:
         self.rule = rule
         self.occ: List[int] = [0] * len(tokens)  # occurrences of each token in the unique words
         occ = self.occ
+        #: work done, for tests that count it as inputs grow: symbols read (a word's symbols each time a merge,
+        #: an undo or the first count reads it) and heap entries pushed
+        self.scanned = sum(map(len, segs))
+        self.pushes = 0
         for lo in range(0, len(segs), PAIRS_SLICE):  # counted at C speed, a slice of words a pass (the GIL
             for tid, n in Counter(chain.from_iterable(segs[lo:lo + PAIRS_SLICE])).items():  # is free between)
                 occ[tid] += n
         counts, where = initial_pairs(segs, freqs)
-        first = {k: ws[0] for k, ws in where.items()}
         self.counts = counts
         self.where = where
-        self.first = first  # lower bound of the first word holding the pair (first-seen rule)
-        if rule == "hf":  # the entry is one int, pair - (count << PACK): skip a method call per pair
-            self.heap: list = [k - (c << PACK) for k, c in counts.items()]
+        self.first = {k: ws[0] for k, ws in where.items()}  # lower bound of the first word holding the pair
+        self.heap: list = []
+        self.rebuild_heap()
+        #: entries in the word lists of ``where`` (now, and after the first count or the last rebuild), and
+        #: symbols in the words: see :func:`~bpe_core.training.index_bounds.bound`
+        self.listed = self.listed_base = sum(map(len, where.values()))
+        self.symbols = self.scanned
+
+    def rebuild_heap(self) -> None:
+        """One entry per live pair, with its current key: the stale entries are gone."""
+        counts = self.counts
+        if self.rule == "hf":  # the entry is one int, pair - (count << PACK): skip a method call per pair
+            self.heap = [k - (c << PACK) for k, c in counts.items()]
         else:
             self.heap = [self.entry(k, c) for k, c in counts.items()]
         heapq.heapify(self.heap)
@@ -81,12 +97,14 @@ class PairIndex:
     def take_words(self, k: int) -> List[int]:
         """The words that may hold pair ``k`` (about to be merged), ascending; the index forgets them.
 
-        A word may repeat (added by two merges): :meth:`apply` finds nothing the second time, as the
-        first visit merged every occurrence. Sorting in place is near linear: the list is a few
+        A word may repeat (listed once per occurrence by the first count, or by two merges): sorted, the
+        repeats are neighbours and :meth:`apply` skips them, so a word holding the pair 128k times is read
+        once, not 128k times (that was quadratic). Sorting in place is near linear: the list is a few
         ascending runs (one per merge that added words), and no set is built."""
         ws = self.where.pop(k, None)
         if not ws:
             return []
+        self.listed -= len(ws)
         ws.sort()
         return ws
 
@@ -131,12 +149,14 @@ class PairIndex:
                     break
             else:
                 raise AssertionError("pair with a positive count occurs in no word")
+            self.listed += len(cands) - j - len(self.where.get(k, ()))
             self.where[k] = cands[j:]  # the stale words before it no longer hold the pair
             self.first[k] = w
         return (w << WORD_SHIFT) | off  # type: ignore[operator]
 
     def offset_in(self, w: int, left: int, right: int) -> Optional[int]:
         syms = self.segs[w]
+        self.scanned += len(syms)
         off = 0
         lens = self.lens
         for i in range(len(syms) - 1):
@@ -158,6 +178,7 @@ class PairIndex:
                     continue
                 if key >> PACK != -c:
                     heapq.heappush(heap, k - (c << PACK))
+                    self.pushes += 1
                     continue
                 return k, c
             return None
@@ -170,16 +191,19 @@ class PairIndex:
                 continue
             if -entry[0] != c:
                 heapq.heappush(heap, self.entry(k, c))
+                self.pushes += 1
                 continue
             if first_seen:
                 exact = self.exact_first(k)
                 if entry[1] != exact:
                     heapq.heappush(heap, (-c, exact, k))
+                    self.pushes += 1
                     continue
             return k, c
         return None
 
     def push_back(self, k: int, c: int) -> None:
+        self.pushes += 1
         if self.rule == "first-seen":
             heapq.heappush(self.heap, (-c, self.exact_first(k), k))
         else:
@@ -200,9 +224,14 @@ class PairIndex:
         occ = self.occ
         track_first = self.rule == "first-seen"  # only that rule reads _first
         by_right = left != right and occ[right] < occ[left]  # scan for the rarer symbol
-        merged = 0
+        merged = scanned = listed = 0
+        last = -1
         for w in words:
+            if w == last:  # listed twice (a word per occurrence, or by two merges): merged at the first visit
+                continue
+            last = w
             syms = segs[w]
+            scanned += len(syms)  # the count below reads the whole word
             spots = []  # start positions of non-overlapping (left, right), left to right
             # merge.find_pair, inlined: this loop runs for every word the pair may touch. The count
             # first (C speed) spares a ValueError per word: most visited words hold the symbol once
@@ -249,7 +278,8 @@ class PairIndex:
                     if c:
                         counts[kk] = c
                     else:  # no word holds it now: forget it (the index stays small)
-                        del counts[kk], where[kk]
+                        del counts[kk]
+                        listed -= len(where.pop(kk))
                         first.pop(kk, None)
                     kk2 = (p << SHIFT) | new_id
                     counts[kk2] = counts.get(kk2, 0) + f
@@ -261,8 +291,10 @@ class PairIndex:
                     ws = where.get(kk)
                     if ws is None:
                         where[kk] = [w]
+                        listed += 1
                     elif ws[-1] != w:
                         ws.append(w)
+                        listed += 1
                     if track_first and w < first.get(kk, w + 1):
                         first[kk] = w
                 if i + 2 < n:
@@ -272,7 +304,8 @@ class PairIndex:
                     if c:
                         counts[kk] = c
                     else:
-                        del counts[kk], where[kk]
+                        del counts[kk]
+                        listed -= len(where.pop(kk))
                         first.pop(kk, None)
                     kk2 = (new_id << SHIFT) | nx
                     counts[kk2] = counts.get(kk2, 0) + f
@@ -284,8 +317,10 @@ class PairIndex:
                     ws = where.get(kk)
                     if ws is None:
                         where[kk] = [w]
+                        listed += 1
                     elif ws[-1] != w:
                         ws.append(w)
+                        listed += 1
                     if track_first and w < first.get(kk, w + 1):
                         first[kk] = w
                 after = i
@@ -300,6 +335,10 @@ class PairIndex:
         occ[left] -= merged
         occ[right] -= merged
         occ[new_id] += merged
+        self.scanned += scanned
+        self.symbols -= merged
+        self.listed += listed
+        self.pushes += len(pushed)
         heap, push = self.heap, heapq.heappush
         if self.rule == "hf":
             for kk in pushed:
@@ -311,48 +350,17 @@ class PairIndex:
                 c = counts.get(kk, 0)
                 if c > 0:
                     push(heap, self.entry(kk, c))
+        bound(self)
         return changed, removed_tokens
 
     def replace(self, w: int, new: List[int]) -> int:
         """Give word ``w`` a new segmentation, updating counts, index and heap (used by undo).
 
-        Returns the change in the corpus's token count (weighted).
+        Returns the change in the corpus's token count (weighted); see :func:`~bpe_core.training.pairs.replace_word`.
         """
-        old = self.segs[w]
-        f = self.freqs[w]
-        counts, where, first = self.counts, self.where, self.first
-        occ = self.occ
-        if len(old) + len(new) > 2 * MANY:  # a long word: count symbols and pairs at C speed
-            for tid, c in Counter(old).items():
-                occ[tid] -= c
-            for tid, c in Counter(new).items():
-                occ[tid] += c
-            for kk, c in Counter(pair_keys(old)).items():
-                counts[kk] -= c * f
-            added = dict(Counter(pair_keys(new)))
-        else:
-            for tid in old:
-                occ[tid] -= 1
-            for tid in new:
-                occ[tid] += 1
-            for kk in pairs_of(old):
-                counts[kk] -= f
-            added: Dict[int, int] = {}
-            for kk in pairs_of(new):
-                added[kk] = added.get(kk, 0) + 1
-        for kk, c in added.items():  # one heap entry per pair, with its final count
-            counts[kk] = counts.get(kk, 0) + c * f
-            ws = where.get(kk)
-            if ws is None:
-                where[kk] = [w]
-            elif ws[-1] != w:
-                ws.append(w)
-            if w < first.get(kk, w + 1):
-                first[kk] = w
-        for kk in added:
-            heapq.heappush(self.heap, self.entry(kk, counts[kk]))
-        self.segs[w] = new
-        return f * (len(new) - len(old))
+        delta = replace_word(self, w, new)
+        bound(self)
+        return delta
 
 
 def expand(after: Sequence[int], new_id: int, left: int, right: int) -> Tuple[int, ...]:

@@ -1,7 +1,9 @@
-"""Pair keys (``left << SHIFT | right``) and a long word's merge counted in aggregate.
+"""Pair keys (``left << SHIFT | right``), a long word's merge counted in aggregate, an undo's word update.
 
 The keys' constants live here so that :mod:`~bpe_core.training.pair_index` and the records share
-them; :func:`apply_many` is the merge's count update for a word holding the pair many times.
+them; :func:`apply_many` is the merge's count update for a word holding the pair many times,
+:func:`replace_word` an undo's for one word; :func:`initial_pairs` the first count and :func:`pair_words`
+a recount of the word lists.
 
 >>> from collections import Counter
 >>> Counter(pair_keys([1, 2, 1, 2])) == Counter({1 << SHIFT | 2: 2, 2 << SHIFT | 1: 1})
@@ -10,6 +12,7 @@ True
 from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
+from heapq import heappush
 from itertools import chain, islice, repeat
 from operator import add, lshift, or_
 from typing import Any, DefaultDict, Dict, Iterator, List, Optional, Sequence, Set, Tuple
@@ -73,7 +76,7 @@ def apply_many(idx: PairIndexLike, w: int, syms: List[int], spots: List[int], le
             counts[kk] = c
         else:  # no word holds it now (as in the per-occurrence loop)
             counts.pop(kk, None)
-            where.pop(kk, None)
+            idx.listed -= len(where.pop(kk, ()))
             first.pop(kk, None)
     if log is not None:
         log.extend(delta.items())
@@ -85,10 +88,74 @@ def apply_many(idx: PairIndexLike, w: int, syms: List[int], spots: List[int], le
         ws = where.get(kk)
         if ws is None:
             where[kk] = [w]
+            idx.listed += 1
         elif ws[-1] != w:
             ws.append(w)
+            idx.listed += 1
         if track_first and w < first.get(kk, w + 1):
             first[kk] = w
+
+
+def replace_word(idx: PairIndexLike, w: int, new: List[int]) -> int:
+    """:meth:`PairIndex.replace`: word ``w`` gets segmentation ``new`` (an undo); the counts, word lists and
+    heap follow. Returns the change in the corpus's token count (weighted).
+
+    A pair no word holds any more is forgotten, as in a merge. The word is listed only under the pairs it
+    did not hold before (under those it held it is listed already: the lists are supersets), so undoing
+    and redoing a merge adds only what a merge leaves stale (the index rebuilds the lists now and then).
+    A long word's symbols and pairs are counted at C speed.
+    """
+    old = idx.segs[w]
+    f = idx.freqs[w]
+    counts, where, first, occ = idx.counts, idx.where, idx.first, idx.occ
+    idx.scanned += len(old) + len(new)
+    idx.symbols += len(new) - len(old)
+    if len(old) + len(new) > 2 * MANY:
+        for tid, c in Counter(old).items():
+            occ[tid] -= c
+        for tid, c in Counter(new).items():
+            occ[tid] += c
+        gone: Dict[int, int] = Counter(pair_keys(old))
+        added: Dict[int, int] = Counter(pair_keys(new))
+    else:
+        for tid in old:
+            occ[tid] -= 1
+        for tid in new:
+            occ[tid] += 1
+        gone, added = {}, {}
+        for kk in pairs_of(old):
+            gone[kk] = gone.get(kk, 0) + 1
+        for kk in pairs_of(new):
+            added[kk] = added.get(kk, 0) + 1
+    listed = 0
+    for kk, c in gone.items():
+        c = counts[kk] - c * f
+        if c or kk in added:
+            counts[kk] = c
+        else:  # no word holds it now
+            del counts[kk]
+            listed -= len(where.pop(kk))
+            first.pop(kk, None)
+    for kk, c in added.items():
+        counts[kk] = counts.get(kk, 0) + c * f
+        if kk in gone:
+            continue
+        ws = where.get(kk)
+        if ws is None:
+            where[kk] = [w]
+            listed += 1
+        elif ws[-1] != w:
+            ws.append(w)
+            listed += 1
+        if w < first.get(kk, w + 1):
+            first[kk] = w
+    heap, entry = idx.heap, idx.entry
+    for kk in added:  # one heap entry per pair, with its final count
+        heappush(heap, entry(kk, counts[kk]))
+    idx.pushes += len(added)
+    idx.listed += listed
+    idx.segs[w] = new
+    return f * (len(new) - len(old))
 
 
 def initial_pairs(segs: Sequence[Sequence[int]], freqs: Sequence[int]) -> Tuple[Dict[int, int], Dict[int, List[int]]]:
@@ -106,6 +173,22 @@ def initial_pairs(segs: Sequence[Sequence[int]], freqs: Sequence[int]) -> Tuple[
     >>> counts == {1 << SHIFT | 2: 6, 2 << SHIFT | 1: 8}, where == {1 << SHIFT | 2: [0, 0], 2 << SHIFT | 1: [0, 1]}
     (True, True)
     """
+    where = _pair_lists(segs)
+    fget = freqs.__getitem__
+    return {k: sum(map(fget, ws)) for k, ws in where.items()}, where
+
+
+def pair_words(segs: Sequence[Sequence[int]]) -> Dict[int, List[int]]:
+    """Each adjacent pair's words, ascending, each word once (the pair index rebuilds its lists with this).
+
+    >>> pair_words([[1, 2, 1, 2], [2, 1]]) == {1 << SHIFT | 2: [0], 2 << SHIFT | 1: [0, 1]}
+    True
+    """
+    return {k: ws if len(ws) == 1 else list(dict.fromkeys(ws)) for k, ws in _pair_lists(segs).items()}
+
+
+def _pair_lists(segs: Sequence[Sequence[int]]) -> Dict[int, List[int]]:
+    """Pair key -> the words holding it, ascending, a word once per occurrence (see :func:`initial_pairs`)."""
     lists: DefaultDict[int, List[int]] = defaultdict(list)
     for lo in range(0, len(segs), PAIRS_SLICE):  # a slice of words a pass: the GIL is free between passes
         part = segs[lo:lo + PAIRS_SLICE]
@@ -114,9 +197,7 @@ def initial_pairs(segs: Sequence[Sequence[int]], freqs: Sequence[int]) -> Tuple[
         # a word owns the pairs starting at its symbols and at the separator after it (-1 <= key < 0)
         owners = chain.from_iterable(map(repeat, range(lo, lo + len(part)), map(add, map(len, part), repeat(1))))
         deque(map(list.append, map(lists.__getitem__, keys), owners), maxlen=0)
-    where = {k: ws for k, ws in lists.items() if k >= 0}
-    fget = freqs.__getitem__
-    return {k: sum(map(fget, ws)) for k, ws in where.items()}, where
+    return {k: ws for k, ws in lists.items() if k >= 0}
 
 
 _SEP = (-1,)

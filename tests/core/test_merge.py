@@ -133,6 +133,9 @@ def test_merging_a_256k_symbol_word_rewrites_it_once():
 
 
 def test_the_trainer_merges_and_undoes_a_256k_character_word(monkeypatch):
+    """The merge's work is counted, not its calls: a count of merge_in_place calls passed while the merge
+    read the word once per occurrence (128k times 256k symbols: 97 s). tests/core/test_work_counted.py
+    checks the same work as the word doubles from 16k to 256k characters."""
     calls: List[int] = []
     real = merge_mod.merge_in_place
 
@@ -143,13 +146,18 @@ def test_the_trainer_merges_and_undoes_a_256k_character_word(monkeypatch):
     monkeypatch.setattr("bpe_core.training.pair_index.merge_in_place", spy)
     word = "ab" * 128_000
     t = Trainer({word: 1, "ab": 3}, TrainerConfig(tie_break="hf"))
+    idx = t.pair_index
+    scanned = idx.scanned
     step = t.step()
     assert (t.token(step.new_id), step.count) == ("ab", 128_003)
-    # the long word is rewritten in one call, whatever its occurrences ("ab", holding the pair
-    # once, is merged inline by the pair index: no call)
+    # the merge read the long word once (a count and a scan), whatever its occurrences, and rewrote it
+    # in one call ("ab", holding the pair once, is merged inline by the pair index: no call)
+    assert idx.scanned - scanned == len(word) + 2
     assert calls == [128_000]
     assert len(t.segmentation(0)) == 128_000
+    scanned = idx.scanned
     t.undo()
+    assert idx.scanned - scanned == (128_000 + 256_000) + (1 + 2)  # each word's two segmentations, once
     assert t.segmentation(0) == tuple(t.id_of(c) for c in word)
     assert t.pair_count(t.id_of("a"), t.id_of("b")) == 128_003
     assert t.pair_count(t.id_of("b"), t.id_of("a")) == 127_999

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Dict, List
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -161,3 +162,35 @@ def test_token_occurrences_counted_a_slice_of_words_at_a_time_equal_a_plain_coun
         pair_index.PAIRS_SLICE = saved
     plain = Counter(tid for w in range(len(t.words)) for tid in t.segmentation(w))
     assert t._idx.occ == [plain.get(tid, 0) for tid in range(len(t._idx.occ))]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=words_strategy, rule_name=st.sampled_from(RULES),
+       moves=st.lists(st.tuples(st.booleans(), st.integers(1, 5)), min_size=1, max_size=12))
+def test_rebuilding_the_heap_and_the_word_lists_changes_no_merge(words, rule_name, moves):
+    """Scrubbing grows the lazy heap and word lists; PairIndex.bound rebuilds them. Rebuilt at every chance
+    (no slack), a trainer stepping and undoing at random merges exactly as one that never rebuilds, and its
+    index still equals a recount."""
+    import bpe_core.training.index_bounds as index_bounds
+    from bpe_core.training.pair_index import PairIndex
+
+    def play() -> List[tuple]:
+        t = Trainer(words, TrainerConfig(tie_break=rule_name), symbols_fn=chars)
+        seen = []
+        for forward, n in moves:
+            for _ in range(n):
+                s = t.step() if forward else t.undo()
+                seen.append(None if s is None else (forward, s.left, s.right, s.count))
+            check_index(t, stepped_only=True)
+        return seen
+
+    plain = play()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(index_bounds, "SLACK_MIN", -1 << 40)  # no slack: rebuilt after every merge and undo
+        rebuilt = []
+        real_heap, real_where = PairIndex.rebuild_heap, index_bounds.rebuild_where
+        mp.setattr(PairIndex, "rebuild_heap", lambda self: rebuilt.append("rebuild_heap") or real_heap(self))
+        mp.setattr(index_bounds, "rebuild_where", lambda idx: rebuilt.append("rebuild_where") or real_where(idx))
+        assert play() == plain
+    if any(plain):  # a merge or an undo happened: both were rebuilt
+        assert {"rebuild_heap", "rebuild_where"} <= set(rebuilt)
