@@ -185,11 +185,11 @@ def count_jsonl(name: str, data: bytes, offset: int, config: TrainerConfig, erro
             if not isinstance(value, str):
                 raise TypeError(f"{text_field!r} is {type(value).__name__}, not text")
             check_text(value)  # JSON's "\\ud800" escapes make lone surrogates: no UTF-8, no bytes to count
+            counts.update(pre.words(value.lower() if config.lowercase else value))  # a user pattern may time out
         except (ValueError, KeyError, TypeError, BPELensError) as exc:
             at = offset + len("\n".join(lines[:n]).encode("utf-8")) + (1 if n else 0)
             why = f"no field {text_field!r}" if isinstance(exc, KeyError) else str(exc).replace(f"{name}: ", "", 1)
             raise BPELensError(f"{name}: the JSON line at byte {at}: {why}") from None
-        counts.update(pre.words(value.lower() if config.lowercase else value))
     return dict(counts), bool(counts)
 
 

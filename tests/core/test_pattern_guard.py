@@ -74,6 +74,9 @@ def test_a_runaway_split_stops_with_a_clear_error(tmp_path, monkeypatch):
     # counting a file names it (a block counts the same in the parent or in a worker process)
     with pytest.raises(BPELensError, match=r"^c.txt \(the lines from byte 0\): the split pattern"):
         count_block("c.txt", ("ok\n" + LINE + "\n").encode(), 0, cfg, "strict")
+    from bpe_core.corpus.blocks import count_jsonl
+    with pytest.raises(BPELensError, match=r"^d.jsonl: the JSON line at byte 15: the split pattern"):
+        count_jsonl("d.jsonl", ('{"text": "aa"}\n{"text": "' + LINE + '"}\n').encode(), 0, cfg, "strict", "text")
     # an encoder of a vocabulary trained with the pattern splits through the same guard
     t = Trainer.from_texts(["aaaa"], cfg)
     t.run()
