@@ -45,7 +45,7 @@ class LowercasedWords(PreTokenizer):
     """
 
     def __init__(self, inner: PreTokenizer, lower_pieces: bool) -> None:
-        super().__init__(inner.name, inner.description, inner.pattern)
+        super().__init__(inner.name, inner.description, inner.pattern, guarded=inner.guarded)
         self.inner, self.lower_pieces = inner, lower_pieces
         self.per_line, self.line_local, self.cut_at_space = inner.per_line, inner.line_local, inner.cut_at_space
 

@@ -96,7 +96,7 @@ def test_cancel_reaches_a_runaway_split_and_stops_its_worker(tmp_path):
     import multiprocessing
 
     path = _corpus(tmp_path, "a" * 3000 + "b\n")  # ~100 s unguarded; the guard's 10 s never comes
-    cfg = make_config("gpt2", pretokenizer="regex", pattern=BAD)
+    cfg = make_config("gpt2", pretokenizer="regex", pattern=BAD, lowercase_words=True)  # wrapped: still guarded
     polls = []
 
     def cancel() -> bool:  # True once a worker is at it
