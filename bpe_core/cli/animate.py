@@ -13,6 +13,7 @@ import sys
 from typing import Callable, Dict
 
 from bpe_core.cli.progress import ProgressBar
+from bpe_core.cli.streams import STDIO, mark_input, mark_output, output_name
 from bpe_core.types import BPELensError, Progress
 
 ANIMATE_EXAMPLES = """examples:
@@ -38,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                            "banner, the next pairs as bars (the next merge highlighted), the chosen words as "
                            "chips and --text encoded. The file type follows -o: .gif, .png (APNG), .mp4 (needs "
                            "imageio-ffmpeg). Needs Pillow: pip install bpe-lens[export]."))
-    p.add_argument("corpus", metavar="CORPUS", help="text file (UTF-8; .gz/.bz2/.xz read transparently)")
+    mark_input(p.add_argument("corpus", metavar="CORPUS", help="text file (UTF-8; .gz/.bz2/.xz read "
+                                                               "transparently; - reads standard input)"))
     p.add_argument("--preset", required=True, choices=list(PRESETS), metavar="NAME",
                    help="training preset: " + ", ".join(PRESETS))
     p.add_argument("--merges", required=True, metavar="N..M", help="first and last merge shown, e.g. 0..30")
@@ -47,7 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fps", type=float, default=2.0, help="frames per second (default 2; the last frame stays 2 s)")
     p.add_argument("--top", type=int, default=10, help="pairs in the chart (default 10)")
     p.add_argument("--scale", type=int, default=1, choices=(1, 2), help="2 for high-DPI slides (2560x1440)")
-    p.add_argument("-o", "--output", required=True, help="talk.gif, talk.png (APNG) or talk.mp4")
+    mark_output(p.add_argument("-o", "--output", required=True,
+                               help="talk.gif, talk.png (APNG) or talk.mp4; - writes a GIF to standard output "
+                                    "(not to a terminal)"))
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run_animate)
 
@@ -57,14 +61,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                            "file (any format BPE Lens reads). --word draws the word's segmentation: from a corpus, "
                            "one row per merge that changed it; from a vocabulary, its final tokens. --tree draws "
                            "a token's merge tree (its text, GPT-2 glyphs, or #id)."))
-    p.add_argument("source", metavar="SOURCE", help="corpus text file (with --preset) or vocabulary file")
+    mark_input(p.add_argument("source", metavar="SOURCE", help="corpus text file (with --preset) or vocabulary "
+                                                               "file; - reads standard input"))
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--word", help="draw this word's segmentation strip")
     what.add_argument("--tree", metavar="TOKEN", help="draw this token's merge tree")
     p.add_argument("--preset", choices=list(PRESETS), metavar="NAME", help="train SOURCE with this preset")
     p.add_argument("--merges", type=int, metavar="M", help="merges to train (with --preset)")
     p.add_argument("--pattern", help="split regex for a .tiktoken file with an unknown name")
-    p.add_argument("-o", "--output", required=True, help="the .svg file to write")
+    mark_output(p.add_argument("-o", "--output", required=True, help="the .svg file to write (- for standard "
+                                                                     "output)"))
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run_svg)
 
@@ -103,7 +109,8 @@ def run_animate(args: argparse.Namespace) -> int:
         raise BPELensError("--top must be at least 1")
     words = [w.strip() for w in args.words.split(",") if w.strip()]
     from bpe_core.formats.outputs import check_output
-    check_output(args.output, inputs=[args.corpus])  # the corpus, also through a link, is never replaced
+    # the corpus, also through a link, is never replaced; a GIF is no text for a terminal
+    check_output(args.output, inputs=[args.corpus], binary="a GIF" if args.output == STDIO else None)
     phases = _Phases(args.quiet)
     try:
         frames = animate_corpus(args.corpus, make_config(args.preset), first, last, args.output, words=words,
@@ -116,7 +123,8 @@ def run_animate(args: argparse.Namespace) -> int:
         print(f"note: not in the corpus, segmented by the model: {', '.join(missing)}", file=sys.stderr)
     if frames and frames[-1].merge < last:
         print(f"note: training stopped at merge {frames[-1].merge}", file=sys.stderr)
-    print(f"wrote {args.output}: {len(frames)} frames (merges {frames[0].merge}..{frames[-1].merge})")
+    print(f"wrote {output_name(args.output)}: {len(frames)} frames (merges {frames[0].merge}..{frames[-1].merge})",
+          file=sys.stderr)
     return 0
 
 
@@ -124,7 +132,7 @@ def run_svg(args: argparse.Namespace) -> int:
     from bpe_core.formats.atomic import atomic_write_text
     from bpe_core.formats.outputs import check_output, vocabulary_inputs
 
-    if not args.output.lower().endswith(".svg"):
+    if args.output != STDIO and not args.output.lower().endswith(".svg"):
         raise BPELensError(f"{args.output}: the output must be a .svg file")
     check_output(args.output, inputs=vocabulary_inputs(args.source))
     if args.preset:
@@ -134,7 +142,7 @@ def run_svg(args: argparse.Namespace) -> int:
             raise BPELensError("--merges needs --preset (SOURCE is then a corpus to train)")
         svg = _svg_from_vocabulary(args)
     atomic_write_text(args.output, svg)
-    print(f"wrote {args.output}")
+    print(f"wrote {output_name(args.output)}", file=sys.stderr)
     return 0
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from bpe_core.cli.commands import COUNTED
 from bpe_core.cli.progress import ProgressBar
+from bpe_core.cli.streams import STDIO, mark_input, mark_output, output_name, shown
 from bpe_core.types import BPELensError
 
 EXAMPLES = """examples:
@@ -21,6 +23,7 @@ EXAMPLES = """examples:
   bpe-lens-cli count 'dump/*.jsonl.gz' --field text --preset gpt2 --engine dask --workers 4 -o dump.parquet
   bpe-lens-cli count 'corpus/*.zst' --preset gpt2 --engine dask --scheduler tcp://10.0.0.5:8786 -o c.parquet
   bpe-lens-cli train books.parquet --preset gpt2 --vocab-size 30000 -o books.json
+  cat *.txt | bpe-lens-cli count - --preset gpt2 -o - | bpe-lens-cli train - --preset gpt2 --merges 100 -o v.json
 """
 
 
@@ -33,8 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                            "with --field) with a preset and write each word's count and first appearance to a "
                            "Parquet table (a .tsv OUTPUT writes word<TAB>count). `train TABLE` then gives the "
                            "same merges as `train CORPUS`. The dask engine needs the files at the same paths "
-                           "on every worker."))
-    p.add_argument("corpus", nargs="+", metavar="CORPUS", help="text or JSONL files, or glob patterns")
+                           "on every worker. " + COUNTED))
+    mark_input(p.add_argument("corpus", nargs="+", metavar="CORPUS",
+                              help="text or JSONL files, or glob patterns; - reads standard input (copied to a "
+                                   "temp file first)"))
     p.add_argument("--preset", required=True, choices=list(PRESETS), metavar="NAME",
                    help="the preset whose word settings count: " + ", ".join(PRESETS))
     p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
@@ -50,9 +55,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the inputs are JSON lines: count the text in this field of each record")
     p.add_argument("--errors", choices=("strict", "replace"), default="strict",
                    help="undecodable bytes: stop with an error (strict) or decode them as U+FFFD (replace)")
-    p.add_argument("-o", "--output", required=True, help="the table to write (.parquet, or .tsv)")
+    mark_output(p.add_argument("-o", "--output", required=True,
+                               help="the table to write (.parquet, or .tsv; - writes Parquet to standard output, "
+                                    "not to a terminal)"))
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run_count)
+
+
+def _is_stdin_copy(path: str) -> bool:
+    return shown(path) == STDIO
 
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -79,7 +90,10 @@ def run_count(args: argparse.Namespace) -> int:
         raise BPELensError(f"--workers must be 1 or more, not {args.workers}")
     cfg = _config(args)
     paths = expand_paths(args.corpus)
-    check_output(args.output, inputs=paths)
+    if args.scheduler is not None and any(_is_stdin_copy(p) for p in args.corpus):
+        raise BPELensError("- (standard input) is copied to a temp file on this machine, which the workers of "
+                           "--scheduler cannot read: give the corpus as files they can read")
+    check_output(args.output, inputs=paths, binary=None if args.output.lower().endswith(".tsv") else "Parquet")
     tsv = args.output.lower().endswith(".tsv")
     if not tsv:
         require_pyarrow()  # a missing pyarrow fails now, not after the counting
@@ -90,8 +104,8 @@ def run_count(args: argparse.Namespace) -> int:
     if tsv:
         write_tsv(args.output, counts)
     else:
-        write_parquet(args.output, counts, firsts, cfg, [(str(p), p.stat().st_size) for p in paths])
+        write_parquet(args.output, counts, firsts, cfg, [(shown(p), p.stat().st_size) for p in paths])
     if not args.quiet:
-        print(f"{args.output}: {len(counts):,} words, {sum(counts.values()):,} occurrences in {len(paths)} "
+        print(f"{output_name(args.output)}: {len(counts):,} words, {sum(counts.values()):,} occurrences in {len(paths)} "
               f"file(s), preset {cfg.preset}, engine {args.engine}", file=sys.stderr)
     return 0

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional
 
 from bpe_core.analysis.diff import ModelDiff, compare_text, diff_models
 from bpe_core.analysis.lineage import render_tree
+from bpe_core.cli.streams import mark_input, shown
 from bpe_core.encoding.symbols import display, from_glyphs, is_glyph_string, visible_whitespace
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
@@ -31,8 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Compare two vocabularies (any format BPE Lens reads): the first merge where they part (0-based), "
         "tokens both have and each one's own (as byte strings; specials listed apart), merge ranks of shared "
         "tokens, a text encoded by both with the spans where they cut differently, and a token's merge trees."))
-    p.add_argument("a", metavar="A", help="first vocabulary file or folder")
-    p.add_argument("b", metavar="B", help="second vocabulary file or folder")
+    mark_input(p.add_argument("a", metavar="A", help="first vocabulary file or folder (- reads standard input)"))
+    mark_input(p.add_argument("b", metavar="B", help="second vocabulary file or folder (- reads standard input)"))
     p.add_argument("--text", help="encode this text with both and show where the tokens differ")
     p.add_argument("--token", help="show this token's merge tree on both sides (its text or GPT-2 glyphs)")
     p.add_argument("--examples", type=int, default=EXAMPLES, help=f"rows per example list (default {EXAMPLES})")
@@ -119,7 +120,7 @@ def run_diff(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rep, ensure_ascii=False))
     else:
-        print(render_report(rep, args.a, args.b))
+        print(render_report(rep, shown(args.a), shown(args.b)))
     return 0
 
 

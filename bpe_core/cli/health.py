@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import List
 
 from bpe_core.cli.progress import ProgressBar
+from bpe_core.cli.streams import STDIO, mark_input, mark_output, shown
 from bpe_core.cli.vocab import guarded
 
 
@@ -25,12 +27,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Replay --vocab on CORPUS (several files are one corpus, their concatenation): per-merge counts, "
         "dead merges, unreachable tokens, tokens the corpus never uses, and fertility (tokens per word "
         "and per 100 characters) per Unicode script or per file."))
-    p.add_argument("corpus", metavar="CORPUS", nargs="+", help="text files or globs (.gz/.bz2/.xz read too)")
-    p.add_argument("--vocab", required=True, help="vocabulary file or folder")
+    mark_input(p.add_argument("corpus", metavar="CORPUS", nargs="+", help="text files or globs (.gz/.bz2/.xz "
+                                                                          "read too; - reads standard input)"))
+    mark_input(p.add_argument("--vocab", required=True, help="vocabulary file or folder (- reads standard input)"))
     p.add_argument("--pattern", help="split regex for a .tiktoken file with an unknown name")
     p.add_argument("--by", choices=("script", "file"), help="fertility groups (default: file for several "
                    "files, else script)")
-    p.add_argument("--csv", metavar="FILE", help="write every token's row to FILE")
+    mark_output(p.add_argument("--csv", metavar="FILE", help="write every token's row to FILE (-: the CSV on "
+                                                             "standard output, the report on stderr)"))
     p.add_argument("--errors", choices=("strict", "replace"), default="strict",
                    help="undecodable bytes in CORPUS: stop (strict) or read them as U+FFFD (replace)")
     p.add_argument("--json", action="store_true", help="print the summary and fertility as one JSON object")
@@ -60,19 +64,27 @@ def run_health(args: argparse.Namespace) -> int:
         report = vocabulary_health(model, paths, by=args.by, errors=args.errors, progress=progress)
     if args.csv:
         write_health_csv(report.rows, args.csv)
+    data = sys.stderr if args.csv == STDIO else sys.stdout  # the CSV is the data then, the report its summary
     fert = [{"group": f.group, "words": f.words, "chars": f.chars, "tokens": f.tokens,
              "tokens_per_word": round(f.tokens_per_word, 4), "tokens_per_100_chars": round(f.tokens_per_100_chars, 3)}
             for f in report.fertility]
     if args.json:
-        print(json.dumps({"vocab": args.vocab, "corpus": [str(p) for p in paths], "summary": report.summary(),
-                          "by": report.by, "fertility": fert}, ensure_ascii=False))
+        print(json.dumps({"vocab": shown(args.vocab), "corpus": [shown(p) for p in paths],
+                          "summary": report.summary(), "by": report.by, "fertility": fert}, ensure_ascii=False),
+              file=data)
+        _said_written(args, report)
         return 0
     out: List[str] = [f"{k.replace('_', ' ')}: {v}" for k, v in report.summary().items()]
     out.append(f"fertility by {report.by} (words, tokens per word, tokens per 100 characters):")
     width = max(len(f["group"]) for f in fert) if fert else 0
     out += [f"  {f['group']:<{width}}  {f['words']:>10}  {f['tokens_per_word']:>7.3f}  {f['tokens_per_100_chars']:>8.2f}"
             for f in fert]
-    if args.csv:
-        out.append(f"{args.csv}: {len(report.rows)} tokens written")
-    print("\n".join(out))
+    print("\n".join(out), file=data)
+    _said_written(args, report)
     return 0
+
+
+def _said_written(args: argparse.Namespace, report) -> None:
+    """The CSV's "written" line: status, so on stderr (not with -q, nor for --csv -, whose rows say it)."""
+    if args.csv and args.csv != STDIO and not args.quiet:
+        print(f"{args.csv}: {len(report.rows)} tokens written", file=sys.stderr)

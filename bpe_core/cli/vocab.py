@@ -1,7 +1,8 @@
 """``python -m bpe_core`` commands for saved vocabularies: ``inspect``, ``convert``, ``replay``.
 
 ``cli.py`` calls :func:`register`; each ``run_*`` returns an exit code. Bad input prints one
-line (``error: ...``) on stderr and returns 2, whether called through ``main`` or directly.
+line (``bpe-lens-cli COMMAND: error: ...``) on stderr and returns 2, whether called through ``main``
+or directly.
 
     python -m bpe_core inspect gpt2/vocab.json --tree " Lincoln"
     python -m bpe_core convert gpt2/tokenizer.json out/ --to vocab-merges
@@ -16,7 +17,9 @@ import re
 import sys
 from typing import Any, Callable, Dict, List, Optional
 
+from bpe_core.cli.errors import os_error_text, report
 from bpe_core.cli.progress import ProgressBar
+from bpe_core.cli.streams import mark_input, mark_output, output_name, shown as as_given
 from bpe_core.model import BPEModel
 from bpe_core.encoding.symbols import visible_whitespace
 from bpe_core.types import BPELensError
@@ -29,16 +32,16 @@ WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed00
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     @functools.wraps(run)
     def wrapper(args: argparse.Namespace) -> int:
+        command = getattr(args, "command", None)
         try:
             return run(args)
+        except BrokenPipeError:  # stdout is a closed pipe: the entry point ends quietly
+            raise
         except BPELensError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            report(command, str(exc))
             return EXIT_USAGE
-        except OSError as exc:  # e.g. stdout is a closed pipe, or an unexpected I/O failure
-            if isinstance(exc, BrokenPipeError):
-                return 0
-            from bpe_core.cli.commands import os_error_text
-            print(f"error: {os_error_text(exc)}", file=sys.stderr)
+        except OSError as exc:  # an unexpected I/O failure
+            report(command, os_error_text(exc))
             return EXIT_USAGE
     return wrapper
 
@@ -53,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  bpe-lens-cli inspect gpt2/vocab.json --tree ' Lincoln'\n  bpe-lens-cli inspect mine.json --json\n"),
                        description=(
         "Format, model type, sizes, specials, pipeline and longest tokens of any vocabulary BPE Lens reads."))
-    p.add_argument("path", help="vocabulary file or folder")
+    mark_input(p.add_argument("path", help="vocabulary file or folder (- reads standard input)"))
     p.add_argument("--pattern", help="split regex for a .tiktoken file with an unknown name")
     p.add_argument("--top", type=int, default=10, help="how many longest tokens to list (default 10)")
     p.add_argument("--tree", metavar="TOKEN", help="also draw the merge tree of TOKEN (its text, or #id)")
@@ -66,8 +69,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=(
         "Read IN (any format) and write it to OUT as --to. vocab-merges and seed000 write several "
         "files: OUT is a folder (vocab-merges also takes a *vocab.json name)."))
-    p.add_argument("input", metavar="IN")
-    p.add_argument("output", metavar="OUT")
+    mark_input(p.add_argument("input", metavar="IN", help="vocabulary file or folder (- reads standard input)"))
+    mark_output(p.add_argument("output", metavar="OUT", help="where to write it (- for standard output: "
+                                                            "native, tokenizer.json, tiktoken)"))
     p.add_argument("--to", required=True, choices=WRITE_FORMATS, help="output format")
     p.add_argument("--pattern", help="split regex for a .tiktoken input with an unknown name")
     p.set_defaults(func=run_convert)
@@ -78,8 +82,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=(
         "Count every merge of --vocab on CORPUS at the moment it would be applied; list merges that "
         "never fire, tokens made but always merged further, and tokens no text can produce."))
-    p.add_argument("corpus", metavar="CORPUS", help="text file (UTF-8; .gz/.bz2/.xz read transparently)")
-    p.add_argument("--vocab", required=True, help="vocabulary file or folder")
+    mark_input(p.add_argument("corpus", metavar="CORPUS", help="text file (UTF-8; .gz/.bz2/.xz read "
+                                                               "transparently; - reads standard input)"))
+    mark_input(p.add_argument("--vocab", required=True, help="vocabulary file or folder (- reads standard input)"))
     p.add_argument("--pattern", help="split regex for a .tiktoken file with an unknown name")
     p.add_argument("--limit", type=int, default=20, help="rows per list in the text report (default 20)")
     p.add_argument("--errors", choices=("strict", "replace"), default="strict",
@@ -178,7 +183,7 @@ def run_inspect(args: argparse.Namespace) -> int:
         return 0
     unit = "byte-level" if model.unit == "bytes" else "characters"
     specials = ", ".join(f"{json.dumps(s, ensure_ascii=False)}={i}" for s, i in info["specials"].items())
-    lines = [f"path:          {args.path}", f"format:        {fmt} ({model.source_format})",
+    lines = [f"path:          {as_given(args.path)}", f"format:        {fmt} ({model.source_format})",
              f"model:         BPE, {unit}, encoder {model.algorithm}",
              f"vocab size:    {info['vocab_size']} (ids {info['id_range'][0]}..{info['id_range'][1]})",
              f"merges:        {info['merges']}" + (" (with training counts)" if info["merge_counts_stored"] else ""),
@@ -228,7 +233,7 @@ def run_convert(args: argparse.Namespace) -> int:
                       [*FILES, "tokenizer.json", "vocab.json", "merges.txt", "encoder.json", "vocab.bpe"])
     check_save(args.output, args.to, inputs=inputs)
     write_vocabulary(model, args.output, args.to)
-    print(f"{args.output}: {args.to} written from {fmt} ({model.vocab_size} tokens, {len(model.merges)} merges)",
+    print(f"{output_name(args.output)}: {args.to} written from {fmt} ({model.vocab_size} tokens, {len(model.merges)} merges)",
           file=sys.stderr)
     return 0
 
@@ -256,7 +261,8 @@ def run_replay(args: argparse.Namespace) -> int:
                "dead_merges": len(result.dead_merges), "consumed_tokens": len(result.consumed_tokens),
                "unreachable_tokens": len(result.unreachable_tokens), "late_merges": len(result.late_merges)}
     if args.json:
-        print(json.dumps({"vocab": args.vocab, "corpus": args.corpus, "summary": summary, "merges": merges,
+        print(json.dumps({"vocab": as_given(args.vocab), "corpus": as_given(args.corpus), "summary": summary,
+                          "merges": merges,
                           "dead_merges": list(result.dead_merges),
                           "consumed_tokens": tokens(result.consumed_tokens),
                           "unreachable_tokens": tokens(result.unreachable_tokens),

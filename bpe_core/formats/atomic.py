@@ -6,6 +6,9 @@ anything fails, the old file is untouched and the temporary file is removed. Tem
 named ``.NAME.bpe-lens-tmp-PID-XXXXXXXX`` so that a save killed with SIGKILL can be recognised
 and cleaned up by the next save of NAME (:mod:`bpe_core.formats.temps`).
 
+The path ``-`` is standard output (the command line's ``-o -``): it is no file, so nothing is renamed;
+the whole output is made first and then written in one go, so a failed run prints no half file.
+
 >>> import tempfile, os
 >>> d = tempfile.mkdtemp()
 >>> p = os.path.join(d, "v.txt")
@@ -17,7 +20,9 @@ and cleaned up by the next save of NAME (:mod:`bpe_core.formats.temps`).
 """
 from __future__ import annotations
 
+import io
 import os
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,6 +59,11 @@ def atomic_write_files(files: Mapping[PathLike, bytes]) -> None:
     >>> sorted(os.listdir(d))
     ['merges.txt', 'vocab.json']
     """
+    if any(_is_stdout(p) for p in files):
+        if len(files) > 1:
+            raise BPELensError("-: standard output takes one file, not a set of several")
+        write_stdout(next(iter(files.values())))
+        return
     plan = [(Path(p), _write_through(Path(p)), data) for p, data in files.items()]
     for shown, target, _ in plan:
         _check_target(shown, target)
@@ -110,6 +120,13 @@ def atomic_output(path: PathLike, mode: str = "wb", **open_args) -> Iterator[IO]
     >>> sorted(os.listdir(d))
     ['r.jsonl']
     """
+    if _is_stdout(path):  # made in memory, printed when the block ends
+        buf = io.BytesIO()
+        out = buf if "b" in mode else io.TextIOWrapper(buf, **open_args)
+        yield out
+        out.flush()
+        write_stdout(buf.getvalue())
+        return
     with atomic_output_path(path) as tmp:
         try:
             out = os.fdopen(os.open(tmp, _WRITE_FLAGS), mode, **open_args)
@@ -124,7 +141,18 @@ def atomic_output(path: PathLike, mode: str = "wb", **open_args) -> Iterator[IO]
 @contextmanager
 def atomic_output_path(path: PathLike) -> Iterator[str]:
     """The path of a temp file beside ``path`` for a writer that wants a file name (ffmpeg); when
-    the block ends it is fsync'ed and renamed to ``path``. Errors as in :func:`atomic_output`."""
+    the block ends it is fsync'ed and renamed to ``path``. Errors as in :func:`atomic_output`.
+    For ``-``, the temp file is in the temp folder, and printed to standard output at the end."""
+    if _is_stdout(path):
+        fd, tmp = tempfile.mkstemp(prefix="bpe-lens-stdout-")
+        os.close(fd)
+        try:
+            yield tmp
+            with open(tmp, "rb") as made:
+                write_stdout(made.read())
+        finally:
+            unlink_quietly(tmp)
+        return
     shown = Path(path)
     target = _write_through(shown)
     _check_target(shown, target)
@@ -141,6 +169,23 @@ def atomic_output_path(path: PathLike) -> Iterator[str]:
             raise _failed(path, exc) from exc
         raise
     _fsync_folder(target.parent if str(target.parent) else Path("."))
+
+
+def _is_stdout(path: PathLike) -> bool:
+    return os.fspath(path) == "-"
+
+
+def write_stdout(data: bytes) -> None:
+    """``data`` to standard output as it is (bytes: no newline or encoding change); a closed pipe
+    raises ``BrokenPipeError`` for the command line's entry point to end quietly."""
+    sys.stdout.flush()  # what was printed before comes first
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:  # a text-only replacement (tests, notebooks)
+        sys.stdout.write(data.decode("utf-8", "surrogateescape"))
+        sys.stdout.flush()
+        return
+    out.write(data)
+    out.flush()
 
 
 def _failed(path: PathLike, exc: OSError) -> BPELensError:

@@ -17,20 +17,24 @@ bpe_core.types.BPELensError: ...c.txt: is an input of this command; an output ne
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-from typing import Iterable, List, Mapping, Union
+from typing import Iterable, List, Mapping, Optional, Union
 
 from bpe_core.types import BPELensError
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: kernel file systems: nothing of ours belongs there (and writes fail only after the work)
 SYSTEM_FOLDERS = ("/proc", "/sys", "/dev")
-#: names of the terminal or a pipe: an output is written to a temp file renamed in, which they cannot take
+#: names of the terminal or a pipe: an output is written to a temp file renamed in, which they cannot take.
+#: Standard output has one spelling, ``-`` (as in cat and git): portable, and never standard error.
 STANDARD_STREAMS = ("/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/proc/self/fd/")
+#: standard output (the CLI's ``-o -``): not a file, so no file checks; the atomic writer prints it
+STDOUT = "-"
 
 
 def check_output(path: PathLike, *, inputs: Iterable[PathLike] = (), folder: bool = False,
-                 outputs: Mapping[str, PathLike] = {}) -> None:
+                 outputs: Mapping[str, PathLike] = {}, binary: Optional[str] = None) -> None:
     """Raise :class:`BPELensError` when ``path`` cannot take the output or would replace an input.
 
     The one gate of every file BPE Lens writes (the CLI's outputs and the app's exports), run before
@@ -39,13 +43,23 @@ def check_output(path: PathLike, *, inputs: Iterable[PathLike] = (), folder: boo
     run's other outputs by the option that names them (``{"-o": "v.json"}``); ``path`` may not be one
     of them either. ``folder``: the output is a folder of files (created with its parents when
     missing), else a file whose folder must exist.
+
+    ``-`` is standard output (see :func:`check_stdout`); ``binary`` names the output's binary format
+    (``"a GIF"``), which a terminal is spared.
     """
     shown = os.fspath(path)
     if not shown.strip():
         raise BPELensError("the output path is empty")
-    if shown == "-" or shown.startswith(STANDARD_STREAMS):
+    if shown == STDOUT:
+        if folder:
+            raise BPELensError("-: standard output takes one file, and this output is a folder of files: "
+                               "give a folder")
+        check_stdout(outputs=outputs, binary=binary)
+        return
+    if shown.startswith(STANDARD_STREAMS):
         raise BPELensError(f"{shown}: is standard output or a terminal, not a file; BPE Lens writes a file "
-                           "through a temp file renamed into place (nothing half-written): give a file path")
+                           "through a temp file renamed into place (nothing half-written): give a file path, "
+                           "or '-' for standard output")
     real = os.path.realpath(shown)
     for root in SYSTEM_FOLDERS:
         if real == root or real.startswith(root + os.sep):
@@ -62,6 +76,24 @@ def check_output(path: PathLike, *, inputs: Iterable[PathLike] = (), folder: boo
             raise BPELensError(f"{shown}: is an input of this command; an output never replaces an input")
 
 
+def check_stdout(*, outputs: Mapping[str, PathLike] = {}, binary: Optional[str] = None) -> None:
+    """Raise :class:`BPELensError` when standard output cannot take this output: another output of the run
+    goes there already, or the data is binary and standard output is a terminal (as git and curl refuse)."""
+    for flag, other in outputs.items():
+        if other is not None and os.fspath(other) == STDOUT:
+            raise BPELensError(f"-: standard output is {flag} already; give each output a path of its own")
+    if binary and _stdout_is_terminal():
+        raise BPELensError(f"-: refusing to write binary data ({binary}) to a terminal; redirect standard "
+                           "output to a file or a pipe, or give a file path")
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # replaced by an object without isatty, or closed
+        return False
+
+
 def check_save(path: PathLike, fmt: str, *, inputs: Iterable[PathLike] = ()) -> None:
     """:func:`check_output` for every file that saving as ``fmt`` to ``path`` writes.
 
@@ -69,6 +101,11 @@ def check_save(path: PathLike, fmt: str, *, inputs: Iterable[PathLike] = ()) -> 
     :func:`bpe_core.formats.detect.write_vocabulary`); their folder may not exist yet.
     """
     inputs = list(inputs)
+    if os.fspath(path) == STDOUT:
+        if fmt in ("seed000", "vocab-merges"):
+            raise BPELensError(f"-: {fmt} writes several files and standard output takes one: give a folder")
+        check_output(path)
+        return
     if fmt == "seed000":
         from bpe_core.formats.seed000_trio import FILES
         check_output(path, folder=True)

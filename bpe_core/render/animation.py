@@ -25,8 +25,9 @@ HOLD_LAST_MS = 2000
 
 
 def animation_format(path: str) -> str:
-    """``gif``, ``apng`` or ``mp4`` from the file name; a BPELensError for anything else (checked first)."""
-    fmt = FORMATS.get(Path(path).suffix.lower())
+    """``gif``, ``apng`` or ``mp4`` from the file name (``-``, standard output: ``gif``); a BPELensError for
+    anything else (checked first)."""
+    fmt = "gif" if str(path) == "-" else FORMATS.get(Path(path).suffix.lower())  # -: standard output, a GIF
     if fmt is None:
         raise BPELensError(f"{path}: write .gif, .png (APNG) or .mp4")
     if fmt == "mp4" and not have_mp4():

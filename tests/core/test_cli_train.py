@@ -83,7 +83,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     r = cli(*[subst.get(a, a) for a in args], cwd=tmp_path)
     assert r.returncode == 2, (r.stdout, r.stderr)
     lines = [ln for ln in r.stderr.split("\n") if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in r.stderr, r.stderr
+    # issue 25: the line names the program and the subcommand (none before a subcommand is known)
+    prefix = f"bpe-lens-cli {args[0]}: error: " if args[:1] in (["train"], ["encode"]) else "bpe-lens-cli: error: "
+    assert len(lines) == 1 and lines[0].startswith(prefix) and "Traceback" not in r.stderr, r.stderr
     assert message.lower() in lines[0].lower()
 
 

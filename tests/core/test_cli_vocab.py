@@ -29,9 +29,11 @@ def _parse(*args: str) -> argparse.Namespace:
     return parser.parse_args([str(a) for a in args])
 
 
-def _one_line_error(proc_or_err: str) -> None:
+def _one_line_error(proc_or_err: str, command: str) -> None:
     lines = proc_or_err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in proc_or_err
+    # issue 25: the line names the program and the subcommand
+    assert len(lines) == 1 and lines[0].startswith(f"bpe-lens-cli {command}: error: ")
+    assert "Traceback" not in proc_or_err
 
 
 # -- inspect ------------------------------------------------------------------------------------
@@ -129,20 +131,20 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     for args in cases:
         p = cli(*args)
         assert p.returncode == 2, (args, p.stderr)
-        _one_line_error(p.stderr)
+        _one_line_error(p.stderr, args[0])
         assert p.stdout == ""
 
 
 def test_run_functions_directly(tmp_path, capsys):
     assert cli_vocab.run_inspect(_parse("inspect", tmp_path / "nope")) == 2
-    _one_line_error(capsys.readouterr().err)
+    _one_line_error(capsys.readouterr().err, "inspect")
     assert cli_vocab.run_convert(_parse("convert", _need("gpt2/vocab.json"), tmp_path / "t.json",
                                         "--to", "tokenizer.json")) == 0
     assert "tokenizer.json written" in capsys.readouterr().err
     assert cli_vocab.run_inspect(_parse("inspect", tmp_path / "t.json", "--top", "1")) == 0
     assert "format:        tokenizer.json" in capsys.readouterr().out
     assert cli_vocab.run_replay(_parse("replay", "--vocab", tmp_path / "t.json", tmp_path / "nope.txt", "-q")) == 2
-    _one_line_error(capsys.readouterr().err)
+    _one_line_error(capsys.readouterr().err, "replay")
     assert cli_vocab.run_replay(_parse("replay", "--vocab", tmp_path / "t.json", _need("tinyshakespeare.txt"),
                                        "--limit", "-1")) == 2
     assert "--limit" in capsys.readouterr().err

@@ -172,7 +172,8 @@ def test_corrupt_parquet_tables(tmp_path):
     with pytest.raises(BPELensError, match=r"meta.parquet: unreadable BPE Lens metadata"):
         read_table(tmp_path / "meta.parquet")
     r = cli("train", tmp_path / "cut.parquet", "--preset", "gpt2", "-o", tmp_path / "v.json")
-    assert r.returncode == 2 and r.stderr.startswith("error: cut.parquet: not a readable Parquet table")
+    assert r.returncode == 2 and r.stderr.startswith(
+        "bpe-lens-cli train: error: cut.parquet: not a readable Parquet table")
 
 
 def test_rows_from_another_tool_are_put_in_first_seen_order(tmp_path):
@@ -271,7 +272,7 @@ def test_count_errors_are_one_line(tmp_path):
                           ("blank.txt", "blank.txt: the file contains only whitespace"),
                           ("bin.txt", "bin.txt: looks like a binary file (NUL byte at byte 3)")):
         r = cli("count", tmp_path / name, "--preset", "gpt2", "-o", tmp_path / "c.parquet")
-        assert r.returncode == 2 and r.stderr.strip() == f"error: {message}, not text".replace(
+        assert r.returncode == 2 and r.stderr.strip() == f"bpe-lens-cli count: error: {message}, not text".replace(
             "empty, not text", "empty").replace("whitespace, not text", "whitespace"), r.stderr
     r = cli("count", tmp_path / "blank.txt", "--preset", "gpt2", "--scheduler", "tcp://x:1", "-o", tmp_path / "c.parquet")
     assert r.returncode == 2 and "--scheduler needs --engine dask" in r.stderr

@@ -166,7 +166,7 @@ def test_cli_gpt2_vs_r50k_as_a_process():
 def test_cli_errors_are_one_line(tmp_path, capsys):
     assert main(["diff", str(tmp_path / "missing.json"), str(tmp_path / "x.json")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error:") and err.count("\n") == 1
+    assert err.startswith("bpe-lens-cli diff: error:") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("token", ["nope-not-a-token-xyz"])

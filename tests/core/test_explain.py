@@ -202,7 +202,7 @@ def test_cli_text_reads_stdin_and_errors_are_one_line(capsys, monkeypatch, tmp_p
     assert "word 1 ' Hello'" in out and "merge 18179: ĠHell + o -> ĠHello" in out
     assert main(["explain", "--vocab", str(tmp_path / "none.json"), "--text", "x"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error:") and "Traceback" not in err
+    assert err.startswith("bpe-lens-cli explain: error:") and "Traceback" not in err
     assert explain_text(explain(gpt2(), "a")).startswith("word 1 'a' [0:1]")
 
 

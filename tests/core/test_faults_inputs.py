@@ -25,8 +25,9 @@ def run(capsys, *argv: str):
 
 def one_error(capsys, *argv: str) -> str:
     code, _, err = run(capsys, *argv)
-    assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), err
-    return err[len("error: "):].rstrip("\n")
+    prefix = f"bpe-lens-cli {argv[0]}: error: "  # issue 25: the line names the program and the subcommand
+    assert code == 2 and err.count("\n") == 1 and err.startswith(prefix), err
+    return err[len(prefix):].rstrip("\n")
 
 
 @pytest.fixture
@@ -130,7 +131,7 @@ def test_encode_text_with_an_undecodable_byte(tmp_path: Path) -> None:
     argv = [os.fsencode(sys.executable), b"-m", b"bpe_core", b"encode", b"--vocab", os.fsencode(vocab),
             b"--text", b"ab\xffcd"]
     proc = subprocess.run(argv, capture_output=True, env=env)
-    assert proc.returncode == 2 and proc.stderr == b"error: --text: not valid UTF-8 at byte 2\n"
+    assert proc.returncode == 2 and proc.stderr == b"bpe-lens-cli encode: error: --text: not valid UTF-8 at byte 2\n"
 
 
 def test_encode_says_which_characters_it_dropped(capsys, tmp_path: Path) -> None:
@@ -241,7 +242,7 @@ def test_the_cli_process_exits_2_with_one_line_on_deeply_nested_json(tmp_path: P
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "bpe_core", "encode", "--vocab", "deep.json", "--text", "ab"],
                           capture_output=True, text=True, env=env, cwd=tmp_path)
-    assert (proc.returncode, proc.stderr) == (2, "error: deep.json" + TOO_DEEP + "\n")
+    assert (proc.returncode, proc.stderr) == (2, "bpe-lens-cli encode: error: deep.json" + TOO_DEEP + "\n")
 
 
 def test_a_jsonl_corpus_line_json_cannot_take_is_one_line(capsys, tmp_path: Path) -> None:

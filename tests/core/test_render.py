@@ -153,7 +153,7 @@ def test_cli_animate_headless(corpus, tmp_path):
     out = tmp_path / "talk.gif"
     p = cli("animate", corpus, "--preset", "gpt2", "--merges", "0..5", "--words", "the,Darcy", "-o", out, "-q")
     assert p.returncode == 0, p.stderr
-    assert "6 frames" in p.stdout
+    assert "6 frames" in p.stderr and p.stdout == ""  # issue 25: "wrote X" is status: stderr, stdout holds data
     with Image.open(out) as im:
         assert im.n_frames == 6
 

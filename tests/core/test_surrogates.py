@@ -49,7 +49,7 @@ def test_count_of_json_lines_names_the_line_and_the_character(tmp_path, capsys):
     out = tmp_path / "c.tsv"
     code = main(["count", str(corpus), "--field", "text", "--preset", "gpt2", "--workers", "1", "-q", "-o", str(out)])
     err = capsys.readouterr().err
-    assert code == 2 and err.strip() == ("error: docs.jsonl: the JSON line at byte 17: the text has a lone "
+    assert code == 2 and err.strip() == ("bpe-lens-cli count: error: docs.jsonl: the JSON line at byte 17: the text has a lone "
                                          "surrogate (U+D800) at character index 8: it is no Unicode text "
                                          "(it has no UTF-8 bytes)"), err
     assert not out.exists()
@@ -60,7 +60,7 @@ def test_encode_command_line_inputs_cannot_carry_a_surrogate(tmp_path):
     cmd = [sys.executable, "-m", "bpe_core", "encode", "--vocab", vocab]
     # a surrogate's UTF-8-like bytes (CESU) on argv, in a file, on standard input
     r = subprocess.run(cmd + [b"--text", b"ab\xed\xa0\x80"], capture_output=True, text=True)
-    assert r.returncode == 2 and "error: --text: not valid UTF-8 at byte 2" in r.stderr, r.stderr
+    assert r.returncode == 2 and "bpe-lens-cli encode: error: --text: not valid UTF-8 at byte 2" in r.stderr, r.stderr
     (tmp_path / "t.txt").write_bytes(b"ab\xed\xa0\x80")
     r = subprocess.run(cmd + ["--file", str(tmp_path / "t.txt")], capture_output=True, text=True)
     assert r.returncode == 2 and "not valid UTF-8 at byte 2" in r.stderr, r.stderr

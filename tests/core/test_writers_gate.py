@@ -110,7 +110,8 @@ def test_an_input_is_never_an_output(capsys, folder: Path, key: str, link: str) 
         assert code == 2 and err.count("\n") == 1, err
         if link != "same path" or key in ("train output", "train ties_report", "count output", "health csv",
                                            "train --from"):
-            assert err == f"error: {out}: is an input of this command; an output never replaces an input\n"
+            assert err == (f"bpe-lens-cli {key.split()[0]}: error: {out}: is an input of this command; an output "
+                           "never replaces an input\n")
         assert source.read_bytes() == before and not leftovers(folder)
 
 
@@ -118,16 +119,29 @@ def test_the_ties_report_is_not_the_vocabulary(capsys, folder: Path) -> None:
     """Finding 22: --ties-report equal to -o is named as such, not "an input"."""
     out = str(folder / "t.json")
     code, err = run(capsys, SCENARIOS["train", "ties_report"].argv(folder, out))
-    assert code == 2 and err == f"error: {out}: is the same file as -o; give each output a path of its own\n"
+    assert code == 2 and err == (f"bpe-lens-cli train: error: {out}: is the same file as -o; give each output a path "
+                                 "of its own\n")
 
 
-@pytest.mark.parametrize("out", ["/dev/stdout", "-", "/dev/stderr"])
+@pytest.mark.parametrize("out", ["/dev/stdout", "/dev/stderr"])
 def test_standard_output_is_explained(capsys, folder: Path, out: str) -> None:
-    """Finding 22: -o /dev/stdout is said to be standard output, not "under /proc"."""
+    """Finding 22: -o /dev/stdout is said to be standard output, not "under /proc", and that '-' is its name."""
     code, err = run(capsys, _train(folder, out))
-    assert code == 2 and err == (f"error: {out}: is standard output or a terminal, not a file; BPE Lens writes a "
-                                 "file through a temp file renamed into place (nothing half-written): give a file "
-                                 "path\n")
+    assert code == 2 and err == (f"bpe-lens-cli train: error: {out}: is standard output or a terminal, not a file; "
+                                 "BPE Lens writes a file through a temp file renamed into place (nothing "
+                                 "half-written): give a file path, or '-' for standard output\n")
+
+
+def test_dash_is_standard_output(capsys, folder: Path) -> None:
+    """Issue 25: `-o -` writes the output to standard output (it was refused as a terminal here, as /dev/stdout
+    is; tools users know write stdout for '-'): stdout is no file, so the gate has no file to check, and the
+    vocabulary is printed whole once made (tests/core/test_cli_conventions.py runs it for every output)."""
+    assert main(_train(folder, str(folder / "file.json"))) == 0
+    capsys.readouterr()
+    code = main(_train(folder, "-"))
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "") and out == (folder / "file.json").read_text(encoding="utf-8")
+    assert not (folder / "-").exists() and not Path("-").exists()
 
 
 # -- the writer: a full disk mid-write keeps the old file and names the file ---------------------------
@@ -192,7 +206,7 @@ def test_a_full_disk_mid_write_keeps_the_old_file(capsys, folder: Path, monkeypa
     with monkeypatch.context() as m:
         DiskFills(m, room=size // 2)
         code, err = run(capsys, s.argv(folder, str(out)))
-    assert code == 2 and err == f"error: {out}: write failed (No space left on device)\n"
+    assert code == 2 and err == f"bpe-lens-cli {key[0]}: error: {out}: write failed (No space left on device)\n"
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == snapshot  # no temp, old intact
 
 
@@ -208,7 +222,7 @@ def test_a_failed_fsync_keeps_the_old_file(capsys, folder: Path, monkeypatch, ke
     with monkeypatch.context() as m:
         m.setattr(os, "fsync", full)
         code, err = run(capsys, s.argv(folder, str(out)))
-    assert code == 2 and err == f"error: {out}: write failed (No space left on device)\n"
+    assert code == 2 and err == f"bpe-lens-cli {key[0]}: error: {out}: write failed (No space left on device)\n"
     assert out.read_bytes() == b"old" and not leftovers(folder)
 
 
