@@ -34,8 +34,11 @@ def test_nltk_wordpunct_has_no_time_limit(tmp_path: Path, monkeypatch: pytest.Mo
     corpus = tmp_path / "c.txt"
     corpus.write_text(text, encoding="utf-8")
     monkeypatch.setattr(redos, "DEFAULT_TIMEOUT", 0.1)
-    with pytest.raises(TimeoutError, match="a potential sentence ending"):
-        sent_tokenize(text)
+    import nltk.tokenize.punkt as nltk_punkt
+
+    if hasattr(nltk_punkt, "redos"):  # NLTK >= 3.10.4 limits Punkt's scans; 3.10.3 (our lowest) has no limit
+        with pytest.raises(TimeoutError, match="a potential sentence ending"):
+            sent_tokenize(text)
     counts = count_words(corpus, make_config("nltk-wordpunct"))
     assert sum(counts.values()) == len(expected)
     assert list(counts) == list(dict.fromkeys(expected))
