@@ -101,6 +101,7 @@ def open_window(args: argparse.Namespace):
     app = make_app()
     configure_pyqtgraph()  # once, before any plot exists
     apply_app_theme(app)
+    from .layout_state import place_window
     from .main_window import MainWindow
     from PySide6.QtCore import QSettings
 
@@ -112,7 +113,7 @@ def open_window(args: argparse.Namespace):
     clean_stale_temps(QSettings())  # what a killed save left behind, before anything is opened
     session = Session(config=config)
     window = MainWindow(session)
-    window.resize(1440, 900)
+    place_window(window, window.layout_restored)  # sized from the screen, kept inside it with its frame
     window.show()
     corpus, vocab, workspace = args.corpus, args.vocab, None
     if args.file:

@@ -364,7 +364,9 @@ class MainWindow(QMainWindow):
         event.acceptProposedAction()
 
     def _restore_layout(self) -> None:
-        restore_layout(self, self.settings)
+        #: whether a remembered geometry was restored (then kept inside the screen); else the first
+        #: window is sized from the screen (:func:`~bpe_lens_app.layout_state.place_window`)
+        self.layout_restored = restore_layout(self, self.settings)
 
     def save_layout(self) -> None:
         save_layout(self, self.settings)

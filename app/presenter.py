@@ -20,16 +20,21 @@ from .panes.controls import TrainActions, tool_button
 from .panes.encode_pane import EncodePane
 from .panes.pair_chart import PairChart
 from .session import Session
-from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_MIN_POINT_SIZE,
-                    PRESENTER_POINT_SIZE, font_with_size, presenter_stylesheet)
+from .theme import (FLASH_MS, PRESENTER_ACCENT, PRESENTER_BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE,
+                    font_with_size, presenter_banner_size, presenter_point_size, presenter_stylesheet)
 from .widgets.chip_text import chip_text
 from .widgets.chips import ChipMetrics, paint_chips
 from .widgets.chips_table import TokenChips
 from .widgets.quiet import live_label
+from .widgets.token_view import TokenView
 
 SHOWCASE_WORDS = 10
 #: pixels between the showcase's rows of chips
 ROW_GAP = 6
+#: rows of encode chips the presenter keeps room for (fewer only where the pairs would lose rows)
+ENCODE_ROWS = 4
+#: how long the note naming the words not in the corpus stays (ms)
+NOTE_MS = 8000
 
 
 def banner_text(session: Session, chips: TokenChips) -> str:
@@ -52,6 +57,7 @@ class Showcase(QWidget):
         self.session = session
         self.token_chips = chips
         self.word_indices: List[int] = []
+        self._default = True  # the most frequent words (their number follows the room), not chosen ones
         self.flash_ids: set = set()
         self._metrics: Optional[ChipMetrics] = None
         self._fit_key: tuple = ()
@@ -63,15 +69,28 @@ class Showcase(QWidget):
         session.reset_done.connect(lambda *_: self.update())
 
     def set_words(self, indices: Sequence[int]) -> None:
-        """Show these words; none given: the most frequent ones."""
+        """Show these words; none given: the most frequent ones, as many as have a row (8 to 10)."""
         s = self.session
+        self._default = not indices
         if not indices:
             order = sorted(range(len(s.words)), key=lambda i: -s.freqs[i])
             # the most frequent words with 3+ letters show merges best; punctuation never changes
             wordy = [i for i in order if sum(c.isalnum() for c in s.words[i]) >= 3]
-            indices = (wordy if len(wordy) >= 8 else order)[:SHOWCASE_WORDS]
+            indices = (wordy if len(wordy) >= 8 else order)[:self._default_count()]
         self.word_indices = list(indices)[:12]
         self.update()
+
+    def _default_count(self) -> int:
+        """:data:`SHOWCASE_WORDS`, or fewer (8 at the least) where not all have a row at the least chip size."""
+        if self.height() <= 0:
+            return SHOWCASE_WORDS
+        least = QFontMetrics(font_with_size(self.font(), round(self.font().pointSizeF() * 0.8))).height()
+        return max(8, min(SHOWCASE_WORDS, self.height() // (least + 2 * ChipMetrics.PAD_Y + ROW_GAP)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._default and self.word_indices and len(self.word_indices) != self._default_count():
+            self.set_words(())
 
     def rows_text(self) -> List[str]:
         """What each row shows: ``word  [a][b]`` (tests)."""
@@ -96,7 +115,7 @@ class Showcase(QWidget):
 
     def _fit_metrics(self) -> ChipMetrics:
         """Chips up to 1.6x the presenter's type, as large as lets every chosen word have a row
-        (a big screen is filled, not left half empty), down to the type itself (then the rows
+        (a big screen is filled, not left half empty), down to 0.8x the type (then the rows
         that fit are shown). Sizes change with the widget's height, never per step."""
         base = self.font().pointSizeF()
         rows = max(len(self.word_indices), 1)
@@ -104,11 +123,11 @@ class Showcase(QWidget):
         if self._metrics is not None and key == self._fit_key:
             return self._metrics
         self._fit_key = key
-        size = round(base * 1.6)
-        while size > base and QFontMetrics(font_with_size(self.font(), size)).height() + 2 * ChipMetrics.PAD_Y + ROW_GAP > \
+        size, least = round(base * 1.6), round(base * 0.8)
+        while size > least and QFontMetrics(font_with_size(self.font(), size)).height() + 2 * ChipMetrics.PAD_Y + ROW_GAP > \
                 self.height() / rows:
             size -= 1
-        font = font_with_size(self.font(), max(size, base))
+        font = font_with_size(self.font(), max(size, least))
         if self._metrics is None or self._metrics.font != font:
             self._metrics = ChipMetrics(font)
         return self._metrics
@@ -155,7 +174,7 @@ class PresenterWindow(QWidget):
         session.corpus_loaded.connect(self.token_chips.clear)
         session.tokens_renamed.connect(self.token_chips.clear)  # a branch: ids may name other tokens
         self.point_size = PRESENTER_POINT_SIZE
-        self._type_size = 0
+        self._type_size: tuple = ()
         big = QFont(self.font())
         big.setPointSize(self.point_size)
         self.banner = live_label(self, object_name="banner")
@@ -182,7 +201,10 @@ class PresenterWindow(QWidget):
         leave.setFocusPolicy(Qt.NoFocus)
         leave.clicked.connect(self.leave)
         buttons.addWidget(leave)
-        self.chart = PairChart(session, k=10, font=big, title="Next pairs (top {k})")
+        # each bar's count is written beside it: no count axis (its room goes to the rows); the yellow
+        # "Next" of the title says what the yellow bar is
+        self.chart = PairChart(session, k=10, font=big,
+                               title=f'<span style="color: {PRESENTER_ACCENT}">Next</span> pairs (top {{k}})')
         self.chart.follow_palette = False  # the presenter's own black, whatever the desktop
         self.chart.title_scale = 1.0
         self._darken_chart()
@@ -194,21 +216,23 @@ class PresenterWindow(QWidget):
         #: back): no layout, so showing it moves nothing
         self.focus_hint = QLabel("typing · Esc: Space steps", self.encode.editor, objectName="focus_hint")
         self.focus_hint.hide()
+        #: over the words' bottom after "Words…": the words that are not in the corpus (none is dropped silently)
+        self.words_note = QLabel(self.showcase, objectName="words_note", wordWrap=True)
+        self.words_note.hide()
+        self._note_timer = QTimer(self, singleShot=True, interval=NOTE_MS)
+        self._note_timer.timeout.connect(self.words_note.hide)
         for w in (self.chart, self.showcase):
             w.setFocusPolicy(Qt.ClickFocus)  # a click beside the box takes the keyboard back
         middle = QSplitter(Qt.Horizontal, self)
         middle.addWidget(self.chart)
         middle.addWidget(self.showcase)
-        middle.setSizes([1100, 900])  # bars and their labels need more room than the words
+        middle.setSizes([1200, 800])  # bars, their labels and counts need more room than the words
         middle.setChildrenCollapsible(False)
-        outer = QSplitter(Qt.Vertical, self)
+        self.outer = outer = QSplitter(Qt.Vertical, self)
         outer.addWidget(middle)
         outer.addWidget(self.encode)
-        outer.setSizes([700, 300])
-        outer.setChildrenCollapsible(False)
+        outer.setChildrenCollapsible(False)  # (room shared by _share_room, margins set by _fit_type)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 8)
-        layout.setSpacing(4)
         layout.addWidget(self.banner)
         layout.addLayout(buttons)
         layout.addWidget(outer, 1)
@@ -223,23 +247,48 @@ class PresenterWindow(QWidget):
 
     # -- fitting the screen ------------------------------------------------------------------------------
     def _fit_type(self) -> None:
-        """22 pt on a full-HD screen, 20 pt below it (1024x768, 1280x720 projectors); only when
-        the size class changes (a new style sheet re-lays out everything: never per step)."""
-        full_hd = self.width() >= 1600 and self.height() >= 1000
-        size = PRESENTER_POINT_SIZE if full_hd else PRESENTER_MIN_POINT_SIZE
-        if size == self._type_size:
+        """Type in proportion to the screen (:func:`~bpe_lens_app.theme.presenter_point_size`); set
+        only when the size changes (a new style sheet re-lays out everything: never per step)."""
+        size = presenter_point_size(self.width(), self.height())
+        if (size, self.height()) == self._type_size:
             return
-        self._type_size = size
+        self._type_size = (size, self.height())
         self.point_size = size
-        self.setStyleSheet(presenter_stylesheet(size))
+        self.setStyleSheet(presenter_stylesheet(size, presenter_banner_size(size, self.height(), self.logicalDpiY())))
+        edge = max(4, size // 3)
+        self.layout().setContentsMargins(edge, edge // 2, edge, edge)
+        self.layout().setSpacing(edge // 2)
         big = font_with_size(self.font(), size)
         self.merge_label.setFont(big)
         self.chart.set_chart_font(big)
-        self.chart.plot_item.setLabel("bottom", "count (yellow: next merge)")
+        plot, title = self.chart.plot_item, self.chart.plot_item.titleLabel
+        title.setMaximumHeight(int(title.item.boundingRect().height()) + 2)  # (pyqtgraph's is 30 px)
+        plot.layout.setRowFixedHeight(0, title.maximumHeight())
+        plot.getAxis("bottom").setLabel("count")  # the presenter's own: the chart leaves it hidden
+        plot.hideAxis("bottom")
+
+    def _share_room(self) -> None:
+        """The encode pane gets its bar, a line of text (the chips show all of it) and :data:`ENCODE_ROWS`
+        rows of chips (fewer where the pairs above would keep less than 8 rows), the pairs and words the rest."""
+        room = self.outer.height()
+        if room <= 0:
+            return
+        line = QFontMetrics(font_with_size(self.font(), self.point_size)).height()
+        editor = self.encode.editor
+        bar = line + 4 * max(2, self.point_size // 10) + 8
+        text = QFontMetrics(editor.font()).lineSpacing() + 2 * int(editor.document().documentMargin()) + 8
+        row = self.encode.view.metrics().height() + TokenView.VGAP + 1
+        pairs = int(11 * line)  # 8 rows of pairs and the chart's title
+        rows = max(2, min(ENCODE_ROWS, (room - pairs - bar - text) // row))
+        encode = bar + text + rows * row + 2 * TokenView.MARGIN + 12
+        self.outer.setSizes([room - encode, encode])
+        editor.setMinimumHeight(min(text, editor.minimumHeight()))
+        self.encode.findChild(QSplitter).setSizes([text, max(1, encode - bar - text)])
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_type()
+        self._share_room()
 
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
@@ -295,12 +344,47 @@ class PresenterWindow(QWidget):
         self.showcase.set_words(indices)
 
     def choose_words(self) -> None:
+        """Ask for the words to show (comma separated); those not in the corpus are named in a note."""
         s = self.session
-        current = ", ".join(s.words[i] for i in self.showcase.word_indices)
-        text, ok = QInputDialog.getText(self, "Words to show", "Words (comma separated, up to 12):", text=current)
-        if ok:
-            lookup = {w: i for i, w in enumerate(s.words)}
-            self.set_words([lookup[w.strip()] for w in text.split(",") if w.strip() in lookup])
+        dialog = QInputDialog(self, objectName="choose_words")
+        dialog.setWindowTitle("Words to show")
+        dialog.setLabelText("Words (comma separated, up to 12):")
+        dialog.setTextValue(", ".join(s.words[i].strip() or s.words[i] for i in self.showcase.word_indices))
+        if dialog.exec():
+            self.show_words(dialog.textValue())
+
+    def show_words(self, text: str) -> List[str]:
+        """Show the words of ``text`` (comma separated; a word matches with or without the space
+        before it, the more frequent form first); returns and notes those not in the corpus. When
+        none is in it, the words shown stay."""
+        s = self.session
+        lookup = {w: i for i, w in enumerate(s.words)}
+        found, missing = [], []
+        for word in (w.strip() for w in text.split(",")):
+            forms = [lookup[f] for f in (word, " " + word) if word and f in lookup]
+            if forms:
+                found.append(max(forms, key=lambda i: s.freqs[i]))
+            elif word:
+                missing.append(word)
+        if found:
+            self.set_words(list(dict.fromkeys(found)))
+        note = ""
+        if missing:
+            note = ("Not in the corpus: " if found else "None of these is in the corpus: ") + ", ".join(missing)
+            note += "" if found else " — the words shown are unchanged"
+        self._show_note(note)
+        return missing
+
+    def _show_note(self, note: str) -> None:
+        self.words_note.setText(note)
+        self.words_note.setVisible(bool(note))
+        if note:
+            width = self.showcase.width() - 8
+            self.words_note.setFixedWidth(max(width, 1))
+            self.words_note.adjustSize()
+            self.words_note.move(4, max(0, self.showcase.height() - self.words_note.height() - 4))
+            self.words_note.raise_()
+            self._note_timer.start()
 
     def refresh(self, *_) -> None:
         s = self.session

@@ -8,6 +8,8 @@ are the base hues; the helpers adjust them to the palette (:func:`readable_on`).
 """
 from __future__ import annotations
 
+import math
+
 from typing import Optional, Tuple
 
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
@@ -147,9 +149,12 @@ def style_plot(plot_widget, plot_item, palette: Optional[QPalette] = None) -> No
         title.setText(title.text, color=foreground)
 
 
+#: the presenter's type before it knows its screen (:func:`presenter_point_size` then)
 PRESENTER_POINT_SIZE = 22
-#: the presenter's type below full HD (1024x768, 1280x720 projectors): the least a room reads
-PRESENTER_MIN_POINT_SIZE = 20
+#: screen lines (logical pixels) per point of the presenter's type, and screen columns per point: the
+#: type is a fixed share of the screen (20 pt on 720 lines, 30 pt on 1080, 60 pt on 2160; a 4:3
+#: screen by its width, so that one row of controls fits)
+PRESENTER_LINES_PER_POINT, PRESENTER_COLUMNS_PER_POINT = 38, 51
 PRESENTER_BG = "#000000"
 PRESENTER_FG = "#ffffff"
 PRESENTER_ACCENT = "#ffd43b"
@@ -232,30 +237,60 @@ def set_app_font_size(points: int) -> int:
     return size
 
 
-def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE) -> str:
+def presenter_point_size(width: int, height: int) -> int:
+    """The presenter's type on a screen of ``width`` x ``height`` logical pixels: a fixed share of the
+    screen, so a room sees the same picture on a 720-line projector and a 4K one (the banner, 1.6x
+    the type, is then 5.6 % of the screen's height: :func:`presenter_banner_size`)."""
+    return max(8, round(min(height / PRESENTER_LINES_PER_POINT, width / PRESENTER_COLUMNS_PER_POINT)))
+
+
+def presenter_banner_size(point_size: int, height: int, dpi: float = 96.0) -> int:
+    """The banner's points: 1.6x the type, and at least 5.3 % of the screen's ``height`` (a narrow screen,
+    whose type its width limits, still shows the merge large; a long banner is elided)."""
+    return max(round(point_size * 1.6), math.ceil(0.053 * height * 72 / dpi))
+
+
+def presenter_stylesheet(point_size: int = PRESENTER_POINT_SIZE, banner_size: int = 0) -> str:
     """High contrast for a projector: white on black, yellow accents, large type.
 
     Secondary controls (``Words…``, ``Esc``, the typing hint) are smaller than the stepping ones, so
-    one row of controls fits a 1024-pixel projector at 20 pt; the encode box wears a yellow frame
-    while it has the keyboard (then Space types instead of stepping).
+    one row of controls fits a 1024-pixel projector; the encode box wears a yellow frame while it has
+    the keyboard (then Space types instead of stepping). Borders, padding and the scroll bars (dark:
+    a native light bar glares inside the black boxes) grow with the type. The banner is ``banner_size``
+    (default: 1.6x the type).
     """
+    banner_size = banner_size or round(point_size * 1.6)
     small = round(point_size * 0.7)
+    pad_y, pad_x, line = max(2, point_size // 10), max(8, point_size * 2 // 5), max(2, point_size // 10)
+    bar = max(12, point_size * 3 // 5)
     return f"""
         QWidget#presenter, QWidget#presenter QWidget {{
             background: {PRESENTER_BG}; color: {PRESENTER_FG}; font-size: {point_size}pt;
         }}
         QWidget#presenter QLabel#banner {{
-            color: {PRESENTER_ACCENT}; font-size: {round(point_size * 1.5)}pt; font-weight: bold;
+            color: {PRESENTER_ACCENT}; font-size: {banner_size}pt; font-weight: bold;
         }}
         QWidget#presenter QToolButton, QWidget#presenter QPushButton {{
-            background: #222; color: {PRESENTER_FG}; border: 2px solid {PRESENTER_FG};
-            border-radius: 6px; padding: 2px 8px;
+            background: #222; color: {PRESENTER_FG}; border: {line}px solid {PRESENTER_FG};
+            border-radius: {3 * line}px; padding: {pad_y}px {pad_x}px;
         }}
-        QWidget#presenter QPushButton, QWidget#presenter QLabel#focus_hint {{ font-size: {small}pt; }}
+        QWidget#presenter QPushButton, QWidget#presenter QLabel#focus_hint,
+        QWidget#presenter QLabel#words_note {{ font-size: {small}pt; }}
         QWidget#presenter QLabel#focus_hint {{ color: {PRESENTER_ACCENT}; }}
+        QWidget#presenter QLabel#words_note {{ color: {PRESENTER_ACCENT}; background: #222; padding: {pad_y}px; }}
         QWidget#presenter QToolButton:checked {{ background: {PRESENTER_ACCENT}; color: #000; }}
         QWidget#presenter QPlainTextEdit {{ border: 2px solid #444; }}
         QWidget#presenter QPlainTextEdit:focus {{ border: 3px solid {PRESENTER_ACCENT}; }}
+        QWidget#presenter QScrollBar {{ background: #111; border: none; margin: 0; }}
+        QWidget#presenter QScrollBar:vertical {{ width: {bar}px; }}
+        QWidget#presenter QScrollBar:horizontal {{ height: {bar}px; }}
+        QWidget#presenter QScrollBar::handle {{ background: #555; border-radius: {bar // 3}px; margin: 2px; }}
+        QWidget#presenter QScrollBar::handle:vertical {{ min-height: {2 * bar}px; }}
+        QWidget#presenter QScrollBar::handle:horizontal {{ min-width: {2 * bar}px; }}
+        QWidget#presenter QScrollBar::add-line, QWidget#presenter QScrollBar::sub-line {{
+            width: 0; height: 0; border: none; background: none;
+        }}
+        QWidget#presenter QScrollBar::add-page, QWidget#presenter QScrollBar::sub-page {{ background: none; }}
     """
 
 def dark_palette() -> QPalette:

@@ -191,7 +191,8 @@ class MergesTable(QWidget):
         self.view.activated.connect(self._on_view_clicked)  # Enter on a row
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(QLabel("<b>Merges</b> — click a row to go to that merge; greyed rows were undone"))
+        title = QLabel("<b>Merges</b> — click a row to go to that merge; greyed rows were undone", wordWrap=True)
+        layout.addWidget(title)  # (wraps: its width never sets the window's least width on small screens)
         layout.addWidget(self.view)
         session.steps_applied.connect(self._follow)
         session.steps_undone.connect(self._follow)

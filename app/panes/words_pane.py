@@ -84,6 +84,8 @@ class WordsPane(QWidget):
             box.addWidget(title)
             box.addWidget(table)
             low.addLayout(box, 1)
+        for table in (self.table, self.changed_table, self.history_table):  # a header and a row at the least:
+            table.setMinimumHeight(table.horizontalHeader().sizeHint().height() + 24)  # small screens fit
         self.splitter = QSplitter(Qt.Vertical, self, objectName="splitter_words")
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(lower)

@@ -1,11 +1,13 @@
 """Presenter mode: F11 in, big banner, top-10 pairs, chosen words, keyboard stepping, flash, Esc out."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFontInfo
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QInputDialog, QPushButton
 
 from bpe_lens_app.widgets.chip_text import chip_text
-from bpe_lens_app.theme import PRESENTER_POINT_SIZE
+from bpe_lens_app.theme import PRESENTER_POINT_SIZE, presenter_point_size
 
 
 def test_presenter_mode(qtbot, loaded_window):
@@ -15,9 +17,13 @@ def test_presenter_mode(qtbot, loaded_window):
     p = w.presenter
     qtbot.addWidget(p)
     assert p.isVisible() and p.isFullScreen()
+    qtbot.waitUntil(lambda: p.size() == p.screen().size())  # (full screen comes with the next events)
     assert p.banner.text().startswith("merge 0:")
     assert p.chart.k == 10 and len(p.chart.labels()) == 10
-    assert p.showcase.font().pointSizeF() >= 20 and p.chart.chart_font().pointSizeF() >= 20
+    # large type, in proportion to the screen (issue 23: not a fixed size a large screen dwarfs)
+    assert p.point_size == presenter_point_size(p.width(), p.height()) >= 16
+    assert p.showcase.font().pointSizeF() == p.point_size == p.chart.chart_font().pointSizeF()
+    assert QFontInfo(p.banner.label.font()).pixelSize() >= 0.05 * p.height()
     assert PRESENTER_POINT_SIZE >= 20
     # default words: the most frequent with 3+ letters, 8-12 of them
     shown = p.showcase.word_indices
@@ -63,4 +69,49 @@ def test_presenter_encode_pane_follows_the_training(qtbot, loaded_window):
     p.encode.encode_now()
     assert p.encode.model().merges == w.session.model().merges
     assert len(p.encode.displayed_texts()) < before
+    p.leave()
+
+
+def _answer_words(qtbot, presenter, text):
+    """Click "Words…" and answer the dialog with ``text`` (None: OK on what it proposes); returns what it proposed."""
+    proposed = []
+
+    def answer() -> None:
+        dialogs = [d for d in QApplication.topLevelWidgets() if isinstance(d, QInputDialog) and d.isVisible()]
+        if not dialogs:
+            QTimer.singleShot(10, answer)
+            return
+        proposed.append(dialogs[0].textValue())
+        if text is not None:
+            dialogs[0].setTextValue(text)
+        dialogs[0].accept()
+
+    QTimer.singleShot(0, answer)
+    button = next(b for b in presenter.findChildren(QPushButton) if b.text() == "Words…")
+    button.click()
+    return proposed[0]
+
+
+def test_words_not_in_the_corpus_are_named_not_dropped_silently(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    w.enter_presenter()
+    p = w.presenter
+    qtbot.addWidget(p)
+    shown = list(p.showcase.word_indices)
+    # OK on the proposed words keeps them (the words' own leading spaces are not a mismatch)
+    proposed = _answer_words(qtbot, p, None)
+    assert p.showcase.word_indices == shown and not p.words_note.isVisible()
+    assert [t.strip() for t in proposed.split(",")] == [s.words[i].strip() or s.words[i] for i in shown]
+    _answer_words(qtbot, p, "newest, zebra, lower,  qqq ")
+    assert [s.words[i].strip() for i in p.showcase.word_indices] == ["newest", "lower"]
+    assert p.words_note.isVisible()
+    assert "zebra" in p.words_note.text() and "qqq" in p.words_note.text()
+    assert "newest" not in p.words_note.text()
+    note = p.words_note.geometry()
+    assert p.showcase.rect().contains(note)  # whole, over the words
+    # none found: the words stay, and the note says so
+    _answer_words(qtbot, p, "zebra")
+    assert [s.words[i].strip() for i in p.showcase.word_indices] == ["newest", "lower"]
+    assert "zebra" in p.words_note.text() and "unchanged" in p.words_note.text()
     p.leave()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QSize, Qt
-from PySide6.QtGui import QFontMetrics, QTextDocument
+from PySide6.QtGui import QFontInfo, QFontMetrics, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
+
+from bpe_lens_app.theme import presenter_point_size
 
 SIZES = [(1024, 768), (1280, 720), (1920, 1080)]
 
@@ -53,7 +55,9 @@ def test_presenter_fits_unclipped(qtbot, presenter, size):
         assert corner.x() <= p.width() and corner.y() <= p.height(), lab.text()
     for lab in labels:  # the big type stays big
         assert lab.font().pointSizeF() >= 13
-    assert p.merge_label.font().pointSizeF() >= 20
+    # the type in proportion to the screen (issue 23): the banner at least 5 % of its height
+    assert p.merge_label.font().pointSizeF() == p.point_size == presenter_point_size(*size) >= 19
+    assert QFontInfo(p.banner.label.font()).pixelSize() >= 0.05 * size[1]
     # the chart: title, count-axis title and all of the plot inside its view
     chart = p.chart
     plot = chart.plot_item

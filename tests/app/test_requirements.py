@@ -19,7 +19,7 @@ from bpe_lens_app.panes.inspector_pane import InspectorTab
 from bpe_lens_app.panes.token_table_model import TokenTableModel
 from bpe_lens_app.panes.merges_table import MergesModel
 from bpe_lens_app.session import make_config
-from bpe_lens_app.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE
+from bpe_lens_app.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, presenter_point_size
 
 TEXT = "the lowest newest widest"
 
@@ -234,7 +234,10 @@ def test_presenter_mode_is_high_contrast_with_step_controls_only(qtbot, loaded_w
     img = p.grab().toImage()
     assert img.pixelColor(2, img.height() - 2).name() == QColor(PRESENTER_BG).name()  # black background
     assert p.banner.label.palette().color(p.banner.label.foregroundRole()).name() != QColor(PRESENTER_BG).name()
-    assert p.merge_label.font().pointSizeF() >= 20 and PRESENTER_POINT_SIZE >= 20
+    # large type in proportion to the screen (issue 23; the offscreen screen is 800x800: 16 pt)
+    qtbot.waitUntil(lambda: p.size() == p.screen().size())
+    assert p.merge_label.font().pointSizeF() == presenter_point_size(p.width(), p.height()) >= 16
+    assert PRESENTER_POINT_SIZE >= 20
     assert QColor(PRESENTER_FG).lightness() - QColor(PRESENTER_BG).lightness() > 200
     p.leave()
 
