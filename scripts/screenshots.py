@@ -1,12 +1,13 @@
 """Render the views to PNG files for docs and for a human look: ``python scripts/screenshots.py OUTDIR``.
 
 * ``main_window.png`` — the main window after 50 merges on the built-in corpus;
-* ``presenter.png`` — presenter mode at the same point, a merge having just fired;
+* ``presenter_<W>x<H>[_2x].png`` — presenter mode (F11) at the same point, a merge having just fired, full
+  screen on 1024x768, 1280x720, 1440x900, 1920x1080, 3840x2160 and 1920x1080 at 2x (``--only presenter``:
+  each in a process of its own, on Qt's offscreen platform given that screen);
 * ``encode_pane.png`` — the encode pane on mixed English / Chinese / emoji text;
 * ``inspector.png`` — the vocabulary inspector on GPT-2's tokenizer.json with a token's merge tree;
 * ``main_window_chinese.png`` — the main window training on Chinese (Romance of the Three Kingdoms) with the
   ``cjk-mixed`` preset after 100 merges: multi-character chips such as 玄德 and 曹操;
-* ``presenter_1280x720.png``, ``presenter_1024x768.png`` — presenter mode on the common projector sizes;
 * ``main_window_1024x700.png`` — the main window on a small screen (one history chart, picked by tabs);
 * ``encode_pane_unknown.png`` — the ``cjk-mixed`` example (seed 004) encoding text with characters outside
   its vocabulary (世, 界, !, 🤖): each shows as itself on a white chip with a dotted red outline, id −1.
@@ -106,26 +107,6 @@ def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -
     settle(80)
     out = [outdir / "main_window.png"]
     window.grab().save(str(out[0]))
-    window.enter_presenter()
-    presenter = window.presenter
-    # full screen needs a window manager (xvfb has none) or a real screen (offscreen's is 800x800):
-    # show it as a 1600x1000 window instead
-    presenter.showNormal()
-    presenter.resize(QSize(1600, 1000))
-    presenter.encode.set_text("The lowest tokens merge first: lower, lowest, newer, newest.")
-    session.step()
-    presenter.encode.encode_now()
-    settle(80)
-    out.append(outdir / "presenter.png")
-    presenter.grab().save(str(out[-1]))
-    for w, h in ((1280, 720), (1024, 768)):  # projectors
-        presenter.resize(QSize(w, h))
-        session.step()
-        presenter.encode.encode_now()
-        settle(80)
-        out.append(outdir / f"presenter_{w}x{h}.png")
-        presenter.grab().save(str(out[-1]))
-    presenter.leave()
     window.resize(QSize(1024, 700))  # a small laptop screen
     session.step()
     settle(120)
@@ -133,6 +114,56 @@ def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -
     window.grab().save(str(out[-1]))
     window.close()
     return out
+
+
+#: the presenter's screens: (width, height, scale)
+PRESENTER_SCREENS = ((1024, 768, 1), (1280, 720, 1), (1440, 900, 1), (1920, 1080, 1), (3840, 2160, 1), (1920, 1080, 2))
+
+
+def render_presenter_screens(outdir: Path, corpus: str, steps: int) -> list[Path]:
+    """Each screen in a process of its own (Qt takes its screens when the application starts)."""
+    import json
+    import subprocess
+
+    out = []
+    for w, h, scale in PRESENTER_SCREENS:
+        config = Path(tempfile.mkdtemp()) / "screens.json"
+        config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": w, "height": h,
+                                                   "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+        env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", QT_SCALE_FACTOR=str(scale))
+        env.pop("DISPLAY", None)
+        name = f"presenter_{w}x{h}" + ("_2x" if scale > 1 else "") + ".png"
+        subprocess.run([sys.executable, __file__, str(outdir), "--corpus", corpus, "--steps", str(steps),
+                        "--only", "presenter", "--screen", name], env=env, check=True)
+        out.append(outdir / name)
+    return out
+
+
+def render_presenter(path: Path, corpus: str, steps: int) -> None:
+    """Presenter mode full screen on this process's screen, merge ``steps`` having just fired."""
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session
+
+    session = Session()
+    window = MainWindow(session, scratch_settings())
+    window.show()
+    session.load_corpus(corpus)
+    wait_for(session.corpus_loaded, session.error_raised)
+    session.seek(steps - 1)
+    if session.is_running:
+        wait_for(session.run_finished)
+    window.enter_presenter()
+    presenter = window.presenter
+    presenter.encode.set_text("The lowest tokens merge first: lower, lowest, newer, newest. Byte pair encoding "
+                              "merges the most frequent pair of adjacent symbols into a new symbol, again and "
+                              "again, until the vocabulary reaches the size asked for.")
+    settle(200)  # full screen comes with the next events
+    session.step()
+    presenter.encode.encode_now()
+    settle(80)
+    presenter.grab().save(str(path))
+    presenter.leave()
+    window.close()
 
 
 def render_unknown_characters(outdir: Path) -> list[Path]:
@@ -578,7 +609,7 @@ def render_word_history(outdir: Path) -> list[Path]:
 
 
 #: the views ``--only`` renders one of (each branch of main() below)
-ONLY = ("training", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table", "explain")
+ONLY = ("training", "presenter", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table", "explain")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -598,6 +629,7 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--only", choices=ONLY)
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
+    parser.add_argument("--screen", help=argparse.SUPPRESS)  # (a presenter screen's own process: its file name)
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -613,8 +645,13 @@ def main(argv=None) -> int:
         use_dark_palette(app)  # before any plot: chart colors may follow the palette
     configure_pyqtgraph()
     written = []
+    if args.screen:
+        render_presenter(outdir / args.screen, args.corpus, args.steps)
+        return 0
     if args.only in (None, "training"):
         written += render_training(outdir, args.corpus, args.preset, args.steps)
+    if args.only in (None, "presenter"):
+        written += render_presenter_screens(outdir, args.corpus, args.steps)
     if args.only in (None, "chinese"):
         written += render_chinese(outdir)
     if args.only in (None, "others"):
