@@ -1,5 +1,5 @@
-"""What the app remembers between runs (QSettings): the training settings, the font size and the
-recent corpora and vocabularies.
+"""What the app remembers between runs (QSettings): the training settings, the font size, the theme
+and the recent corpora and vocabularies.
 
 Every function takes the ``QSettings`` to use, so the main window and the tests (which always pass
 a temporary file, never the user's configuration) go through the same code. A stored value that
@@ -19,6 +19,7 @@ from bpe_core.types import BPELensError, TrainerConfig
 
 CONFIG_KEY = "training/config"
 FONT_KEY = "view/font_size"
+THEME_KEY = "view/theme"
 EXPORT_KEY = "last_export_dir"
 MAX_RECENT = 8
 
@@ -51,6 +52,16 @@ def saved_font_size(settings: QSettings) -> Optional[int]:
     except (TypeError, ValueError):
         return None
     return value or None
+
+
+def save_theme(settings: QSettings, name: str) -> None:
+    settings.setValue(THEME_KEY, name)
+
+
+def saved_theme(settings: QSettings, choices=("system", "light", "dark")) -> str:
+    """The theme last chosen (View → Theme); ``system`` when none was, or the stored one is unknown."""
+    value = settings.value(THEME_KEY, "system")
+    return value if value in choices else "system"
 
 
 def recent(settings: QSettings, key: str) -> List[str]:

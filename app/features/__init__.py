@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import importlib
 
-FEATURES: tuple = ("idle_gc", "exports", "health", "script_curves", "compare", "ties", "explain", "workspace")
+FEATURES: tuple = ("idle_gc", "theme_menu", "exports", "health", "script_curves", "compare", "ties", "explain",
+                   "workspace")
 
 
 def install_features(window) -> None:

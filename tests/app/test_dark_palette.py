@@ -95,3 +95,30 @@ def test_chips_and_the_hovered_span_read_on_any_palette(qtbot, dark, loaded_wind
     (selection,) = pane.editor.extraSelections()
     fmt = selection.format
     assert contrast_ratio(fmt.foreground().color(), fmt.background().color()) >= TEXT
+
+
+#: how far apart (RGB distance, 0..441) a checked and an unchecked toggle's average colors are at least
+APART = 90
+
+
+def _distance(a: QColor, b: QColor) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a.getRgb()[:3], b.getRgb()[:3])) ** 0.5
+
+
+def _mean(widget) -> QColor:
+    image = widget.grab().toImage()
+    pixels = [image.pixelColor(x, y) for x in range(3, image.width() - 3) for y in range(3, image.height() - 3)]
+    return QColor(*(round(sum(getattr(c, f)() for c in pixels) / len(pixels)) for f in ("red", "green", "blue")))
+
+
+def test_a_checked_encode_toggle_is_visibly_checked_on_a_dark_desktop(qtbot, dark, loaded_window):
+    """Issue 25: under a dark palette the checked encode-mode toggle looked like the unchecked ones
+    (Fusion darkens a checked button's #353535 by 10 %)."""
+    pane = loaded_window.encode
+    assert pane.whitespace_toggle.isChecked() and not pane.ids_toggle.isChecked()  # the defaults
+    assert _distance(_mean(pane.whitespace_toggle), _mean(pane.ids_toggle)) >= APART
+    off = _mean(pane.ids_toggle)
+    qtbot.mouseClick(pane.ids_toggle, Qt.LeftButton)
+    assert pane.ids_toggle.isChecked()
+    on = _mean(pane.ids_toggle)
+    assert _distance(on, off) >= APART, (on.name(), off.name())
