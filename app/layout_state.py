@@ -27,7 +27,7 @@ def restore_layout(window: QMainWindow, settings: QSettings) -> bool:
         state = settings.value(f"window/{splitter.objectName()}")
         if state is not None and splitter.objectName():
             splitter.restoreState(state)
-    if restored:
+    if restored and not (window.isMaximized() or window.isFullScreen()):  # (those fit the screen already)
         fit_to_screen(window, window.size())
     return bool(restored)
 
