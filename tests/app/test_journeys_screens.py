@@ -113,7 +113,8 @@ def test_the_type_grows_with_the_screen(reports):
 
 @pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("openbox")), reason="needs Xvfb and openbox")
 def test_the_window_and_its_title_bar_fit_under_a_window_manager(tmp_path):
-    display = ":%d" % (90 + os.getpid() % 100)
+    number = next(n for n in range(90 + os.getpid() % 100, 400) if not Path(f"/tmp/.X{n}-lock").exists())
+    display = f":{number}"
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1440x900x24"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     wm = None
