@@ -14,7 +14,9 @@ APT_PACKAGES=(python3 python3-venv python3-pip
   # emoji in the encode pane (color glyphs; without it emoji show as boxes)
   fonts-noto-color-emoji
   # a virtual display: the README tells users without one to run the app under xvfb-run
-  xvfb xauth)
+  xvfb xauth
+  # a window manager: the screen-size journeys check a real title bar under Xvfb (test_journeys_screens.py)
+  openbox)
 
 # apt waits for a lock another process holds (an unattended upgrade, another install) up to this long
 APT_LOCK_WAIT_S=${BPE_LENS_APT_LOCK_WAIT_S:-300}
