@@ -32,9 +32,11 @@
 * ``explain.png`` — Why this split: GPT-2's tokenizer.json in an inspector, the chip of " tokenization"
   clicked: its merges step by step in the dock, and why " token" + "ization" stay apart;
 
-``main_window_dark.png`` in docs/screenshots is ``main_window.png`` rendered with ``--dark``.
-``--dark`` renders under a dark system palette (what a user with a dark desktop theme sees), e.g.
-``python scripts/screenshots.py OUTDIR --dark --only training``.
+``--theme dark`` (or ``light``) renders under that View → Theme and names each file after it
+(``main_window_dark.png``, ``presenter_1920x1080_dark.png``: a theme renders the presenter on 1920x1080
+only); ``--only training`` and ``--only presenter`` with ``--theme dark`` make the dark ones in
+docs/screenshots. ``--dark`` renders under a dark *system* palette instead (what a user with a dark
+desktop theme sees on System), under the usual names.
 
 Runs offscreen unless a display is set (``xvfb-run -a -s "-screen 0 1600x1000x24" python ...`` for a
 real X server); the images of the default views are at least 1280x800, the small-screen ones at their size.
@@ -61,11 +63,16 @@ GPT2_TOKENIZER = DATA / "gpt2" / "tokenizer.json"
 NEOX_TOKENIZER = DATA / "gpt-neox-20b" / "20B_tokenizer.json"
 SANGUO = DATA / "chinese" / "sanguo_yanyi.txt"
 SIZE = QSize(1440, 900)
+#: the View → Theme the views are rendered under (``--theme``)
+THEME = "system"
 
 
 def scratch_settings() -> QSettings:
-    """Default layout: settings in a fresh temporary file, never the user's."""
-    return QSettings(str(Path(tempfile.mkdtemp()) / "screenshots.ini"), QSettings.Format.IniFormat)
+    """Default layout: settings in a fresh temporary file, never the user's (the theme of ``--theme``
+    chosen in View → Theme)."""
+    settings = QSettings(str(Path(tempfile.mkdtemp()) / "screenshots.ini"), QSettings.Format.IniFormat)
+    settings.setValue("view/theme", THEME)
+    return settings
 
 
 def wait_for(*signals, timeout_ms: int = 120_000) -> None:
@@ -126,7 +133,7 @@ def render_presenter_screens(outdir: Path, corpus: str, steps: int) -> list[Path
     import subprocess
 
     out = []
-    for w, h, scale in PRESENTER_SCREENS:
+    for w, h, scale in PRESENTER_SCREENS if THEME == "system" else PRESENTER_SCREENS[3:4]:  # a theme: 1920x1080
         config = Path(tempfile.mkdtemp()) / "screens.json"
         config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": w, "height": h,
                                                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
@@ -134,7 +141,7 @@ def render_presenter_screens(outdir: Path, corpus: str, steps: int) -> list[Path
         env.pop("DISPLAY", None)
         name = f"presenter_{w}x{h}" + ("_2x" if scale > 1 else "") + ".png"
         subprocess.run([sys.executable, __file__, str(outdir), "--corpus", corpus, "--steps", str(steps),
-                        "--only", "presenter", "--screen", name], env=env, check=True)
+                        "--only", "presenter", "--screen", name, "--theme", THEME], env=env, check=True)
         out.append(outdir / name)
     return out
 
@@ -629,6 +636,8 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--only", choices=ONLY)
     parser.add_argument("--dark", action="store_true", help="render under a dark system palette")
+    parser.add_argument("--theme", choices=("system", "light", "dark"), default="system",
+                        help="render under this View → Theme (files named *_THEME.png)")
     parser.add_argument("--screen", help=argparse.SUPPRESS)  # (a presenter screen's own process: its file name)
     args = parser.parse_args(argv)
     outdir = Path(args.outdir)
@@ -643,6 +652,12 @@ def main(argv=None) -> int:
     MainWindow.ask_to_discard = lambda self, action: True
     if args.dark:
         use_dark_palette(app)  # before any plot: chart colors may follow the palette
+    if args.theme != "system":
+        from bpe_lens_app.theme_choice import apply_theme
+
+        global THEME
+        THEME = args.theme
+        apply_theme(args.theme)
     configure_pyqtgraph()
     written = []
     if args.screen:
@@ -675,6 +690,8 @@ def main(argv=None) -> int:
     if args.only in (None, "explain"):
         written += render_explain(outdir)
     for path in written:
+        if args.theme != "system" and path.suffix == ".png":
+            path = path.replace(path.with_name(f"{path.stem}_{args.theme}{path.suffix}"))
         print(path)
     return 0
 
