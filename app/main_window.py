@@ -26,6 +26,7 @@ from .panes.merges_table import MergesTable
 from .panes.pair_chart import PairChart
 from .panes.words_pane import WordsPane
 from .presenter import PresenterWindow
+from .corpus_files import REPLACE_BUTTON, corpus_paths, is_decode_error, save_decode_errors, saved_decode_errors
 from .recent_menus import fill_examples, fill_menu
 from .session import PRESETS, Session, make_config, user_message
 from .settings_dialog import SettingsDialog
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         self.encode = EncodePane()
         self.merges = MergesTable(session)
         self.presenter: Optional[PresenterWindow] = None
+        session.decode_errors = saved_decode_errors(self.settings)  # before the first load (open_window)
         self.error_box: Optional[QMessageBox] = None
         self.discard_box: Optional[QMessageBox] = None
         self._opening_vocabulary: Optional[str] = None
@@ -211,11 +213,12 @@ class MainWindow(QMainWindow):
             self._opening_vocabulary = str(path)
             self.session.open_vocabulary(path, pattern=pattern)
 
-    def load_corpus(self, path: str, config: Optional[TrainerConfig] = None) -> None:
+    def load_corpus(self, path, config: Optional[TrainerConfig] = None) -> None:
         """Train on another corpus (with ``config``: these settings, e.g. an example's own preset),
-        after asking when that would discard trained merges."""
-        if self.ask_to_discard(f"Opening {Path(path).name}"):  # a word-count table brings its word settings
-            self.session.load_corpus(path, config or config_for_table(path, self.session.config))
+        after asking when that would discard trained merges. ``path``: a file, or several (one corpus)."""
+        first = corpus_paths(path)[0]
+        if self.ask_to_discard(f"Opening {Path(first).name}"):  # a word-count table brings its word settings
+            self.session.load_corpus(path, config or config_for_table(first, self.session.config))
 
     def ask_to_discard(self, action: str) -> bool:
         """Whether the user lets ``action`` throw away the merges trained so far (no question at merge 0).
@@ -249,10 +252,10 @@ class MainWindow(QMainWindow):
             set_app_font_size(points)
 
     def choose_corpus(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open corpus", str(self._last_dir()),
-                                              "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
-        if path:
-            self.load_corpus(path)
+        paths, _ = QFileDialog.getOpenFileNames(self, "Open corpus", str(self._last_dir()),
+                                                "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
+        if paths:  # several files are one corpus, as the CLI counts them
+            self.load_corpus(paths[0] if len(paths) == 1 else paths)
 
     def choose_vocabulary(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open vocabulary", str(self._last_dir()),
@@ -261,9 +264,13 @@ class MainWindow(QMainWindow):
             self.open_vocabulary_path(path)
 
     def edit_settings(self) -> None:
-        dialog = SettingsDialog(self.session.config, self)
-        if dialog.exec() and dialog.config() != self.session.config and confirm_reset(self, self.session):
-            self.session.set_config(dialog.config())
+        s = self.session
+        dialog = SettingsDialog(s.config, self, decode_errors=s.decode_errors)
+        if dialog.exec() and (dialog.config(), dialog.decode_errors()) != (s.config, s.decode_errors) \
+                and confirm_reset(self, s):
+            s.decode_errors = dialog.decode_errors()
+            save_decode_errors(self.settings, s.decode_errors)
+            s.set_config(dialog.config())
 
     def _on_preset_box_activated(self, name: str) -> None:
         if name != self.session.config.preset and confirm_reset(self, self.session):
@@ -336,7 +343,17 @@ class MainWindow(QMainWindow):
     def _on_session_error_raised(self, message: str) -> None:
         self.status.idle(message, 15000)
         self.error_box = QMessageBox(QMessageBox.Warning, "BPE Lens", message, QMessageBox.Ok, self)
+        if is_decode_error(message) and self.session.last_load:  # the CLI's --errors replace, one click away
+            button = self.error_box.addButton(REPLACE_BUTTON, QMessageBox.AcceptRole)
+            button.clicked.connect(self.decode_with_replacement)
         self.error_box.open()  # not modal-blocking: the window stays live
+
+    def decode_with_replacement(self) -> None:
+        """Load the corpus that failed to decode again, reading bytes that are not UTF-8 as U+FFFD (and
+        remember that choice, as the training settings' "Decode errors" does)."""
+        self.session.decode_errors = "replace"
+        save_decode_errors(self.settings, "replace")
+        self.session.load_corpus(*self.session.last_load)
 
     # -- recent files, examples, drag and drop, layout ---------------------------------------------------
     def _remember(self, path: str) -> None:

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 from bpe_core.types import BPELensError, TrainerConfig
 
@@ -30,6 +30,8 @@ class CorpusInfo:
     total_units: int
     initial_vocab: int
     config: TrainerConfig
+    #: every file of the corpus, in order (several files are one corpus, as the CLI counts them)
+    paths: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from bpe_core.training.timeline import TOP_K, Frame, Move, Timeline  # noqa: F40
 from bpe_core.types import MergeStep, TrainerConfig
 
 from .coalesce import later
+from .corpus_files import corpus_factory, corpus_name, corpus_paths
 from .payloads import CorpusInfo, RunEnd, RunProgress, user_message  # noqa: F401
 from .defaults import DEFAULT_PRESET, default_config, default_trainer_factory  # noqa: F401
 from .session_defaults import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS, KEY_STEP,  # noqa: F401
@@ -58,6 +59,8 @@ class Session(SessionViews, RunEnds, Replays):
         self._then: Optional[Callable[[], None]] = None  # a command waiting for the trainer to catch up
         self._next_step = 0  # a key step asked while one is on its way (the newest only: held keys never queue)
         self.read_ahead = READ_AHEAD  # merges the trainer runs ahead of the position (0: never)
+        self.decode_errors = "strict"  # bytes that are not UTF-8: "strict" (an error) or "replace" (U+FFFD)
+        self.last_load: tuple = ()  # (paths, config, factory) of the newest load_corpus: "Decode with replacement"
         self._read_on = QTimer(self, singleShot=True, interval=READ_ON_MS)  # read ahead once a frame is drawn
         self._read_on.timeout.connect(self._on_read_on_timeout)
         # after a jump the trainer catches up once the new frame is drawn and scrubbing pauses: a worker
@@ -104,20 +107,23 @@ class Session(SessionViews, RunEnds, Replays):
                 self._show(steps, were_undone)
 
     # -- commands: corpus and settings ----------------------------------------------------------------
-    def load_corpus(self, path: str, config: Optional[TrainerConfig] = None, factory: Optional[Callable] = None) -> None:
-        """Count ``path``'s words on a worker (``factory``: this load's trainer maker); the corpus stays till then."""
+    def load_corpus(self, path, config: Optional[TrainerConfig] = None, factory: Optional[Callable] = None) -> None:
+        """Count ``path``'s words on a worker (``factory``: this load's trainer maker); the corpus stays till then.
+        ``path``: a file, or several counted as one corpus as the CLI does (app/corpus_files.py)."""
         self._stop_run("cancelled")
         for timer in (self._read_on, self._settle_later):  # the old timeline's: none reads ahead on the new one
             timer.stop()
         config = config or self._config
-        path = os.fspath(path)
+        paths = corpus_paths(path)
         factory = factory or self._factory
+        self.last_load = (paths, config, factory)
+        make = corpus_factory(factory, self.decode_errors)
 
         def load(*, progress, cancel):
-            return Timeline.from_corpus(path, config, progress=progress, cancel=cancel, factory=factory)
+            return Timeline.from_corpus(paths, config, progress=progress, cancel=cancel, factory=make)
 
-        self._calls.start(load, lambda timeline: self._install(timeline, path, config))
-        self.loading_started.emit(f"Counting words in {os.path.basename(path)}")
+        self._calls.start(load, lambda timeline: self._install(timeline, paths, config))
+        self.loading_started.emit(f"Counting words in {corpus_name(paths)}")
 
     def set_config(self, config: TrainerConfig) -> None:
         """New training settings: the corpus is counted again and training restarts at merge 0."""
@@ -125,7 +131,7 @@ class Session(SessionViews, RunEnds, Replays):
             self._config = config
             self.config_changed.emit(config)
         else:
-            self.load_corpus(self._corpus.path, config)
+            self.load_corpus(self._corpus.paths or self._corpus.path, config)
 
     def open_vocabulary(self, path: str, *, pattern: Optional[str] = None) -> None:
         """Read a saved vocabulary (any supported format) on a worker; ``vocabulary_opened`` follows.
@@ -286,13 +292,13 @@ class Session(SessionViews, RunEnds, Replays):
     def _on_calls_failed(self, exc: BaseException) -> None:
         self.error_raised.emit(user_message(exc))
 
-    def _install(self, timeline: Timeline, path: str, config: TrainerConfig) -> None:
+    def _install(self, timeline: Timeline, paths: tuple, config: TrainerConfig) -> None:
         self._tl, self._config = timeline, config
         stats = timeline.stats
         self._corpus = CorpusInfo(
-            path=path, name=os.path.basename(path), unique_words=len(timeline.words),
+            path=paths[0], name=corpus_name(paths), unique_words=len(timeline.words),
             total_words=stats.total_words, total_units=stats.total_units,
-            initial_vocab=timeline.initial_vocab, config=config)
+            initial_vocab=timeline.initial_vocab, config=config, paths=paths)
         self.config_changed.emit(config)
         self.corpus_loaded.emit(self._corpus)
 

@@ -30,6 +30,11 @@ VOCAB_SIZE, MERGES = "vocab size", "merges"
 #: the preview's default line: ASCII words, a contraction, digits, punctuation, accents, Han, kana
 SAMPLE_LINE = "Hello world! It's 2024: naïve café, 自然语言处理 and カタカナ."
 PREVIEW_SEPARATOR = " │ "
+#: the corpus's bytes that are not UTF-8 (a Latin-1 file): the CLI's ``--errors strict|replace``
+DECODE_CHOICES = {
+    "strict": ("stop with an error (strict)", "A byte that is not UTF-8 stops the count and names its place"),
+    "replace": ("read them as � (replace)", "Bytes that are not UTF-8 are read as U+FFFD �, as --errors replace"),
+}
 
 
 def preset_description(name: str) -> str:
@@ -52,11 +57,13 @@ def split_preview(config: TrainerConfig, line: str) -> str:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, config: TrainerConfig, parent: Optional[QWidget] = None) -> None:
+    def __init__(self, config: TrainerConfig, parent: Optional[QWidget] = None, *,
+                 decode_errors: str = "strict") -> None:
         super().__init__(parent)
         self.setWindowTitle("Training settings")
         self._base = config
         self._make_fields()
+        self.decode.setCurrentIndex(max(0, self.decode.findData(decode_errors)))
         layout = QVBoxLayout(self)
         layout.addLayout(self._form())
         layout.addWidget(self.error)
@@ -101,6 +108,8 @@ class SettingsDialog(QDialog):
         self.tie_break.addItems(list(TIE_BREAKS))
         self.tie_break.setToolTip("Which pair wins when counts are equal: first seen in the corpus (the seeds), "
                                   "Hugging Face's smallest ids, or alphabetical")
+        self.decode = _combo(self, [(text, name, tip) for name, (text, tip) in DECODE_CHOICES.items()])
+        self.decode.setObjectName("decode_errors")
         self.error = QLabel(self, objectName="settings_error", wordWrap=True)
         self.error.setStyleSheet(f"color: {error_text_color(self.palette()).name()}")
 
@@ -116,7 +125,8 @@ class SettingsDialog(QDialog):
                              ("Split", self.preview), ("Units", self.unit), ("End-of-word suffix", self.suffix),
                              ("", self.lowercase), ("", self.lowercase_words), ("Special tokens", self.specials),
                              ("Stop at", first), ("", second), ("Min frequency", self.min_frequency),
-                             ("Min word count", self.min_word_count), ("Tie rule", self.tie_break)]:
+                             ("Min word count", self.min_word_count), ("Tie rule", self.tie_break),
+                             ("Decode errors", self.decode)]:
             form.addRow(label, field)
         return form
 
@@ -184,6 +194,10 @@ class SettingsDialog(QDialog):
         check_config(config)
         get_pretokenizer(config)  # a bad pattern is refused here, with the core's message
         return config
+
+    def decode_errors(self) -> str:
+        """How the corpus's bytes that are not UTF-8 are read: "strict" or "replace" (the CLI's ``--errors``)."""
+        return self.decode.currentData()
 
     # -- live feedback -----------------------------------------------------------------------
     def _update_second_stop(self, *_args) -> None:

@@ -19,7 +19,7 @@ def _words_shown(window) -> int:
 
 
 def test_open_corpus_from_the_file_menu(qtbot, window, small_corpus, monkeypatch):
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(small_corpus)], ""))  # several allowed
     file_menu = window.menuBar().actions()[0].menu()
     action = next(a for a in file_menu.actions() if a.text() == "Open corpus…")
     assert action.shortcut().toString() == "Ctrl+O"
@@ -34,7 +34,7 @@ def test_open_corpus_from_the_file_menu(qtbot, window, small_corpus, monkeypatch
 def test_open_corpus_from_the_toolbar(qtbot, window, small_corpus, monkeypatch):
     from PySide6.QtWidgets import QToolBar, QToolButton
 
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(small_corpus)], ""))
     bar = window.findChild(QToolBar, "main_toolbar")
     button = next(b for b in bar.findChildren(QToolButton) if b.defaultAction() is window.open_action)
     with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):

@@ -104,3 +104,25 @@ def test_course_literal_order_is_an_option(qtbot):
     assert dialog.preview.text() == PREVIEW_SEPARATOR.join(["the", "ġend"])  # Ġ lowercased: ġ
     dialog.preset.setCurrentIndex(dialog.preset.findData("hf-course"))
     assert not dialog.lowercase_words.isChecked() and dialog.lowercase.isChecked()
+
+
+def _cli_errors_choices():
+    """The choices of ``bpe-lens-cli train --errors``, read from the CLI's parser."""
+    from bpe_core.cli.commands import build_parser
+
+    train = next(a for a in build_parser()._subparsers._group_actions[0].choices["train"]._actions
+                 if "--errors" in a.option_strings)
+    return list(train.choices)
+
+
+def test_decode_errors_choice_as_the_clis_errors_option(qtbot):
+    """Issue 23, finding 8: the CLI's --errors strict|replace, in the dialog (a Latin-1 corpus reads with �)."""
+    dialog = SettingsDialog(make_config("gpt2"))
+    qtbot.addWidget(dialog)
+    assert dialog.decode_errors() == "strict"
+    assert [dialog.decode.itemData(i) for i in range(dialog.decode.count())] == _cli_errors_choices()
+    dialog.decode.setCurrentIndex(dialog.decode.findData("replace"))
+    assert dialog.decode_errors() == "replace" and dialog.config() == make_config("gpt2")
+    again = SettingsDialog(make_config("gpt2"), decode_errors="replace")
+    qtbot.addWidget(again)
+    assert again.decode_errors() == "replace"
