@@ -40,8 +40,10 @@ def child(corpus: str) -> None:
 
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
-    from bpe_lens_app.__main__ import open_window, parse_args
-
+    try:
+        from bpe_lens_app.__main__ import open_window, parse_args
+    except ImportError:  # before open_window (f2b42f2): what main() did, step by step
+        open_window, parse_args = _open_window, lambda argv: argv
     window, session = open_window(parse_args([corpus, "--no-restore"]))
     app = QApplication.instance()
     cancel = window.train_actions["cancel"]
@@ -74,6 +76,24 @@ def child(corpus: str) -> None:
     out["after_reset"] = run(first["merge"])
     print(json.dumps(out))
     session.shutdown()
+
+
+def _open_window(argv):
+    """The window and session of ``bpe-lens CORPUS`` for code older than ``__main__.open_window``."""
+    from bpe_lens_app.__main__ import make_app
+    from bpe_lens_app.main_window import MainWindow
+    from bpe_lens_app.session import Session, default_config
+    from bpe_lens_app.theme import apply_app_theme, configure_pyqtgraph
+
+    app = make_app()
+    configure_pyqtgraph()
+    apply_app_theme(app)
+    session = Session(config=default_config())
+    window = MainWindow(session)
+    window.resize(1440, 900)
+    window.show()
+    session.load_corpus(argv[0])
+    return window, session
 
 
 def links(checkout: Path) -> str:
