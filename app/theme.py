@@ -12,7 +12,7 @@ import math
 
 from typing import Optional, Tuple
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QEvent, QObject, QRectF
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPainter, QPalette
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QHeaderView, QProxyStyle, QStyle, QStyleFactory,
                                QStyleOptionHeader, QStyleOptionToolButton)
@@ -149,6 +149,26 @@ def style_plot(plot_widget, plot_item, palette: Optional[QPalette] = None) -> No
     title = plot_item.titleLabel
     if title.text:
         title.setText(title.text, color=foreground)
+
+
+class _PaletteFollower(QObject):
+    """Restyles one chart when its widget's palette changes (see :func:`follow_palette`)."""
+
+    def __init__(self, plot_widget, plot_item) -> None:
+        super().__init__(plot_widget)
+        self.plot_item = plot_item
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.PaletteChange:
+            style_plot(obj, self.plot_item, obj.palette())
+        return False
+
+
+def follow_palette(plot_widget, plot_item) -> None:
+    """:func:`style_plot` now, and again whenever the widget's palette changes (View → Theme, a
+    desktop switching to dark): for charts whose pane has no palette hook of its own."""
+    style_plot(plot_widget, plot_item)
+    plot_widget.installEventFilter(_PaletteFollower(plot_widget, plot_item))
 
 
 #: the presenter's type before it knows its screen (:func:`presenter_point_size` then)

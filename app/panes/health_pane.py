@@ -25,7 +25,7 @@ from bpe_core.model import BPEModel
 from bpe_core.types import Progress
 
 from ..payloads import user_message
-from ..theme import BAR, CURVES, graphic_color, sort_arrows_follow_order, style_plot
+from ..theme import BAR, CURVES, follow_palette, graphic_color, sort_arrows_follow_order
 from ..worker import CallSlot, keep_alive
 from .health_model import HealthTableModel
 
@@ -97,14 +97,14 @@ class HealthPane(QWidget):
         self.usage_mean = pg.PlotDataItem(pen=pg.mkPen(graphic_color(CURVES[3]), width=2))
         plot.addItem(self.usage_dots)
         plot.addItem(self.usage_mean)
-        style_plot(self.usage_plot, plot)
+        follow_palette(self.usage_plot, plot)  # a theme switch restyles it
         fplot = self.fertility_plot.getPlotItem()
         fplot.setTitle("tokens per 100 characters")
         fplot.setMenuEnabled(False)
         fplot.setMouseEnabled(False, False)
         self.fertility_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=graphic_color(CURVES[0]))
         fplot.addItem(self.fertility_bars)
-        style_plot(self.fertility_plot, fplot)
+        follow_palette(self.fertility_plot, fplot)
         self.fertility_table.setHorizontalHeaderLabels(["group", "words", "tokens / word", "tokens / 100 chars"])
         self.fertility_table.verticalHeader().hide()
         self.fertility_table.horizontalHeader().setStretchLastSection(True)

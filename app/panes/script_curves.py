@@ -20,7 +20,7 @@ from bpe_core.analysis.scripts import words_scripts
 from bpe_core.types import MergeStep
 
 from ..session import Session
-from ..theme import ACCENT, CURVES, graphic_color, style_plot
+from ..theme import ACCENT, CURVES, follow_palette, graphic_color
 from ..worker import CallSlot, keep_alive
 
 #: points drawn per curve at most (longer runs are thinned; the last point is always drawn)
@@ -47,7 +47,7 @@ class ScriptCurvesChart(QWidget):
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setMenuEnabled(False)
         self.legend = plot.addLegend(offset=(-10, 10))
-        style_plot(self.plot_widget, plot)
+        follow_palette(self.plot_widget, plot)  # a theme switch restyles it
         self.curves: Dict[str, pg.PlotDataItem] = {}
         self.note = QLabel(objectName="script_curves_note", wordWrap=True)
         layout = QVBoxLayout(self)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDockWidget
 
 from bpe_lens_app.theme import contrast_ratio, dark_palette, is_dark, luminance
 
@@ -165,3 +165,17 @@ def test_the_presenter_stays_black_with_its_toggles_marked_in_every_theme(qtbot,
         qtbot.wait(20)
         assert p.chart.plot_widget.grab().toImage().pixelColor(2, 2).name() == "#000000"
     p.leave()
+
+
+def test_a_chart_made_before_the_switch_follows_it(qtbot, loaded_window):
+    """The per-script curves' dock (made when first shown) restyles on a theme switch too."""
+    w = loaded_window
+    w.findChild(type(w.open_action), "action_script_curves").trigger()
+    dock = w.findChild(QDockWidget, "dock_script_curves")
+    qtbot.waitUntil(lambda: dock.widget() is not None, timeout=2000)
+    plot = dock.widget().plot_widget
+    assert luminance(plot.backgroundBrush().color()) > 0.9
+    choose(qtbot, w, "Dark")
+    qtbot.waitUntil(lambda: luminance(plot.backgroundBrush().color()) < 0.05, timeout=2000)
+    axis = plot.getPlotItem().getAxis("bottom").textPen().color()
+    assert contrast_ratio(axis, plot.backgroundBrush().color()) >= 4.5
