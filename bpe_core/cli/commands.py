@@ -19,7 +19,8 @@ from typing import List, Optional
 from bpe_core import __version__
 from bpe_core.cli.errors import EXIT_PIPE, EXIT_USAGE, Parser, UsageError, command_of, os_error_text, report
 from bpe_core.cli.progress import ProgressBar
-from bpe_core.cli.streams import mark_input, mark_output, output_name, release, stdin_taken, take_stdin
+from bpe_core.cli.streams import (StatusStream, mark_input, mark_output, output_name, release, silence_closed_pipes,
+                                  stdin_taken, take_stdin)
 from bpe_core.types import TIE_BREAKS, BPELensError, Cancelled, TrainerConfig
 
 TRAIN_EXAMPLES = """examples:
@@ -320,6 +321,8 @@ def run_console() -> None:
     """
     global LEFT_TO_EXIT
     LEFT_TO_EXIT = []
+    if sys.stderr is not None:
+        sys.stderr = StatusStream(sys.stderr)  # a closed status pipe loses lines, never the work
     code = main()
     try:
         for stream in (sys.stdout, sys.stderr):  # None when the shell closed it (>&-)
@@ -331,22 +334,12 @@ def run_console() -> None:
         if not LEFT_TO_EXIT:
             sys.exit(code)  # the interpreter reports a failed flush as it always does
     if code == EXIT_PIPE:
-        _silence_closed_pipes()
+        silence_closed_pipes()
         os._exit(code)  # nothing left to write: no second "Broken pipe" at the interpreter's exit
     if LEFT_TO_EXIT:
         os._exit(code)
     sys.exit(code)
 
-
-def _silence_closed_pipes() -> None:
-    """Point stdout and stderr at os.devnull (the Python docs' recipe for a closed pipe): what is still
-    buffered for the closed pipe is dropped instead of failing again at exit."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            os.dup2(devnull, stream.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
 
 
 def main(argv: Optional[List[str]] = None) -> int:

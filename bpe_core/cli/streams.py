@@ -127,3 +127,51 @@ def output_name(path) -> str:
     """How a status line names an output: ``standard output`` for ``-``."""
     text = os.fspath(path)
     return "standard output" if text == STDIO else text
+
+
+def silence_closed_pipes() -> None:
+    """Point stdout and stderr at os.devnull (the Python docs' recipe for a closed pipe): what is still
+    buffered for the closed pipe is dropped instead of failing again at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
+class StatusStream:
+    """stderr for status only: when its reader is gone (``2>&1 | head``, a closed log pipe), the lines are
+    dropped and the command goes on. Losing a progress line must never lose the training it reports on;
+    the data on stdout (or in the files) is what the command is for."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.closed_pipe = False
+
+    def write(self, text: str) -> int:
+        if not self.closed_pipe:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_pipe:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._drop()
+
+    def _drop(self) -> None:
+        self.closed_pipe = True
+        try:  # what is still buffered for the pipe goes to os.devnull, not to a failing flush at exit
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
