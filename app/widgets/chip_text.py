@@ -18,13 +18,45 @@ from typing import Dict, List, Optional, Tuple
 from PySide6.QtGui import QFont, QTextLayout
 
 from bpe_core.encoding.symbols import to_glyphs, to_hex
-from bpe_core.render.labels import UNKNOWN_LABEL, TextMode, chip_text, chip_texts, decode_marked
+from bpe_core.render.labels import UNKNOWN_LABEL, TextMode, decode_marked
+from bpe_core.render.labels import chip_text as _core_chip_text
 from bpe_core.types import Raw
 
 __all__ = ["UNKNOWN_LABEL", "TextMode", "chip_text", "chip_texts", "decode_marked", "readable_text", "font_lacks",
-           "token_tooltip", "unknown_tooltip", "escape_html"]
+           "token_tooltip", "unknown_tooltip", "escape_html", "drawable_pictures"]
 
 _missing_cache: Dict[Tuple[str, str], bool] = {}
+
+#: control characters a chip or a word shows as their Unicode "control picture" (``\r`` as ``␍``, U+240D);
+#: where no installed font draws those (DejaVu has none: a tofu box in the Words column), their escape
+_CONTROL_ESCAPES = {0x00: "\\0", 0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f",
+                    0x0D: "\\r", 0x1B: "\\e", 0x7F: "\\x7f"}
+_PICTURES = {chr(0x2400 + c): _CONTROL_ESCAPES.get(c, f"\\x{c:02x}") for c in range(32)}
+_PICTURES["\u2421"] = _CONTROL_ESCAPES[0x7F]
+
+
+def drawable_pictures(text: str, font: Optional[QFont] = None) -> str:
+    """``text`` with control pictures (``␍``) no font draws written as their escapes (``\\r``), so a carriage
+    return reads as something rather than a tofu box; pictures a font has stay as they are."""
+    if text.isascii() or not any(c in _PICTURES for c in text):
+        return text
+    if font is None:
+        from PySide6.QtGui import QGuiApplication
+
+        font = QGuiApplication.font()
+    return "".join(_PICTURES[c] if c in _PICTURES and font_lacks(c, font) else c for c in text)
+
+
+def chip_text(raw: Raw, *, mode: TextMode = "glyphs", whitespace: bool = True) -> Tuple[str, bool]:
+    """What a chip (or the Words column) reads: :func:`bpe_core.render.labels.chip_text`, with control
+    pictures no font draws as their escapes (:func:`drawable_pictures`)."""
+    text, partial = _core_chip_text(raw, mode=mode, whitespace=whitespace)
+    return drawable_pictures(text), partial
+
+
+def chip_texts(raws, *, mode: TextMode = "glyphs", whitespace: bool = True) -> List[str]:
+    """:func:`chip_text` for many tokens (texts only)."""
+    return [chip_text(r, mode=mode, whitespace=whitespace)[0] for r in raws]
 
 
 def font_lacks(ch: str, font: QFont) -> bool:

@@ -245,3 +245,20 @@ def test_a_step_shows_what_a_plain_layout_places_and_lays_out_the_rest_later(qap
     stepped._rest.timeout.emit()  # the view has been still: the rest is laid out
     assert stepped.verticalScrollBar().maximum() == fresh.verticalScrollBar().maximum()
     assert stepped.chip_colors() == fresh.chip_colors()
+
+
+def test_a_carriage_return_reads_as_a_symbol_not_a_tofu_box(qtbot, window, tmp_path):
+    """Issue 23, finding 6: a CRLF corpus under the default preset showed ``\\r`` as a tofu box in the Words
+    column (its control picture ␍ is in no installed font): every word reads in glyphs a font draws."""
+    from bpe_lens_app.widgets.chip_text import font_lacks
+
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(b"the cat sat\r\non the mat\r\n\r\nthe end\r\n" * 5)
+    with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
+        window.session.load_corpus(crlf)
+    model, view = window.words.model, window.words.table
+    shown = [model.data(model.index(r, model.WORD)) for r in range(model.rowCount())]
+    assert any("\r" in w for w in window.session.words)  # the words keep it (the preset reads as tokenizers)
+    assert any("\\r" in t or "␍" in t for t in shown), shown  # and say so
+    for text in shown:
+        assert not any(font_lacks(c, view.font()) for c in text), text
