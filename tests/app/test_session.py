@@ -76,3 +76,23 @@ def test_the_model_during_a_run_has_the_published_merges(qtbot, loaded_session: 
     with qtbot.waitSignal(s.run_finished, timeout=20000):
         s.seek(45)
     assert models and all(len(m.merges) == k for k, m in models)
+
+
+def test_run_to_target_replays_the_known_merges_then_trains_on(qtbot, loaded_session: Session):
+    """Issue 23, finding 2: known merges short of the target (a long step, not a run to its end) replay from the
+    records, then the run waits for the trainer there and trains on; it is a run throughout (Cancel stays on)."""
+    s = loaded_session
+    with qtbot.waitSignal(s.run_finished, timeout=20000):
+        s.step(30)  # a worker step: no stop rule met
+    qtbot.wait(300)  # the read-ahead may know a few more
+    known = len(s.core.steps)
+    s.reset()
+    running, kinds = [], []
+    s.steps_applied.connect(lambda steps: running.append(s.is_running and s.run_kind == "run"))
+    s.run_started.connect(kinds.append)
+    with qtbot.waitSignal(s.run_finished, timeout=60000) as end:
+        s.run_to_target()
+        assert s.is_running and s.run_kind == "run"
+    assert end.args[0].reason == s.stop_reason == "min_frequency" and s.merge_count > known
+    assert running and all(running) and kinds[0] == "run"
+    assert s._trainer.merge_count == s.merge_count == len(s.core.steps)
