@@ -12,10 +12,9 @@ import math
 
 from typing import Optional, Tuple
 
-from PySide6.QtCore import QEvent, QObject, QRectF
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QPainter, QPalette
-from PySide6.QtWidgets import (QAbstractButton, QApplication, QHeaderView, QProxyStyle, QStyle, QStyleFactory,
-                               QStyleOptionHeader, QStyleOptionToolButton)
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication, QHeaderView, QProxyStyle, QStyle, QStyleFactory, QStyleOptionHeader
 
 #: the next merge (pair chart) and the merge that just fired (banner, flashes)
 ACCENT = QColor("#d9480f")
@@ -331,57 +330,3 @@ def dark_palette() -> QPalette:
     for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
         p.setColor(QPalette.Disabled, role, QColor("#7a7a7a"))
     return p
-
-
-# --------------------------------------------------------------------------- checked toggles
-# Fusion draws a checked button only 10 % darker than an unchecked one: on a dark palette (#353535)
-# the two look alike. A toggle given show_checked() is filled with the palette's highlight while checked.
-def checked_colors(palette: QPalette) -> Tuple[QColor, QColor]:
-    """(fill, text) of a checked toggle: the palette's highlight behind its highlighted text, the fill
-    darkened or lightened until the text reads on it (4.5:1). A disabled toggle gets a faint fill."""
-    if palette.currentColorGroup() == QPalette.Disabled:
-        button = palette.color(QPalette.Button)
-        return mix(button, palette.color(QPalette.Active, QPalette.Highlight), 0.35), palette.color(QPalette.ButtonText)
-    text = palette.color(QPalette.HighlightedText)
-    fill = palette.color(QPalette.Highlight)
-    if contrast_ratio(fill, text) < 4.5:
-        fill = readable_on(fill, text, 4.5)
-    return fill, text
-
-
-class CheckedToggleStyle(QProxyStyle):
-    """The base style, except that a checked tool button is filled with :func:`checked_colors`."""
-
-    def drawComplexControl(self, control, option, painter: QPainter, widget=None) -> None:
-        if (control != QStyle.CC_ToolButton or not isinstance(option, QStyleOptionToolButton)
-                or not option.state & QStyle.State_On):
-            super().drawComplexControl(control, option, painter, widget)
-            return
-        fill, text = checked_colors(option.palette)
-        painter.save()
-        painter.setRenderHint(QPainter.Antialiasing)
-        painter.setPen(fill.darker(140) if fill.lightness() > 60 else fill.lighter(160))
-        painter.setBrush(fill)
-        painter.drawRoundedRect(QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5), 2.5, 2.5)
-        painter.restore()
-        label = QStyleOptionToolButton(option)
-        palette = QPalette(option.palette)
-        palette.setColor(QPalette.ButtonText, text)
-        label.palette = palette
-        frame = self.pixelMetric(QStyle.PM_DefaultFrameWidth, option, widget)
-        label.rect = option.rect.adjusted(frame, frame, -frame, -frame)
-        self.drawControl(QStyle.CE_ToolButtonLabel, label, painter, widget)
-
-
-_TOGGLE_STYLES: dict = {}
-
-
-def show_checked(button: QAbstractButton) -> QAbstractButton:
-    """Give a checkable tool button :class:`CheckedToggleStyle` (only the button: a Python style hook on
-    every widget would be called for everything painted). Returns the button."""
-    base = QApplication.style().name() or "Fusion"
-    style = _TOGGLE_STYLES.get(base)
-    if style is None:  # kept alive here: a widget does not own the style it is given
-        style = _TOGGLE_STYLES[base] = CheckedToggleStyle(QStyleFactory.create(base))
-    button.setStyle(style)
-    return button

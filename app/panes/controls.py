@@ -20,6 +20,7 @@ from ..coalesce import KeyRepeat, Latest
 from ..session import RunEnd, Session
 from ..stop_text import STOP_RULES, stop_text
 from ..theme import bold_font
+from ..widgets.checked_style import show_checked
 from ..widgets.quiet import QuietSlider, live_label
 
 #: stop reasons that end training before the configured target
@@ -120,7 +121,7 @@ def tool_button(action: QAction, parent: QWidget) -> QToolButton:
     button = QToolButton(parent)
     button.setDefaultAction(action)
     button.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
-    return button
+    return show_checked(button) if action.isCheckable() else button  # Play: filled while it plays
 
 
 class ControlsPane(QWidget):

@@ -17,6 +17,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from ..theme import bold_font
+from ..widgets.checked_style import show_checked
 from ..widgets.chips import Chip
 from ..widgets.quiet import TallLabel, TallRowsDelegate
 from ..widgets.token_view import TokenView
@@ -73,7 +74,7 @@ class ExplainPane(QWidget):
         self.prev_button = QPushButton("◀ Prev")
         self.next_button = QPushButton("Next ▶")
         self.play_button = QPushButton("Play")
-        self.play_button.setCheckable(True)
+        show_checked(self.play_button).setCheckable(True)  # filled while it plays, in every theme
         self._timer = QTimer(self, interval=self.PLAY_MS)
         self._build_layout()
         self.start_button.clicked.connect(lambda: self.show_frame(0))

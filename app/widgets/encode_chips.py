@@ -15,7 +15,7 @@ from bpe_core.types import EncodedToken, Encoding
 
 from .chip_colors import ACCENT, TEXT_COLOR
 from .chip_text import chip_text
-from ..theme import show_checked
+from .checked_style import show_checked
 from .chips import Chip
 
 #: :func:`chip_for`'s answer when a chip depends on the token's span (not cacheable per id)

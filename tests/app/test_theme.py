@@ -179,3 +179,37 @@ def test_a_chart_made_before_the_switch_follows_it(qtbot, loaded_window):
     qtbot.waitUntil(lambda: luminance(plot.backgroundBrush().color()) < 0.05, timeout=2000)
     axis = plot.getPlotItem().getAxis("bottom").textPen().color()
     assert contrast_ratio(axis, plot.backgroundBrush().color()) >= 4.5
+
+
+def play_button(window):
+    from PySide6.QtWidgets import QToolButton
+
+    (button,) = [b for b in window.controls.findChildren(QToolButton) if b.defaultAction() is
+                 window.train_actions["play"]]
+    return button
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_play_looks_pressed_while_it_plays_in_every_theme(qtbot, loaded_window, theme):
+    w = loaded_window
+    choose(qtbot, w, theme)
+    button = play_button(w)
+    w.session.set_speed(0.5)  # slow: the run is still playing when the button is grabbed
+    off = mean_color(button)
+    qtbot.mouseClick(button, Qt.LeftButton)
+    assert button.isChecked()
+    on = mean_color(button)
+    qtbot.mouseClick(button, Qt.LeftButton)  # pause
+    assert distance(on, off) >= APART, (theme, on.name(), off.name())
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_explain_docks_play_looks_pressed_in_every_theme(qtbot, window, theme):
+    choose(qtbot, window, theme)
+    button = window.explain.pane.play_button
+    button.setEnabled(True)
+    off = mean_color(button)
+    button.setChecked(True)
+    on = mean_color(button)
+    button.setChecked(False)
+    assert distance(on, off) >= APART, (theme, on.name(), off.name())
