@@ -33,7 +33,9 @@ class WordsPane(QWidget):
     def __init__(self, session: Session, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.token_chips = TokenChips(session.token)
+        # a chip's tooltip tells the count its pair had when it merged (the newest merge that made it)
+        self.token_chips = TokenChips(session.token, count=lambda t: next(
+            (st.count for st in reversed(session.history) if st.new_id == t), None))
         session.corpus_loaded.connect(self.token_chips.clear)
         session.tokens_renamed.connect(self.token_chips.clear)
         self.model = WordsModel(session, self.token_chips, self)

@@ -122,6 +122,9 @@ def token_tooltip(model, token_id: int, *, extra: str = "") -> str:
         lines.append(f"rank {rank}: {escape_html(model.display(left))} + {escape_html(model.display(right))}")
     else:
         lines.append("rank — (base symbol)")
+    counts = getattr(model, "merge_counts", None) or ()
+    if rank and rank <= len(counts) and counts[rank - 1] is not None:
+        lines.append(f"count when merged: {counts[rank - 1]:,}")
     data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
     lines.append(f"bytes ({len(data)}): {to_hex(data)}")
     if isinstance(raw, bytes):

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QToolTip, QWidget
 
+from bpe_core.encoding.symbols import to_hex
 from bpe_core.types import Raw
 
-from .chip_text import UNKNOWN_LABEL, chip_text
-from .chips import Chip, ChipMetrics, chips_size_hint, paint_chips
+from .chip_text import UNKNOWN_LABEL, chip_text, escape_html, unknown_tooltip
+from .chips import Chip, ChipMetrics, chips_size_hint, layout_chips, paint_chips
 from .quiet import QuietScrollBar, RowsView
 from .roles import ACCESSIBLE, DISPLAY, HORIZONTAL, IDS_ROLE
 
@@ -29,11 +30,13 @@ CELL_MARGINS = (3, 1, -3, -1)
 class TokenChips:
     """Chips of a vocabulary's tokens, cached by id; ``token(id)`` gives a token's bytes or text.
 
-    Call :meth:`clear` when ids change meaning (another corpus or settings).
+    Call :meth:`clear` when ids change meaning (another corpus or settings). ``count(id)``: the count of the
+    pair a token was merged from, when known (its tooltip says it).
     """
 
-    def __init__(self, token: Callable[[int], Raw]) -> None:
+    def __init__(self, token: Callable[[int], Raw], count: Optional[Callable[[int], Optional[int]]] = None) -> None:
         self.token = token
+        self.count = count
         self._cache: Dict[int, Chip] = {}
 
     def clear(self, *_) -> None:
@@ -50,6 +53,20 @@ class TokenChips:
 
     def chips(self, ids: Iterable[int]) -> List[Chip]:
         return [self.chip(i) for i in ids]
+
+    def tooltip(self, token_id: int) -> str:
+        """What hovering a token's chip tells: its id, what it reads, its bytes in hex, its count when known."""
+        if token_id < 0:
+            return unknown_tooltip(None)
+        raw = self.token(token_id)
+        data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
+        lines = [f"<b>id {token_id}</b> · {escape_html(self.chip(token_id).text)}",
+                 f"text: {escape_html(repr(data.decode('utf-8', 'replace')))}",
+                 f"bytes ({len(data)}): {to_hex(data)}"]
+        count = self.count(token_id) if self.count is not None else None
+        if count is not None:
+            lines.append(f"count when merged: {count:,}")
+        return "<br>".join(lines)
 
     def text(self, ids: Iterable[int]) -> str:
         """Plain-text form of a segmentation: ``[lo][w]`` (DisplayRole, copy, tests)."""
@@ -107,6 +124,24 @@ class ChipsView(RowsView):
                     painter.setClipRect(cell.adjusted(*CELL_MARGINS))
                     self._paint_cell(painter, cell, ids, self.flash_ids, m)
         painter.end()
+
+    def chip_at(self, pos: QPoint) -> Optional[int]:
+        """The token id of the chip under ``pos`` (viewport coordinates), as :meth:`paintEvent` lays them out."""
+        index, model = self.indexAt(pos), self.model()
+        if not index.isValid() or index.column() not in self._shown_chip_columns():
+            return None
+        ids = model.chip_ids(index.row(), index.column()) or ()
+        cell = self.visualRect(index).adjusted(*CELL_MARGINS)
+        rects, _cut = layout_chips(cell, self.token_chips.chips(ids), self.metrics())
+        return next((t for r, t in zip(rects, ids) if r.contains(QPointF(pos))), None)
+
+    def viewportEvent(self, e) -> bool:
+        if e.type() == QEvent.ToolTip:  # a chip tells its id, bytes and count; elsewhere the cell's own tooltip
+            token_id = self.chip_at(e.pos())
+            if token_id is not None:
+                QToolTip.showText(e.globalPos(), self.token_chips.tooltip(token_id), self.viewport())
+                return True
+        return super().viewportEvent(e)
 
     def warm(self, rows: Iterable[Sequence], flash_ids: Set[int]) -> None:
         """Make the chip pixmaps a repaint of ``rows`` (a model's rows: token-id tuples in the chip columns) with

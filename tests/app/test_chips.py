@@ -262,3 +262,65 @@ def test_a_carriage_return_reads_as_a_symbol_not_a_tofu_box(qtbot, window, tmp_p
     assert any("\\r" in t or "␍" in t for t in shown), shown  # and say so
     for text in shown:
         assert not any(font_lacks(c, view.font()) for c in text), text
+
+
+def _hover(qtbot, view, pos):
+    """What the user reads on hovering ``pos`` of ``view``'s viewport (the real tooltip event)."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    QToolTip.hideText()
+    vp = view.viewport()
+    view.viewportEvent(QHelpEvent(QEvent.ToolTip, pos, vp.mapToGlobal(pos)))
+    qtbot.waitUntil(QToolTip.isVisible, timeout=2000)
+    text = QToolTip.text()
+    QToolTip.hideText()
+    return text
+
+
+def test_hovering_a_words_chip_tells_its_id_bytes_and_count(qtbot, loaded_window):
+    """Issue 23, finding 10: a user hovers a chip to see the token id, its bytes and its count."""
+    from PySide6.QtCore import QPoint
+
+    from bpe_lens_app.widgets.chips_table import CELL_MARGINS
+
+    w = loaded_window
+    s = w.session
+    s.step(3)
+    qtbot.waitUntil(lambda: s.merge_count == 3, timeout=10000)
+    step = s.history[0]
+    view, model = w.words.table, w.words.model
+    row = next(r for r in range(model.rowCount()) if step.new_id in model.chip_ids(r, model.SEGMENTATION))
+    view.scrollTo(model.index(row, model.SEGMENTATION))
+    ids = model.chip_ids(row, model.SEGMENTATION)
+    cell = view.visualRect(model.index(row, model.SEGMENTATION)).adjusted(*CELL_MARGINS)
+    rects, _ = chips.layout_chips(cell, view.token_chips.chips(ids), view.metrics())
+    k = ids.index(step.new_id)
+    tip = _hover(qtbot, view, rects[k].center().toPoint())
+    raw = s.token(step.new_id)
+    data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
+    assert f"id {step.new_id}" in tip
+    assert " ".join(f"{b:02X}" for b in data) in tip
+    assert f"count when merged: {step.count:,}" in tip
+    # a base symbol (no merge made it): id and bytes, no count
+    base = next(i for i in ids if i < s.core.initial_vocab) if any(i < s.core.initial_vocab for i in ids) else None
+    if base is not None:
+        tip = _hover(qtbot, view, rects[ids.index(base)].center().toPoint())
+        assert f"id {base}" in tip and "count" not in tip
+    assert view.chip_at(QPoint(1, 1)) is None  # the word column: no chip
+
+
+def test_hovering_an_encode_chip_tells_its_count(qtbot, loaded_window):
+    w = loaded_window
+    s = w.session
+    s.step(3)
+    qtbot.waitUntil(lambda: s.merge_count == 3, timeout=10000)
+    step = s.history[0]
+    text = chip_text(s.token(step.new_id), mode="text", whitespace=False)[0]
+    with qtbot.waitSignal(w.encode.encoding_changed, timeout=5000):
+        w.encode.set_text(f"{text} {text}")
+    enc = w.encode.encoding()
+    i = next(k for k, t in enumerate(enc.tokens) if t.id == step.new_id)
+    tip = _hover(qtbot, w.encode.view, w.encode.view.chip_rect(i).center().toPoint())
+    assert f"id {step.new_id}" in tip and f"count when merged: {step.count:,}" in tip
