@@ -341,7 +341,6 @@ def run_console() -> None:
     sys.exit(code)
 
 
-
 def main(argv: Optional[List[str]] = None) -> int:
     """Run the command ``argv`` (default ``sys.argv[1:]``) and return its exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
