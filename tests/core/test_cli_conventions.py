@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import pty
 import re
 import subprocess
 import sys
@@ -254,6 +253,7 @@ def test_dash_writes_standard_output(folder: Path, key: str, dest: str) -> None:
 @pytest.mark.parametrize("key,dest", OUTPUTS, ids=[f"{k}:{d}" for k, d in OUTPUTS])
 def test_binary_data_is_not_written_to_a_terminal(folder: Path, key: str, dest: str) -> None:
     """As git and curl: a GIF or a Parquet table on a terminal is refused, before any work; text is printed."""
+    pty = pytest.importorskip("pty")  # a terminal for the command's stdout (POSIX)
     case = CASES[key]
     leader, follower = pty.openpty()
     try:
