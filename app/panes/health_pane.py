@@ -26,6 +26,7 @@ from bpe_core.types import Progress
 
 from ..payloads import user_message
 from ..theme import BAR, CURVES, follow_palette, graphic_color, sort_arrows_follow_order
+from ..widgets.axes import short_labels
 from ..worker import CallSlot, keep_alive
 from .health_model import HealthTableModel
 
@@ -102,7 +103,10 @@ class HealthPane(QWidget):
         fplot.setTitle("tokens per 100 characters")
         fplot.setMenuEnabled(False)
         fplot.setMouseEnabled(False, False)
-        self.fertility_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=graphic_color(CURVES[0]))
+        # bars across, a group a row, its name on the left: names side by side under upright bars overlapped
+        # (four files: two labels left) and were dropped
+        self.fertility_bars = pg.BarGraphItem(x0=0, y=[], width=[], height=0.6, brush=graphic_color(CURVES[0]))
+        fplot.invertY(True)  # the first group on top, as in the table
         fplot.addItem(self.fertility_bars)
         follow_palette(self.fertility_plot, fplot)
         self.fertility_table.setHorizontalHeaderLabels(["group", "words", "tokens / word", "tokens / 100 chars"])
@@ -235,9 +239,14 @@ class HealthPane(QWidget):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 t.setItem(r, c, item)
         t.resizeColumnsToContents()
-        self.fertility_bars.setOpts(x=list(range(len(rows))), height=[f.tokens_per_100_chars for f in rows])
-        axis = self.fertility_plot.getPlotItem().getAxis("bottom")
-        axis.setTicks([[(i, f.group) for i, f in enumerate(rows)]])
+        self.fertility_bars.setOpts(x0=0, y=list(range(len(rows))), width=[f.tokens_per_100_chars for f in rows],
+                                    height=0.6)
+        axis = self.fertility_plot.getPlotItem().getAxis("left")
+        fm = self.fertility_plot.fontMetrics()
+        names = short_labels([f.group for f in rows], fm, 20 * fm.averageCharWidth())
+        axis.setTicks([[(i, name) for i, name in enumerate(names)], []])
+        axis.setWidth(max((fm.horizontalAdvance(n) for n in names), default=0) + 16)  # room for the names
+        self.fertility_plot.getPlotItem().setYRange(-0.5, max(len(rows), 1) - 0.5, padding=0.05)
         self.fertility_plot.getPlotItem().setTitle(f"tokens per 100 characters, by {report.by}")
 
     def _on_status_box_changed(self, _index: int) -> None:

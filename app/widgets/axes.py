@@ -3,18 +3,21 @@
 * :func:`nice_ceiling` — a round number at or above a value (an axis's end);
 * :class:`SpacedAxis` — an axis whose tick labels never run together ("1000020000 30000");
 * :func:`relax_width` — a chart title that may be narrower than its text;
-* :func:`show_empty` — a chart's clean look before it has data (0..100, no stray scale).
+* :func:`show_empty` — a chart's clean look before it has data (0..100, no stray scale);
+* :func:`short_labels` — category labels (file names) short enough to stay apart.
 """
 from __future__ import annotations
 
 import math
-from typing import List, Tuple
+import os
+from typing import List, Sequence, Tuple
 
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
-__all__ = ["nice_ceiling", "nice_step", "SpacedAxis", "relax_width", "show_empty"]
+__all__ = ["nice_ceiling", "nice_step", "SpacedAxis", "relax_width", "show_empty", "short_labels"]
 
 
 def nice_ceiling(x: float) -> float:
@@ -90,3 +93,18 @@ def show_empty(plot: pg.PlotItem, x_end: float = 100) -> None:
     empty chart, such as −4,000..4,000 with "(x0.001)" on the axis, mean nothing to a reader)."""
     plot.setXRange(0, x_end, padding=0.02)
     plot.setYRange(0, 1, padding=0.05)
+
+
+def short_labels(names: Sequence[str], fm: QFontMetrics, max_px: int) -> List[str]:
+    """Axis labels for ``names`` at most ``max_px`` wide that stay apart: what all of them start with is cut
+    to "…" first (``wiki_part_1.txt``, ``wiki_part_2.txt`` → ``…1.txt``, ``…2.txt``), then each is elided in
+    its middle. Names that fit are kept whole."""
+    if all(fm.horizontalAdvance(n) <= max_px for n in names):
+        return list(names)
+    common = os.path.commonprefix(list(names)) if len(names) > 1 else ""
+    cut = len(common) if len(common) > 3 else 0
+    out = []
+    for name in names:
+        label = name if fm.horizontalAdvance(name) <= max_px or not cut else "…" + name[cut:]
+        out.append(label if fm.horizontalAdvance(label) <= max_px else fm.elidedText(label, Qt.ElideMiddle, max_px))
+    return out

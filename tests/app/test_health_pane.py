@@ -136,3 +136,40 @@ def test_health_of_the_current_training(qtbot, loaded_window, small_corpus, monk
     made = [r for r in pane.report.rows if r.rank]
     assert len(made) == 5 and all(r.status in ("used", "consumed") for r in made)  # trained on this corpus
     assert [r.merge_count for r in made] == [s.count for s in session.history]
+
+
+def test_fertility_by_file_names_every_file_apart(qtbot, window, model, tmp_path, monkeypatch) -> None:
+    """Issue 23, finding 6: health on four files labelled two of them (the others' labels overlapped and
+    pyqtgraph dropped them). Every file's label is drawn, none overlapping another."""
+    from PySide6.QtGui import QImage, QPainter
+
+    paths = []
+    for k, text in enumerate(("the cat sat.\n", "the mat.\n", "a rat ate.\n", "the end.\n")):
+        path = tmp_path / f"wikipedia_articles_part_{k + 1}_of_four.txt"
+        path.write_text(text * 20, encoding="utf-8")
+        paths.append(path)
+    window.tabs.setCurrentIndex(window.tabs.addTab(InspectorTab(model, "demo"), "Inspect: demo"))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(p) for p in paths], ""))
+    window.findChild(type(window.open_action), "action_vocabulary_health").trigger()
+    pane = window.tabs.currentWidget()
+    qtbot.waitUntil(lambda: pane.report is not None, timeout=20000)
+    assert pane.report.by == "file"
+    qtbot.wait(20)
+    plot = pane.fertility_plot.getPlotItem()
+    texts: list = []
+    for name in ("left", "bottom"):
+        image = QImage(10, 10, QImage.Format_ARGB32)
+        painter = QPainter(image)
+        specs = plot.getAxis(name).generateDrawSpecs(painter)
+        painter.end()
+        labels = [(rect, text) for rect, _f, text in specs[2]] if specs else []
+        for i, (a, _ta) in enumerate(labels):
+            for b, _tb in labels[i + 1:]:
+                assert not a.intersects(b), (_ta, _tb)
+        if name == "left":  # the groups' names (the bottom axis: the counts), inside the chart
+            texts = [t for _r, t in labels]
+            assert all(r.left() >= 0 for r, _t in labels), labels
+    named = [p.name for p in paths]
+    assert len(texts) == len(named) == len(set(texts)), texts  # every file labelled, each label its own
+    for name, text in zip(named, texts):  # in the table's order, each a whole name or pieces of it around "…"
+        assert text == name or ("…" in text and all(piece in name for piece in text.split("…"))), (name, text)
