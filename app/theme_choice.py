@@ -6,15 +6,16 @@ when the palette changes, so setting the application palette is all a switch nee
 The presenter keeps its own black, whatever the theme. Chips keep their light backgrounds with dark
 text (:mod:`bpe_lens_app.widgets.chip_colors`).
 
-Toggles look checked under every theme: :func:`~bpe_lens_app.theme.show_checked`.
+Toggles look checked under every theme (:mod:`bpe_lens_app.widgets.checked_style`); the training
+buttons' icons take the palette's button text (:func:`tint_icons`: Qt's built-in ones are black).
 """
 from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import QApplication, QStyle, QStyleFactory
 
 from .theme import dark_palette
 
@@ -54,3 +55,49 @@ def forget_choice() -> None:
     """Forget the palette kept for System (as a new process starts: the tests' clean slate)."""
     global _before
     _before = None
+
+
+#: the training actions whose icons are one-color shapes, drawn in the palette's button text
+TINTED_ACTIONS = ("reset", "undo", "step", "play", "run")
+
+
+def tinted(icon: QIcon, color: QColor, sizes=(16, 24, 32)) -> QIcon:
+    """``icon``'s shape filled with ``color`` (its alpha kept): a black icon made readable on dark."""
+    out = QIcon()
+    for size in sizes:
+        source = icon.pixmap(size, size)
+        if source.isNull():
+            continue
+        pixmap = QPixmap(source.size())
+        pixmap.setDevicePixelRatio(source.devicePixelRatio())
+        pixmap.fill(Qt.transparent)
+        painter = QPainter(pixmap)
+        painter.drawPixmap(0, 0, source)
+        painter.setCompositionMode(QPainter.CompositionMode_SourceIn)
+        painter.fillRect(pixmap.rect(), color)
+        painter.end()
+        out.addPixmap(pixmap)
+    return out
+
+
+#: the style's standard icons that are one-color shapes (the media buttons'): tinted; others kept as drawn
+ONE_COLOR_ICONS = frozenset((QStyle.SP_MediaPlay, QStyle.SP_MediaPause, QStyle.SP_MediaSeekBackward,
+                             QStyle.SP_MediaSeekForward, QStyle.SP_MediaSkipBackward, QStyle.SP_MediaSkipForward))
+
+
+def standard_icon(pixmap) -> QIcon:
+    """The style's standard icon ``pixmap`` (``QStyle.SP_MediaPlay``, ...); a one-color one in the
+    application palette's button text color."""
+    app = QApplication.instance()
+    icon = app.style().standardIcon(pixmap)
+    return tinted(icon, app.palette().color(QPalette.ButtonText)) if pixmap in ONE_COLOR_ICONS else icon
+
+
+def tint_icons(actions) -> None:
+    """Give the training actions' icons (:data:`TINTED_ACTIONS` of a ``TrainActions``) the application
+    palette's button text color: called when the window is made and at each theme switch."""
+    color = QApplication.palette().color(QPalette.ButtonText)
+    for name in TINTED_ACTIONS:
+        action = actions[name]
+        if not action.icon().isNull():
+            action.setIcon(tinted(action.icon(), color))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QActionGroup
 
 from .. import settings_store
-from ..theme_choice import THEMES, apply_theme
+from ..theme_choice import THEMES, apply_theme, tint_icons
 
 
 def install(window) -> None:
@@ -27,9 +27,11 @@ def install(window) -> None:
         menu.addAction(action)
     window.menus["theme"] = menu
     apply_theme(current)
+    tint_icons(window.train_actions)
 
 
 def choose(window, name: str) -> None:
     """The user picked theme ``name``: apply it now and remember it."""
     apply_theme(name)
+    tint_icons(window.train_actions)
     settings_store.save_theme(window.settings, name)

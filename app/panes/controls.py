@@ -13,13 +13,14 @@ from typing import Dict, Optional
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QApplication, QComboBox, QHBoxLayout, QProgressBar, QSpinBox, QStatusBar, QStyle,
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QProgressBar, QSpinBox, QStatusBar, QStyle,
                                QToolButton, QVBoxLayout, QWidget)
 
 from ..coalesce import KeyRepeat, Latest
 from ..session import RunEnd, Session
 from ..stop_text import STOP_RULES, stop_text
 from ..theme import bold_font
+from ..theme_choice import standard_icon
 from ..widgets.checked_style import show_checked
 from ..widgets.quiet import QuietSlider, live_label
 
@@ -59,11 +60,10 @@ class TrainActions(QObject):
         self.actions: Dict[str, QAction] = {}
         self.latest = Latest(self)  # one step/undo per event-loop pass: auto-repeat never queues
         self.key_repeat = KeyRepeat(parent if isinstance(parent, QWidget) else None, self)
-        style = QApplication.style()
         for name, (text, keys, tip, icon) in self.SPEC.items():
             action = QAction(text, self)
             if icon is not None:
-                action.setIcon(style.standardIcon(icon))
+                action.setIcon(standard_icon(icon))  # in the theme's text color
             action.setShortcuts([QKeySequence(k) for k in keys])
             action.setToolTip(f"{tip} ({' / '.join(keys)})")
             action.setObjectName(f"action_{name}")
@@ -98,7 +98,7 @@ class TrainActions(QObject):
         play = self.actions["play"]
         play.setChecked(kind == "play")
         play.setText("Pause" if kind == "play" else "Play")
-        play.setIcon(QApplication.style().standardIcon(QStyle.SP_MediaPause if kind == "play" else QStyle.SP_MediaPlay))
+        play.setIcon(standard_icon(QStyle.SP_MediaPause if kind == "play" else QStyle.SP_MediaPlay))
         self.actions["cancel"].setEnabled(bool(kind))
 
 

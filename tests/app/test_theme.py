@@ -213,3 +213,23 @@ def test_the_explain_docks_play_looks_pressed_in_every_theme(qtbot, window, them
     on = mean_color(button)
     button.setChecked(False)
     assert distance(on, off) >= APART, (theme, on.name(), off.name())
+
+
+@pytest.mark.parametrize("theme", ("Light", "Dark"))
+def test_the_training_buttons_icons_stand_out_on_the_buttons(qtbot, loaded_window, theme):
+    """Qt's built-in media icons are black: on a dark button (#353535) they nearly vanished. Play's
+    icon changes with the run (Pause while playing): it keeps the theme's color through a play."""
+    window = loaded_window
+    choose(qtbot, window, theme)
+    window.session.set_speed(0.5)
+    for _ in range(2):  # play, pause
+        qtbot.mouseClick(play_button(window), Qt.LeftButton)
+    qtbot.waitUntil(lambda: not window.session.is_running, timeout=3000)
+    button = QApplication.palette().color(QPalette.Button)
+    for name in ("reset", "undo", "step", "play", "run"):
+        image = window.train_actions[name].icon().pixmap(16, 16).toImage()
+        ink = [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())
+               if image.pixelColor(x, y).alpha() > 200]
+        assert ink, name
+        darkest_gap = min(contrast_ratio(QColor(c.red(), c.green(), c.blue()), button) for c in ink)
+        assert darkest_gap >= 3.0, (theme, name)
