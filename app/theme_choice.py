@@ -15,7 +15,7 @@ from typing import Dict, Optional, Tuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QStyle, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyle
 
 from .theme import dark_palette
 
@@ -29,8 +29,23 @@ _before: Optional[Tuple[bool, QPalette]] = None
 
 
 def light_palette() -> QPalette:
-    """Fusion's own light palette (dark text on white and light grey), whatever the desktop's."""
-    return QStyleFactory.create("Fusion").standardPalette()
+    """A light palette (Fusion's light colors: dark text on white and light grey, disabled text greyed),
+    whatever the desktop's; the counterpart of :func:`~bpe_lens_app.theme.dark_palette`."""
+    p = QPalette()
+    roles = {QPalette.Window: "#efefef", QPalette.WindowText: "#000000", QPalette.Base: "#ffffff",
+             QPalette.AlternateBase: "#f7f7f7", QPalette.Text: "#000000", QPalette.Button: "#efefef",
+             QPalette.ButtonText: "#000000", QPalette.Highlight: "#308cc6", QPalette.HighlightedText: "#ffffff",
+             QPalette.ToolTipBase: "#ffffdc", QPalette.ToolTipText: "#000000", QPalette.PlaceholderText: "#767676",
+             QPalette.Light: "#ffffff", QPalette.Midlight: "#cacaca", QPalette.Mid: "#b8b8b8",
+             QPalette.Dark: "#9f9f9f", QPalette.Shadow: "#767676", QPalette.BrightText: "#ffffff",
+             QPalette.Link: "#0000ff", QPalette.LinkVisited: "#ff00ff"}
+    for role, color in roles.items():
+        p.setColor(role, QColor(color))
+    for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
+        p.setColor(QPalette.Disabled, role, QColor("#bebebe"))
+    p.setColor(QPalette.Disabled, QPalette.Base, QColor("#efefef"))
+    p.setColor(QPalette.Disabled, QPalette.Highlight, QColor("#919191"))
+    return p
 
 
 def apply_theme(name: str) -> None:
@@ -44,10 +59,13 @@ def apply_theme(name: str) -> None:
         if _before is not None:
             explicit, palette = _before
             _before = None
+            app.styleHints().unsetColorScheme()
             app.setPalette(palette if explicit else QPalette())  # an empty palette: the desktop's again
         return
     if _before is None:
         _before = (QApplication.testAttribute(Qt.AA_SetPalette), QPalette(app.palette()))
+    # the window frame and native dialogs follow where the platform lets them (Windows, macOS, portals)
+    app.styleHints().setColorScheme(Qt.ColorScheme.Dark if name == "dark" else Qt.ColorScheme.Light)
     app.setPalette(dark_palette() if name == "dark" else light_palette())
 
 

@@ -233,3 +233,19 @@ def test_the_training_buttons_icons_stand_out_on_the_buttons(qtbot, loaded_windo
         assert ink, name
         darkest_gap = min(contrast_ratio(QColor(c.red(), c.green(), c.blue()), button) for c in ink)
         assert darkest_gap >= 3.0, (theme, name)
+
+
+def test_a_user_who_chose_dark_starts_dark_next_time(qtbot, user_window):
+    """As ``bpe-lens`` opens for a new user: View → Theme → Dark, quit, start again: dark at once."""
+    from bpe_lens_app import theme_choice
+
+    first = user_window()
+    choose(qtbot, first, "Dark")
+    first.close()
+    QApplication.setPalette(QPalette())  # a new process: the desktop's palette
+    theme_choice.forget_choice()
+    assert not is_dark(QApplication.palette())
+    again = user_window()
+    assert theme_actions(again)["Dark"].isChecked()
+    assert is_dark(QApplication.palette())
+    qtbot.waitUntil(lambda: luminance(chart_background(again)) < 0.05, timeout=2000)
