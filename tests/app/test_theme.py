@@ -249,3 +249,29 @@ def test_a_user_who_chose_dark_starts_dark_next_time(qtbot, user_window):
     assert theme_actions(again)["Dark"].isChecked()
     assert is_dark(QApplication.palette())
     qtbot.waitUntil(lambda: luminance(chart_background(again)) < 0.05, timeout=2000)
+
+
+def test_the_health_tabs_charts_follow_a_switch(qtbot, window, tmp_path, monkeypatch):
+    """View → Vocabulary health's two charts, made under the light theme, turn dark with it."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from bpe_lens_app.demo import demo_byte_model
+    from bpe_lens_app.panes.health_pane import HealthPane
+    from bpe_lens_app.panes.inspector_pane import InspectorTab
+
+    corpus = tmp_path / "small.txt"
+    corpus.write_text("the cat sat on the mat\n", encoding="utf-8")
+    model = demo_byte_model("the cat sat on the mat. the cat ate the rat.\n" * 3, merges=20)
+    window.tabs.setCurrentIndex(window.tabs.addTab(InspectorTab(model, "demo"), "Inspect: demo"))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(corpus)], ""))
+    window.findChild(type(window.open_action), "action_vocabulary_health").trigger()
+    pane = window.tabs.currentWidget()
+    assert isinstance(pane, HealthPane)
+    qtbot.waitUntil(lambda: pane.report is not None, timeout=20000)
+    charts = (pane.usage_plot, pane.fertility_plot)
+    assert all(luminance(c.backgroundBrush().color()) > 0.9 for c in charts)
+    choose(qtbot, window, "Dark")
+    qtbot.waitUntil(lambda: all(luminance(c.backgroundBrush().color()) < 0.05 for c in charts), timeout=2000)
+    for chart in charts:
+        axis = chart.getPlotItem().getAxis("bottom").textPen().color()
+        assert contrast_ratio(axis, chart.backgroundBrush().color()) >= 4.5
