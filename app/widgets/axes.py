@@ -51,7 +51,7 @@ class SpacedAxis(pg.AxisItem):
     thousands read "10k", "20k" (short labels: more of them fit).
     """
 
-    GAP = 12
+    GAP = 10
 
     def tickSpacing(self, minVal: float, maxVal: float, size: float) -> List[Tuple[float, float]]:
         span = abs(maxVal - minVal)
@@ -61,12 +61,18 @@ class SpacedAxis(pg.AxisItem):
         lo, hi = min(minVal, maxVal), max(minVal, maxVal)
         step = nice_step(span * 20 / size)  # at least 20 px a label
         for _ in range(30):
-            ends = [math.ceil(lo / step) * step, math.floor(hi / step) * step]
-            widest = max(fm.horizontalAdvance(t) for t in self.tickStrings(ends, self.scale, step))
-            if size * step / span >= widest + self.GAP:
+            if size * step / span >= self._widest_shown(lo, hi, size, step, fm) + self.GAP:
                 break
             step = nice_step(step * 1.01)
         return [(step, 0.0)]
+
+    def _widest_shown(self, lo: float, hi: float, size: float, step: float, fm: QFontMetrics) -> int:
+        """The widest label at ``step`` of those pyqtgraph draws (a label past the axis's end is hidden)."""
+        values = [k * step for k in range(math.ceil(lo / step), math.floor(hi / step) + 1)][:200]
+        widths = [fm.horizontalAdvance(t) for t in self.tickStrings(values, self.scale, step)]
+        inside = [w for v, w in zip(values, widths)
+                  if (v - lo) / (hi - lo) * size >= w / 2 and (hi - v) / (hi - lo) * size >= w / 2]
+        return max(inside or widths or [0])
 
     def tickStrings(self, values, scale: float, spacing: float) -> List[str]:
         if spacing * scale >= 1000 and all(round(v * scale) % 1000 == 0 for v in values):
