@@ -70,9 +70,11 @@ def apply_theme(name: str) -> None:
 
 
 def forget_choice() -> None:
-    """Forget the palette kept for System (as a new process starts: the tests' clean slate)."""
+    """Forget the palette kept for System and the color scheme asked for (as a new process starts: the
+    tests' clean slate)."""
     global _before
     _before = None
+    QApplication.instance().styleHints().unsetColorScheme()
 
 
 #: the training actions whose icons are one-color shapes, drawn in the palette's button text
