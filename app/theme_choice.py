@@ -1,5 +1,5 @@
 """The theme the user picks (View → Theme): the desktop's palette (System), or the app's own Light or
-Dark palette, switched live; and toggles that look checked under any of them.
+Dark palette, switched live.
 
 Every pane paints from the application palette (:mod:`bpe_lens_app.theme`) and restyles its charts
 when the palette changes, so setting the application palette is all a switch needs: no restart.
@@ -21,7 +21,6 @@ from .theme import dark_palette
 
 #: the choices, as stored in the settings -> as shown in the menu
 THEMES: Dict[str, str] = {"system": "System", "light": "Light", "dark": "Dark"}
-DEFAULT_THEME = "system"
 
 #: what the app had before it first set a palette of its own: ``(set, palette)``, where ``set`` says the
 #: palette had been set explicitly (else System goes back to the desktop's palette, live)
