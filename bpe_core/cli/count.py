@@ -82,7 +82,7 @@ def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def run_count(args: argparse.Namespace) -> int:
-    from bpe_core.corpus.engines import count_table
+    from bpe_core.corpus.engines import count_table, where_counted
     from bpe_core.corpus.files import expand_paths
     from bpe_core.corpus.table import require_pyarrow, write_parquet, write_tsv
     from bpe_core.formats.outputs import check_output
@@ -107,5 +107,5 @@ def run_count(args: argparse.Namespace) -> int:
         write_parquet(args.output, counts, firsts, cfg, [(shown(p), p.stat().st_size) for p in paths])
     if not args.quiet:
         print(f"{output_name(args.output)}: {len(counts):,} words, {sum(counts.values()):,} occurrences in {len(paths)} "
-              f"file(s), preset {cfg.preset}, engine {args.engine}", file=sys.stderr)
+              f"file(s), preset {cfg.preset}, {where_counted(args.engine, cfg, args.field)}", file=sys.stderr)
     return 0
