@@ -50,7 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, metavar="N",
                        help="worker processes (default: every core; dask: a LocalCluster of N)")
-    where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (with --engine dask)")
+    where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler, tcp://HOST:PORT (with --engine dask); its "
+                            "workers get the files' absolute paths")
     p.add_argument("--field", metavar="NAME",
                    help="the inputs are JSON lines: count the text in this field of each record")
     p.add_argument("--errors", choices=("strict", "replace"), default="strict",
