@@ -223,12 +223,25 @@ def dask_client(workers: Optional[int], scheduler: Optional[str]):  # type: igno
                 client = stack.enter_context(distributed.Client(scheduler, timeout=CONNECT_SECONDS))
             except OSError as exc:
                 raise _unreachable(scheduler, exc) from None
+            _await_a_worker(client, scheduler)
         else:
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                 dashboard_address=None, silence_logs=logging.ERROR))
             client = stack.enter_context(distributed.Client(cluster))
         yield client
+
+
+def _await_a_worker(client, scheduler: str) -> None:  # type: ignore[no-untyped-def]
+    """Say so when the scheduler has no worker after CONNECT_SECONDS: counting then waits for one (an
+    adaptive cluster starts workers when work comes), not in silence."""
+    if client.scheduler_info().get("workers"):
+        return
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        logging.getLogger(__name__).warning("warning: the Dask scheduler at %s has no workers yet; waiting for one "
+                                            "(start one with: dask worker %s)", scheduler, scheduler)
 
 
 # -- on a Dask worker ----------------------------------------------------------------------------------
@@ -293,8 +306,8 @@ def count_dask(paths: Sequence[Path], config: TrainerConfig, *, workers: Optiona
     tick = _ticker(progress, sum(sizes))
     whole = one_text(config, text_field)
     blocks = [] if whole else list(plan_blocks(paths, config, chunk=chunk, jsonl=text_field is not None))
-    tick(0)
     with dask_client(workers, scheduler) as client:
+        tick(0)
         if whole:
             counted = client.submit(whole_text_on_worker, [str(p) for p in paths], config, errors,
                                     pure=False).result()

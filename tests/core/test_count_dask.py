@@ -267,3 +267,32 @@ def test_progress_on_a_terminal_is_a_bar_on_stderr(cluster, tmp_path):
     assert r.returncode == 0, text
     assert "counting: 100%|" in text and "\r" in text, text  # tqdm's bar, redrawn in place
     assert r.stdout == ""
+
+
+def test_a_scheduler_without_workers_is_said_not_waited_on_in_silence(tmp_path):
+    """Dask waits for workers (an adaptive cluster starts them when work comes): the command waits
+    too, but says why after 5 s instead of showing nothing."""
+    import logging
+    import threading
+    import time
+    src = need("tinyshakespeare.txt")
+    with distributed.LocalCluster(n_workers=0, dashboard_address=":0", silence_logs=logging.ERROR) as empty:
+        proc = subprocess.Popen([sys.executable, "-m", "bpe_core", "count", src, "--preset", "gpt2", "--engine",
+                                 "dask", "--scheduler", empty.scheduler_address, "-o", tmp_path / "c.tsv"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        lines = []
+        reader = threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True)
+        reader.start()
+        deadline = time.monotonic() + 60  # a hang guard only
+        try:
+            while not any("has no workers" in line for line in lines) and time.monotonic() < deadline:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.2)
+        finally:
+            proc.kill()
+            proc.wait()
+            reader.join(10)
+    assert lines and lines[0] == (f"warning: the Dask scheduler at {empty.scheduler_address} has no workers yet; "
+                                  f"waiting for one (start one with: dask worker {empty.scheduler_address})\n"), lines
