@@ -51,6 +51,10 @@ class TallLabel(QLabel):
         super().__init__(*args, **kw)
         fit_tall_glyphs(self)
 
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.update()  # QLabel repaints only its contents: the old text's tall glyphs sit in the margin
+
     def changeEvent(self, e) -> None:
         super().changeEvent(e)
         if e.type() == QEvent.FontChange:
@@ -124,6 +128,7 @@ class LiveLabel(QWidget):
         shown = fm.elidedText(text, Qt.ElideRight, room) if elided else text
         if shown != label.text():
             label.setText(shown)
+            label.update()  # QLabel repaints only its contents: the old text's tall glyphs sit in the margin
         tip = (self._tip or text) if elided else self._tip
         if tip != super().toolTip():
             super().setToolTip(tip)

@@ -119,3 +119,49 @@ def test_why_this_split_draws_the_dot_of_G_whole(qtbot):
     assert above > 0
     for k in range(rows.count()):  # the text is centred in its row: room for the dot above it
         assert rows.visualItemRect(rows.item(k)).height() >= fm.height() + 2 * above, rows.item(k).text()
+
+
+class _Painted(QWidget):
+    """Records the rectangles of the paint events another widget receives."""
+
+    def __init__(self, target: QWidget) -> None:
+        super().__init__()
+        self.rects = []
+        target.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Paint:
+            self.rects.append(event.rect())
+        return False
+
+
+def _repaints_whole_after_new_text(qtbot, holder, label: QLabel, set_text) -> None:
+    set_text("Merge 5 (Ġ + w → Ġw) changed 187 words")
+    qtbot.wait(20)
+    painted = _Painted(label)
+    set_text("Merge 6 (o + n → on) changed 3 words")
+    qtbot.waitUntil(lambda: bool(painted.rects), timeout=2000)
+    qtbot.wait(20)
+    covered = painted.rects[0]
+    for rect in painted.rects[1:]:
+        covered = covered.united(rect)
+    # the dot of Ġ is drawn in the label's top margin: a repaint of the contents alone left it on screen
+    assert covered.contains(label.rect()), (covered, label.rect(), label.contentsRect())
+
+
+def test_a_live_labels_new_text_repaints_the_room_for_tall_glyphs(qtbot):
+    """Seen under Xvfb: "Merge 6 (ȯ + n → oṅ)" — the dots of the previous text's Ġ stayed, because a
+    QLabel repaints only its contents rectangle on a new text, and the room for tall glyphs is a margin."""
+    from bpe_lens_app.widgets.quiet import live_label
+
+    holder, label = shown_in_layout(qtbot, live_label)
+    _repaints_whole_after_new_text(qtbot, holder, label.label, label.setText)
+
+
+def test_a_tall_labels_new_text_repaints_the_room_for_tall_glyphs(qtbot):
+    from bpe_lens_app.widgets.quiet import TallLabel
+
+    holder, label = shown_in_layout(qtbot, lambda parent: TallLabel(parent))
+    _repaints_whole_after_new_text(qtbot, holder, label, label.setText)
