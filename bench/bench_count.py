@@ -54,7 +54,8 @@ if engine == "tokenizers":
     tok.train([str(f) for f in files], trainer)
     out["words"] = None
 else:
-    from bpe_core.corpus.engines import count_dask, count_local, dask_client
+    from bpe_core.corpus.dask_engine import count_dask, dask_client
+    from bpe_core.corpus.engines import count_local
     from bpe_core.presets import make_config
     cfg = make_config("gpt2")
     if engine == "dask-2":

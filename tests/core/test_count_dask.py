@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from bpe_core.corpus.engines import count_dask, count_local
+from bpe_core.corpus.dask_engine import count_dask
+from bpe_core.corpus.engines import count_local
 from bpe_core.corpus.files import count_words_in_files
 from bpe_core.corpus.table import read_table
 from bpe_core.presets import make_config
@@ -128,7 +129,7 @@ def test_a_malformed_scheduler_address_is_one_line_before_connecting(tmp_path, a
 
 
 def test_well_formed_scheduler_addresses_pass_the_check():
-    from bpe_core.corpus.engines import check_scheduler_address
+    from bpe_core.corpus.dask_engine import check_scheduler_address
     for address in ("tcp://127.0.0.1:8786", "127.0.0.1:8786", "tls://node-3.cluster.local:8786", "tcp://[::1]:8786",
                     "ws://localhost:1"):
         check_scheduler_address(address)
@@ -202,14 +203,15 @@ def test_a_file_a_worker_cannot_read_is_named_with_the_worker(cluster, tmp_path,
 def test_the_wordpunct_preset_counts_on_a_worker(cluster, monkeypatch):
     """Punkt splits sentences over the whole text: one worker counts it (never this process), and the
     table is the local engine's."""
-    from bpe_core.corpus import engines, files
+    from bpe_core.corpus import dask_engine, engines, files
     cfg, paths = make_config("nltk-wordpunct"), [need("tinyshakespeare.txt"), need(THREE[0])]
     local = count_local(paths, cfg)
 
     def not_here(*args, **kwargs):
         raise AssertionError("counted in the client")
     monkeypatch.setattr(files, "count_words_in_files", not_here)
-    monkeypatch.setattr(engines, "_whole_text", not_here)
+    monkeypatch.setattr(engines, "whole_text_counts", not_here)
+    monkeypatch.setattr(dask_engine, "whole_text_counts", not_here)
     got = count_dask(paths, cfg, scheduler=cluster.scheduler_address)
     assert list(got[0].items()) == list(local[0].items()) and got[1] == local[1]
 
@@ -296,3 +298,34 @@ def test_a_scheduler_without_workers_is_said_not_waited_on_in_silence(tmp_path):
             reader.join(10)
     assert lines and lines[0] == (f"warning: the Dask scheduler at {empty.scheduler_address} has no workers yet; "
                                   f"waiting for one (start one with: dask worker {empty.scheduler_address})\n"), lines
+
+
+def test_a_scheduler_lost_while_counting_is_one_line(tmp_path):
+    """The cluster goes away while its worker counts (Punkt on 20 MB: seconds of work)."""
+    import logging
+    import time
+    big = tmp_path / "big.txt"
+    with big.open("wb") as f:
+        for path in sorted((need("bench/gutenberg/frankenstein.txt").parent).glob("*.txt")):
+            f.write(path.read_bytes())
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=":0",
+                                       silence_logs=logging.ERROR)
+    address = cluster.scheduler_address
+    proc = subprocess.Popen([sys.executable, "-m", "bpe_core", "count", big, "--preset", "nltk-wordpunct", "--engine",
+                             "dask", "--scheduler", address, "-o", tmp_path / "c.tsv"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    try:
+        with distributed.Client(address, timeout=30) as watcher:
+            deadline = time.monotonic() + 120  # a hang guard only
+            while not any(watcher.processing().values()) and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.1)
+        cluster.close()
+        _, err = proc.communicate(timeout=120)
+    finally:
+        cluster.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 2 and "Traceback" not in err, err
+    assert err.splitlines()[-1] == (f"bpe-lens-cli count: error: lost the connection to the Dask scheduler at "
+                                    f"{address} while counting"), err
