@@ -54,10 +54,11 @@ def is_vocabulary(path: str) -> bool:
 
 def confirm_reset(parent: QWidget, session: Session) -> bool:
     """Ask before settings throw away trained merges (no question at merge 0)."""
-    if session.merge_count == 0:
+    trained = max(len(session.timeline), session.merge_count)  # every merge trained, not the position
+    if trained == 0:
         return True
     answer = QMessageBox.question(parent, "Restart training?",
-                                  f"New settings restart training at merge 0; the {session.merge_count:,} "
+                                  f"New settings restart training at merge 0; the {trained:,} "
                                   "merges so far are discarded. Continue?")
     return answer == QMessageBox.Yes
 
@@ -224,7 +225,7 @@ class MainWindow(QMainWindow):
         """Whether the user lets ``action`` throw away the merges trained so far (no question at merge 0).
 
         The box is kept in ``discard_box`` while it is open so that a test can answer it."""
-        n = self.session.merge_count
+        n = max(len(self.session.timeline), self.session.merge_count)  # every merge trained, not the position
         if n == 0:
             return True
         self.discard_box = QMessageBox(

@@ -208,3 +208,25 @@ def test_info_fails_with_a_message_when_a_check_fails(monkeypatch, capsys):
 def test_help_ends_with_examples(flag):
     out = _run(flag)
     assert out.returncode == 0 and out.stdout.rstrip().splitlines()[-1].strip().startswith("bpe-lens")
+
+
+def test_the_discard_question_counts_every_merge_trained_not_the_position(qtbot, monkeypatch, loaded_window):
+    """Seen under Xvfb: 36 merges trained, back at merge 14, the box said "discards the 14 merges"; at merge
+    0 after Home it asked nothing although the 36 would be lost."""
+    monkeypatch.setattr(MainWindow, "ask_to_discard", REAL_ASK)
+    w = _trained(qtbot, loaded_window, n=5)
+    for target in (2, 0):
+        w.session.seek(target)
+        qtbot.waitUntil(lambda: w.session.merge_count == target, timeout=10000)
+        shown = []
+
+        def read_and_answer() -> None:
+            if w.discard_box is None:
+                QTimer.singleShot(10, read_and_answer)
+                return
+            shown.append(w.discard_box.text())
+            w.discard_box.button(QMessageBox.No).click()
+
+        QTimer.singleShot(0, read_and_answer)
+        assert not w.close()
+        assert shown and "discards the 5 merges trained so far" in shown[0], shown
