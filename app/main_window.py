@@ -222,8 +222,7 @@ class MainWindow(QMainWindow):
             self.session.load_corpus(path, config or config_for_table(first, self.session.config))
 
     def ask_to_discard(self, action: str) -> bool:
-        """Whether the user lets ``action`` throw away the merges trained so far (no question at merge 0).
-
+        """Whether the user lets ``action`` throw away the merges trained (no question when there are none).
         The box is kept in ``discard_box`` while it is open so that a test can answer it."""
         n = max(len(self.session.timeline), self.session.merge_count)  # every merge trained, not the position
         if n == 0:
