@@ -45,9 +45,9 @@ def command(python: Optional[str] = None) -> List[str]:
 def entry_text(exec_args: List[str], icon: Path) -> str:
     """The shipped entry with ``Exec`` and ``Icon`` made absolute.
 
-    >>> text = entry_text(["/opt/venv/bin/bpe-lens"], Path("/home/u/icon.png"))
+    >>> text = entry_text(["/opt/venv/bin/bpe-lens"], Path("/srv/u/icon.png"))
     >>> [line for line in text.splitlines() if line.startswith(("Exec=", "Icon="))]
-    ['Exec=/opt/venv/bin/bpe-lens %f', 'Icon=/home/u/icon.png']
+    ['Exec=/opt/venv/bin/bpe-lens %f', 'Icon=/srv/u/icon.png']
     """
     lines = []
     for line in resources.desktop_file().read_text(encoding="utf-8").splitlines():

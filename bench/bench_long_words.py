@@ -1,6 +1,6 @@
 """A long word's first merge, 16k to 256k characters: this checkout against another (e.g. 58c857f).
 
-    python bench/bench_long_words.py [--old /tmp/old58] [--reps 3] [--cap 30]
+    python bench/bench_long_words.py [--old OLD_CHECKOUT] [--reps 3] [--cap 30]
 
 Two words: ``ab`` repeated to n characters with ``ab`` three times (hf ties; the first merge is (a, b),
 n/2 times in one word), and ``a`` repeated n times (the pair (a, a) overlaps itself; three merges).
@@ -61,7 +61,7 @@ def fit(xs: List[float], ys: List[float]) -> Tuple[float, float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--old", default="/tmp/old58", help="a checkout of the code to compare with (git worktree)")
+    ap.add_argument("--old", required=True, help="a checkout of the code to compare with (git worktree add)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--cap", type=float, default=30.0, help="seconds per run at most")
     args = ap.parse_args()

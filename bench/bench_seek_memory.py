@@ -1,6 +1,6 @@
 """Memory while scrubbing: RSS after 1, 10 and 100 seek round trips, this checkout against another (58c857f).
 
-    python bench/bench_seek_memory.py [--old /tmp/old58] [--reps 2] [--far 100] [--kb 300] [--cap 600]
+    python bench/bench_seek_memory.py [--old OLD_CHECKOUT] [--reps 2] [--far 100] [--kb 300] [--cap 600]
 
 A round trip is ``Timeline.seek(far)`` then ``Timeline.seek(0)`` on the first ``--kb`` kB of
 wiki.valid.raw (gpt2 preset), as a user scrubbing the slider does. Each run is a fresh process (at
@@ -51,7 +51,7 @@ print(json.dumps(out))
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--old", default="/tmp/old58", help="a checkout of the code to compare with (git worktree)")
+    ap.add_argument("--old", required=True, help="a checkout of the code to compare with (git worktree add)")
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--far", type=int, default=100, help="merges per seek")
     ap.add_argument("--kb", type=int, default=300, help="kB of wiki.valid.raw")

@@ -259,9 +259,9 @@ def resolved(ws: Workspace, folder: str) -> Workspace:
     the app shows is the file it would read.
 
     >>> ws = Workspace(CorpusRef("../../../../etc/passwd", 1), TrainerConfig(), tabs=("v.json",))
-    >>> r = resolved(ws, "/home/me/work")
+    >>> r = resolved(ws, "/srv/me/proj")
     >>> r.corpus.path, r.tabs
-    ('/etc/passwd', ('/home/me/work/v.json',))
+    ('/etc/passwd', ('/srv/me/proj/v.json',))
     """
     def absolute(p: str) -> str:
         return os.path.normpath(os.path.join(folder, p))

@@ -8,12 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from tests.core.paths import DATA
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from bpe_core.corpus.files import count_words_in_files
 from bpe_core.presets import make_config
 
-WIKI = Path("/work/shared/data/wikitext-2-raw")
+WIKI = DATA / "wikitext-2-raw"
 
 
 def _files(tmp_path: Path):

@@ -8,9 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+
+from tests.core.paths import DATA
 from PySide6.QtCore import Qt
 
-WIKI = Path("/work/shared/data/wikitext-2-raw/wiki.valid.raw")
+WIKI = DATA / "wikitext-2-raw" / "wiki.valid.raw"
 #: the 17.6 MB corpus of bench/bench_train.py (PTB, WikiText-2, four novels), made by its build_corpus()
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "out" / "bench_corpus.txt"
 CORPORA = [pytest.param((), id="default-corpus"),

@@ -1,7 +1,7 @@
 """Journeys (issue 23, findings 2, 3 and 6's per-script curves and "changed 1 words"): training under a new
 user's defaults (read-ahead on, the real event loop, keys and clicks), on the default corpus and on real corpora
 of a megabyte (wiki.valid.raw) and 17.6 MB (the bench corpus, built by bench/bench_train.py from
-/work/shared/data; slow). Every assertion is on what a user sees: the merge counter, the status bar's progress
+the shared data; slow). Every assertion is on what a user sees: the merge counter, the status bar's progress
 and Cancel, the changed-words table and its title, the per-script chart's points. Work is counted, never timed:
 the merges the trainer runs (its ``step`` calls) against the merges shown."""
 from __future__ import annotations
@@ -12,10 +12,12 @@ import threading
 from pathlib import Path
 
 import pytest
+
+from tests.core.paths import DATA
 from PySide6.QtCore import QPoint, Qt
 
 ROOT = Path(__file__).resolve().parents[2]
-WIKI = Path("/work/shared/data/wikitext-2-raw/wiki.valid.raw")
+WIKI = DATA / "wikitext-2-raw" / "wiki.valid.raw"
 DEFAULT = pytest.param((), id="default-corpus")
 WIKI_RUN = pytest.param((str(WIKI),), id="wiki.valid.raw",
                         marks=pytest.mark.skipif(not WIKI.is_file(), reason=f"{WIKI} is missing"))
