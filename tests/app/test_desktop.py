@@ -230,3 +230,5 @@ def test_the_discard_question_counts_every_merge_trained_not_the_position(qtbot,
         QTimer.singleShot(0, read_and_answer)
         assert not w.close()
         assert shown and "discards the 5 merges trained so far" in shown[0], shown
+    _answer_discard(w, QMessageBox.Yes)  # the test's window closes without a question left open
+    assert w.close()
