@@ -103,6 +103,8 @@ def _looks_like_a_file(action: argparse.Action) -> bool:
     """An argument that names a file, by its name, metavar or help (a regex "for a .tiktoken file" is not)."""
     if action.dest in ("help", "version") or action.nargs == 0 or action.type in (int, float) or action.choices:
         return False
+    if action.metavar == "ADDRESS":  # a network address (--scheduler), whose help speaks of the workers' files
+        return False
     if action.metavar in ("FILE", "PATH", "VOCAB", "CORPUS", "SOURCE", "IN", "OUT", "A", "B") or action.dest == "output":
         return True
     help_text = action.help or ""
