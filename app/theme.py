@@ -325,8 +325,13 @@ def dark_palette() -> QPalette:
              QPalette.Light: "#505050", QPalette.Midlight: "#404040", QPalette.Mid: "#303030",
              QPalette.Dark: "#202020", QPalette.Shadow: "#141414", QPalette.BrightText: "#ff6b6b",
              QPalette.Link: "#74a7ff"}
+    return palette_of(p, roles, disabled_text="#7a7a7a")
+
+
+def palette_of(p: QPalette, roles: dict, *, disabled_text: str) -> QPalette:
+    """``p`` with each role's color of ``roles`` and greyed text when disabled (the dark and light themes)."""
     for role, color in roles.items():
         p.setColor(role, QColor(color))
     for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
-        p.setColor(QPalette.Disabled, role, QColor("#7a7a7a"))
+        p.setColor(QPalette.Disabled, role, QColor(disabled_text))
     return p

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle
 
-from .theme import dark_palette
+from .theme import dark_palette, palette_of
 
 #: the choices, as stored in the settings -> as shown in the menu
 THEMES: Dict[str, str] = {"system": "System", "light": "Light", "dark": "Dark"}
@@ -38,10 +38,7 @@ def light_palette() -> QPalette:
              QPalette.Light: "#ffffff", QPalette.Midlight: "#cacaca", QPalette.Mid: "#b8b8b8",
              QPalette.Dark: "#9f9f9f", QPalette.Shadow: "#767676", QPalette.BrightText: "#ffffff",
              QPalette.Link: "#0000ff", QPalette.LinkVisited: "#ff00ff"}
-    for role, color in roles.items():
-        p.setColor(role, QColor(color))
-    for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
-        p.setColor(QPalette.Disabled, role, QColor("#bebebe"))
+    palette_of(p, roles, disabled_text="#bebebe")
     p.setColor(QPalette.Disabled, QPalette.Base, QColor("#efefef"))
     p.setColor(QPalette.Disabled, QPalette.Highlight, QColor("#919191"))
     return p
