@@ -96,7 +96,7 @@ def open_window(args: argparse.Namespace):
     first window's size, and the corpus, vocabulary or workspace named (or the offer to restore, then the
     default corpus). Shared by ``main`` and the journey tests (tests/app/test_journeys*.py), so that
     those drive exactly what a user starts. Raises BPELensError for a bad ``--preset``."""
-    from .theme import apply_app_theme, configure_pyqtgraph
+    from .widgets.theme import apply_app_theme, configure_pyqtgraph
 
     app = make_app()
     configure_pyqtgraph()  # once, before any plot exists
@@ -105,8 +105,8 @@ def open_window(args: argparse.Namespace):
     from .main_window import MainWindow
     from PySide6.QtCore import QSettings
 
-    from .session import Session, default_config
-    from .settings_store import clean_stale_temps, saved_config
+    from .session.session import Session, default_config
+    from .runtime.settings_store import clean_stale_temps, saved_config
 
     # an explicit --preset wins over the remembered settings
     config = default_config(args.preset) if args.preset else saved_config(QSettings()) or default_config()

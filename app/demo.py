@@ -18,8 +18,8 @@ from bpe_core.training.trainer import Trainer
 from bpe_core.types import TrainerConfig
 
 from .panes.encode_pane import EncodePane
-from .panes.inspector_pane import InspectorTab
-from .panes.token_table_model import TokenTableModel
+from .features.inspector import InspectorTab
+from .features.inspector import TokenTableModel
 
 __all__ = ["DEMO_TEXT", "demo_byte_model", "demo_model", "render_encode_pane_demo", "render_inspector_demo"]
 

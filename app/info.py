@@ -125,7 +125,7 @@ def _check_default_corpus() -> str:
     from bpe_core.corpus.counting import count_words
     from bpe_core.presets import make_config
 
-    from .session import DEFAULT_PRESET  # importing the session needs QtCore only, no display
+    from .session.session import DEFAULT_PRESET  # importing the session needs QtCore only, no display
 
     path = resources.default_corpus()
     counts = count_words(path, make_config(DEFAULT_PRESET), workers=1)

@@ -14,23 +14,20 @@ from bpe_core.corpus.table import config_for_table
 from bpe_core.formats.detect import detect_format
 from bpe_core.types import BPELensError, TrainerConfig
 
-from . import export, settings_store
+from .features import exports as export
 from .features import install_features
+from .features.inspector import InspectorTab
+from .features.presenter import PresenterWindow
+from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
+                                TrainActions, WordsPane, bind)
 from .keys import key_lines
 from .layout_state import restore_layout, save_layout
-from .panes.controls import ControlsPane, RunStatus, TrainActions, bind
 from .panes.encode_pane import EncodePane
-from .panes.history_chart import HistoryChart
-from .panes.inspector_pane import InspectorTab
-from .panes.merges_table import MergesTable
-from .panes.pair_chart import PairChart
-from .panes.words_pane import WordsPane
-from .presenter import PresenterWindow
-from .corpus_files import REPLACE_BUTTON, corpus_paths, is_decode_error, save_decode_errors, saved_decode_errors
 from .recent_menus import fill_examples, fill_menu
-from .session import PRESETS, Session, make_config, user_message
-from .settings_dialog import SettingsDialog
-from .theme import change_app_font_size, set_app_font_size
+from .runtime import settings_store
+from .session.corpus_files import REPLACE_BUTTON, corpus_paths, is_decode_error, save_decode_errors, saved_decode_errors
+from .session.session import PRESETS, Session, make_config, user_message
+from .widgets.theme import change_app_font_size, set_app_font_size
 
 RESOURCES = resources.root()
 RECENT_CORPORA, RECENT_VOCABULARIES = "recent", "recent_vocabularies"

@@ -5,7 +5,7 @@ from typing import Callable, List
 
 from PySide6.QtWidgets import QMenu
 
-from .examples import EXAMPLES
+from .features.examples import EXAMPLES
 
 
 def fill_menu(menu: QMenu, paths: List[str], open_one: Callable[[str], None]) -> None:

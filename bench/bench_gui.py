@@ -180,8 +180,8 @@ def run_platforms(args, argv) -> int:
 def open_window(app, args, ini_name: str):
     """(session, main window) sized ``args.size`` with fresh settings, shown; the preset from args."""
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session, default_config
-    from bpe_lens_app.theme import apply_app_theme, configure_pyqtgraph
+    from bpe_lens_app.session.session import Session, default_config
+    from bpe_lens_app.widgets.theme import apply_app_theme, configure_pyqtgraph
 
     configure_pyqtgraph()
     apply_app_theme(app)

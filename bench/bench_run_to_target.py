@@ -82,8 +82,8 @@ def _open_window(argv):
     """The window and session of ``bpe-lens CORPUS`` for code older than ``__main__.open_window``."""
     from bpe_lens_app.__main__ import make_app
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session, default_config
-    from bpe_lens_app.theme import apply_app_theme, configure_pyqtgraph
+    from bpe_lens_app.session.session import Session, default_config
+    from bpe_lens_app.widgets.theme import apply_app_theme, configure_pyqtgraph
 
     app = make_app()
     configure_pyqtgraph()

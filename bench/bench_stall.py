@@ -209,7 +209,7 @@ def main(argv=None) -> int:
     wanted = args.scenarios.split(",")
     app = QApplication.instance() or (WhyApp([], args.why) if args.why else QApplication([]))
     session, window = open_window(app, args, "bench_stall.ini")
-    from bpe_lens_app.session import default_config
+    from bpe_lens_app.session.session import default_config
     from dataclasses import replace
     session.set_config(replace(default_config(args.preset), num_merges=args.merges, vocab_size=None))
     spin_until(app, lambda: False, timeout=0.5)

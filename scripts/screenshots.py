@@ -94,7 +94,7 @@ def settle(ms: int = 250) -> None:
 
 def render_training(outdir: Path, corpus: str, preset: str | None, steps: int) -> list[Path]:
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session, default_config
+    from bpe_lens_app.session.session import Session, default_config
 
     settings = scratch_settings()
     session = Session(config=default_config(preset))
@@ -149,7 +149,7 @@ def render_presenter_screens(outdir: Path, corpus: str, steps: int) -> list[Path
 def render_presenter(path: Path, corpus: str, steps: int) -> None:
     """Presenter mode full screen on this process's screen, merge ``steps`` having just fired."""
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     session = Session()
     window = MainWindow(session, scratch_settings())
@@ -176,9 +176,9 @@ def render_presenter(path: Path, corpus: str, steps: int) -> None:
 def render_unknown_characters(outdir: Path) -> list[Path]:
     """The encode pane on the cjk-mixed example (its own preset, 20 merges) with text it has no
     tokens for: every unknown character reads as itself, marked, with id −1 under it."""
-    from bpe_lens_app.examples import EXAMPLES
+    from bpe_lens_app.features.examples.catalog import EXAMPLES
     from bpe_lens_app.panes.encode_pane import EncodePane
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     example = next(e for e in EXAMPLES if e.file == "seed004_mixed.txt")
     session = Session(config=example.config())
@@ -204,7 +204,7 @@ def render_unknown_characters(outdir: Path) -> list[Path]:
 def render_chinese(outdir: Path) -> list[Path]:
     """The first 400 lines of 三国演义 with the ``cjk-mixed`` preset (seed 004), 100 merges: names as chips."""
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session, make_config
+    from bpe_lens_app.session.session import Session, make_config
 
     if not SANGUO.exists():
         print(f"skipped Chinese: {SANGUO} not found", file=sys.stderr)
@@ -249,9 +249,9 @@ def render_other_panes(outdir: Path) -> list[Path]:
 
 def render_exports(outdir: Path, corpus: str) -> list[Path]:
     """The animation dialog after an export of merges 0..30, and the pair chart exported at 2x."""
-    from bpe_lens_app import export
+    from bpe_lens_app.features.exports import files as export
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     session = Session()
     window = MainWindow(session, scratch_settings())
@@ -281,9 +281,9 @@ def render_exports(outdir: Path, corpus: str) -> list[Path]:
 def render_health(outdir: Path) -> list[Path]:
     """GPT-2 (tokenizer.json) on wiki.valid.raw: token statuses, usage by rank, fertility per script."""
     from bpe_core.formats.detect import open_vocabulary
-    from bpe_lens_app.features.health import open_health
+    from bpe_lens_app.features.health.actions import open_health
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     wiki = DATA / "wikitext-2-raw" / "wiki.valid.raw"
     if not (GPT2_TOKENIZER.exists() and wiki.exists()):
@@ -305,7 +305,7 @@ def render_health(outdir: Path) -> list[Path]:
 def render_curves(outdir: Path) -> list[Path]:
     """The Chinese, English and German novels example, 300 merges, with the per-script curves dock."""
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session, make_config
+    from bpe_lens_app.session.session import Session, make_config
 
     window = MainWindow(Session(config=make_config("cjk-mixed", num_merges=300)), scratch_settings())
     window.resize(SIZE)
@@ -328,8 +328,8 @@ def render_curves(outdir: Path) -> list[Path]:
 def render_compare(outdir: Path) -> list[Path]:
     """View → Compare vocabularies: GPT-2 (A) against GPT-NeoX-20B (B), in the main window."""
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.panes.compare_pane import CompareTab
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.features.compare.pane import CompareTab
+    from bpe_lens_app.session.session import Session
 
     if not (GPT2_TOKENIZER.exists() and NEOX_TOKENIZER.exists()):
         print("skipped the comparison: GPT-2 or NeoX tokenizer.json not found", file=sys.stderr)
@@ -358,8 +358,8 @@ def render_compare(outdir: Path) -> list[Path]:
 def render_compare_continued(outdir: Path) -> Path:
     """GPT-2 continued on a small mixed-language text, then compared with GPT-2 itself."""
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.panes.compare_pane import CompareTab
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.features.compare.pane import CompareTab
+    from bpe_lens_app.session.session import Session
     from bpe_core.formats.detect import open_vocabulary
 
     gpt2 = open_vocabulary(GPT2_TOKENIZER)
@@ -399,9 +399,9 @@ def _is_text(data: bytes) -> bool:
 
 def render_ties(outdir: Path) -> list[Path]:
     """Seed 001's example with its preset: ties at merge 0, the inspector, then a branch compared."""
-    from bpe_lens_app.examples import EXAMPLES
+    from bpe_lens_app.features.examples.catalog import EXAMPLES
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     example = next(e for e in EXAMPLES if e.file == "seed001_sentence.txt")
     session = Session(config=example.config())
@@ -441,9 +441,9 @@ def _render_ties_branches(out: Path) -> Path:
     main selected and compared: the dock after 10 steps with two branches."""
     from PySide6.QtTest import QTest
 
-    from bpe_lens_app.examples import EXAMPLES
+    from bpe_lens_app.features.examples.catalog import EXAMPLES
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     example = next(e for e in EXAMPLES if e.file == "seed003_sentences.txt")
     session = Session(config=example.config())
@@ -486,9 +486,9 @@ def render_restore(outdir: Path) -> list[Path]:
 
     from bpe_core.formats.workspace import write_workspace
     from bpe_lens_app.__main__ import DEFAULT_CORPUS
-    from bpe_lens_app.autosave import autosave_path, data_dir
+    from bpe_lens_app.features.workspace.autosave import autosave_path, data_dir
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     os.environ["BPE_LENS_APP_DATA"] = tempfile.mkdtemp()  # a scratch data folder, never the user's
     first = MainWindow(Session(), scratch_settings())
@@ -532,7 +532,7 @@ def render_table(outdir: Path) -> list[Path]:
     from bpe_core.corpus.table import write_parquet
     from bpe_core.presets import make_config
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.session import Session, default_config
+    from bpe_lens_app.session.session import Session, default_config
 
     files = [DATA / "wikitext-2-raw" / "wiki.valid.raw", DATA / "tinyshakespeare.txt", SANGUO]
     cfg = make_config("gpt2")
@@ -560,8 +560,8 @@ def render_explain(outdir: Path) -> list[Path]:
     """Why this split: GPT-2's tokenizer.json in an inspector tab; a chip of " tokenization" clicked."""
     from bpe_core.formats.detect import open_vocabulary
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.panes.inspector_pane import InspectorTab
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.features.inspector.pane import InspectorTab
+    from bpe_lens_app.session.session import Session
 
     if not GPT2_TOKENIZER.exists():
         print(f"skipped explain: {GPT2_TOKENIZER} not found", file=sys.stderr)
@@ -589,8 +589,8 @@ def render_word_history(outdir: Path) -> list[Path]:
     """A training word's history in the same dock: 120 merges on the built-in corpus, a word clicked."""
     from bpe_lens_app.__main__ import DEFAULT_CORPUS
     from bpe_lens_app.main_window import MainWindow
-    from bpe_lens_app.panes.words_model import WORD_INDEX_ROLE
-    from bpe_lens_app.session import Session, default_config
+    from bpe_lens_app.features.training.words_model import WORD_INDEX_ROLE
+    from bpe_lens_app.session.session import Session, default_config
 
     session = Session(config=default_config(None))
     window = MainWindow(session, scratch_settings())
@@ -621,7 +621,7 @@ ONLY = ("training", "presenter", "chinese", "others", "unknown", "exports", "hea
 
 def use_dark_palette(app: QApplication) -> None:
     """A dark palette like a desktop's dark theme gives Qt (light text on dark, disabled text greyed)."""
-    from bpe_lens_app.theme import dark_palette
+    from bpe_lens_app.widgets.theme import dark_palette
 
     app.setPalette(dark_palette())
 
@@ -643,7 +643,7 @@ def main(argv=None) -> int:
     outdir = Path(args.outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    from bpe_lens_app.theme import apply_app_theme, configure_pyqtgraph
+    from bpe_lens_app.widgets.theme import apply_app_theme, configure_pyqtgraph
 
     apply_app_theme(app)
     from bpe_lens_app.main_window import MainWindow
@@ -653,7 +653,7 @@ def main(argv=None) -> int:
     if args.dark:
         use_dark_palette(app)  # before any plot: chart colors may follow the palette
     if args.theme != "system":
-        from bpe_lens_app.theme_choice import apply_theme
+        from bpe_lens_app.widgets.theme_choice import apply_theme
 
         global THEME
         THEME = args.theme

@@ -11,7 +11,7 @@ Two ways to feed it: :meth:`EncodePane.set_model` (a fixed vocabulary: the inspe
 while that is cheap, else at most every 40 ms, and the merge that just fired flashes; a step or an undo
 moves the shown encoding along without an encoder where that is exact: :meth:`EncodePane.follow_steps`). Typing
 re-encodes 40 ms after the last keystroke. An encoding slower than :data:`WORKER_MS` runs on a
-worker next time (:mod:`~bpe_lens_app.encode_jobs`): 3,000 characters never block the GUI thread.
+worker next time (:mod:`~bpe_lens_app.runtime.encode_jobs`): 3,000 characters never block the GUI thread.
 """
 from __future__ import annotations
 
@@ -28,10 +28,10 @@ from bpe_core.encoding.encoder import Encoder, LensEncoding
 from bpe_core.model import BPEModel
 from bpe_core.types import Encoding, MergeStep
 
-from ..encode_follow import SessionFollower
-from ..encode_jobs import EncodeJobs, EncodeResult, encode_job
+from .encode_follow import SessionFollower
+from ..runtime.encode_jobs import EncodeJobs, EncodeResult, encode_job
 from ..widgets.encode_chips import ChipCache, Move, move_ends, span_highlight, stats_texts, toggle_button, unknown_count
-from ..session import Session
+from ..session.session import Session
 from ..widgets.chip_text import escape_html, token_tooltip, unknown_tooltip
 from ..widgets.quiet import FitLabel
 from ..widgets.token_view import TokenView
@@ -206,7 +206,7 @@ class EncodePane(QWidget):
 
     def observe(self, session: Session) -> None:
         """Encode with the session's vocabulary as it trains, while the pane is visible
-        (:class:`~bpe_lens_app.encode_follow.SessionFollower` says when)."""
+        (:class:`~bpe_lens_app.panes.encode_follow.SessionFollower` says when)."""
         self._follower = SessionFollower(self, session)
 
     def set_merges_limit(self, merges_limit: Optional[int]) -> None:

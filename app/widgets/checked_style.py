@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QProxyStyle, QStyle, QStyleFactory, QStyleOptionButton,
                                QStyleOptionToolButton)
 
-from ..theme import contrast_ratio, mix, readable_on
+from .theme import contrast_ratio, mix, readable_on
 
 
 def checked_colors(palette: QPalette) -> Tuple[QColor, QColor]:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, 
 from bpe_core.encoding.symbols import decoded_text, to_hex
 from bpe_core.model import BPEModel
 
-from ..theme import edge_color
+from .theme import edge_color
 from .chip_colors import token_color
 from .chip_text import chip_text, token_tooltip
 from .chips import Chip, ChipMetrics, paint_chip

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QToolTip
 from bpe_core.encoding.symbols import to_hex
 from bpe_core.types import PairCount, Raw
 
-from ..theme import TIE
+from .theme import TIE
 from .chip_text import chip_text, escape_html
 
 

@@ -5,7 +5,7 @@ The layout is a 16:9 slide (1280x720 by default; ``scale=2`` for high-DPI). Ever
 ``chip``, ``encoded``, ...): tests assert on what was drawn, not on pixels read back (no OCR).
 Each text is drawn with a font that covers it (:func:`bpe_core.render.fonts.font_for`), so Chinese
 is drawn with a CJK font, never as boxes. Chip colors come from :mod:`bpe_core.render.palette`,
-as in the app; the chart's two colors are the app's (``app/theme.py`` ``BAR`` and ``ACCENT``).
+as in the app; the chart's two colors are the app's (``app/widgets/theme.py`` ``BAR`` and ``ACCENT``).
 """
 from __future__ import annotations
 

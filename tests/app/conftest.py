@@ -49,7 +49,7 @@ def _discarding_needs_no_answer(monkeypatch):
 
 @pytest.fixture(scope="session", autouse=True)
 def _pyqtgraph_options():
-    from bpe_lens_app.theme import configure_pyqtgraph
+    from bpe_lens_app.widgets.theme import configure_pyqtgraph
 
     configure_pyqtgraph()
 
@@ -63,7 +63,7 @@ def small_corpus(tmp_path):
 
 @pytest.fixture
 def session(qtbot):
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     s = Session()
     yield s
@@ -73,7 +73,7 @@ def session(qtbot):
 @pytest.fixture
 def make_session(qtbot):
     """``make_session(**kw)`` -> a Session (e.g. with a ``trainer_factory``), shut down after the test."""
-    from bpe_lens_app.session import Session
+    from bpe_lens_app.session.session import Session
 
     made = []
 
@@ -136,7 +136,7 @@ def window(session, window_for):
 def drawn(qtbot):
     """``drawn()`` waits until every pane has drawn what it was asked to (a load's charts draw in passes
     after it: ``coalesce.Passes``)."""
-    from bpe_lens_app.coalesce import passes
+    from bpe_lens_app.runtime.coalesce import passes
 
     return lambda: qtbot.waitUntil(lambda: passes().idle, timeout=5000)
 
@@ -157,7 +157,7 @@ def user_window(qtbot):
     With no argument it opens the embedded default corpus. Returns ``window`` once the corpus has loaded
     and every pane has drawn it. The journeys (tests/app/test_journeys*.py) start here."""
     from bpe_lens_app.__main__ import open_window, parse_args
-    from bpe_lens_app.coalesce import passes
+    from bpe_lens_app.runtime.coalesce import passes
 
     opened = []
 

@@ -223,7 +223,7 @@ def main() -> int:
     parser.add_argument("--restored", nargs=4, type=int, metavar=("W", "H", "X", "Y"))
     args = parser.parse_args()
     from bpe_lens_app.__main__ import make_app, open_window, parse_args
-    from bpe_lens_app.coalesce import passes
+    from bpe_lens_app.runtime.coalesce import passes
     from bpe_lens_app.main_window import MainWindow
 
     app = make_app()

@@ -78,7 +78,7 @@ def test_usable_at_1024x700(qtbot, loaded_window):
 
 
 def test_font_size_reaches_charts_and_counters(qtbot, loaded_window):
-    from bpe_lens_app.theme import change_app_font_size
+    from bpe_lens_app.widgets.theme import change_app_font_size
 
     w = loaded_window
     before = QApplication.font().pointSizeF()
@@ -100,7 +100,7 @@ def test_font_size_reaches_charts_and_counters(qtbot, loaded_window):
 
 def test_cancel_is_disabled_after_opening_a_vocabulary(qtbot, loaded_window, tmp_path):
     from bpe_core.formats import native  # noqa: F401  (the format the app saves by default)
-    from bpe_lens_app import export
+    from bpe_lens_app.features.exports import files as export
 
     w = loaded_window
     s = w.session
@@ -135,7 +135,7 @@ def test_help_keys_lists_every_shortcut_of_every_action(window):
 ])
 def test_stop_text(reason, expected):
     from bpe_core.presets import make_config
-    from bpe_lens_app.stop_text import stop_text
+    from bpe_lens_app.session.stop_text import stop_text
 
     assert stop_text(reason, make_config("gpt2"), 8105, 8362) == expected
 
@@ -157,7 +157,7 @@ def tick_label_rects(axis):
 def test_history_x_axis_ends_near_the_target_with_ticks_apart(qtbot, loaded_window):
     """Issue 23, finding 6: Run to target heads for 29,743 merges; the x axes ran to 50,000 and their
     labels ran together ("1000020000 30000")."""
-    from bpe_lens_app.session import make_config
+    from bpe_lens_app.session.session import make_config
 
     w = loaded_window
     s = w.session

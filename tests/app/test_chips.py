@@ -9,9 +9,9 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 from PySide6.QtCore import QRect  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QImage, QPainter  # noqa: E402
 
-from bpe_lens_app.widgets import chip_colors as palette  # noqa: E402
-from bpe_lens_app.widgets import chip_text as texts  # noqa: E402
-from bpe_lens_app.widgets import chips  # noqa: E402
+from bpe_lens_app.widgets import chip_colors as palette
+from bpe_lens_app.widgets import chip_text as texts
+from bpe_lens_app.widgets import chips
 from bpe_lens_app.widgets.chip_colors import chip_colors, chip_indices, token_color  # noqa: E402
 from bpe_lens_app.widgets.chip_text import chip_text  # noqa: E402
 from bpe_lens_app.widgets.chips import Chip, ChipMetrics, chips_size_hint, layout_chips, paint_chips  # noqa: E402

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from bpe_lens_app.widgets.chip_text import readable_text
-from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
-from bpe_lens_app.session import make_config
+from bpe_lens_app.features.training.words_model import IDS_ROLE, WordsModel
+from bpe_lens_app.session.session import make_config
 
 from tests.core.paths import find
 SANGUO = find("chinese/sanguo_yanyi.txt")  # an excerpt is shipped in tests/data/real

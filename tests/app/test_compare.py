@@ -14,8 +14,8 @@ from PySide6.QtCore import QTimer  # noqa: E402
 
 from bpe_core import Encoder  # noqa: E402
 from bpe_lens_app.demo import demo_byte_model  # noqa: E402
-from bpe_lens_app.panes.compare_pane import CompareTab  # noqa: E402
-from bpe_lens_app.panes.inspector_pane import InspectorTab  # noqa: E402
+from bpe_lens_app.features.compare.pane import CompareTab  # noqa: E402
+from bpe_lens_app.features.inspector.pane import InspectorTab  # noqa: E402
 
 from tests.core.paths import EXAMPLES, need  # noqa: E402
 

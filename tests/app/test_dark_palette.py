@@ -1,6 +1,6 @@
 """A dark system palette gives dark charts with light text and highlights that keep text readable.
 
-Contrast is the WCAG ratio (:func:`bpe_lens_app.theme.contrast_ratio`): text >= 4.5, graphics
+Contrast is the WCAG ratio (:func:`bpe_lens_app.widgets.theme.contrast_ratio`): text >= 4.5, graphics
 (bars, curves) >= 3 against what they are drawn on.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-from bpe_lens_app.theme import (changed_row_color, contrast_ratio, dark_palette, future_text_color, is_dark,
+from bpe_lens_app.widgets.theme import (changed_row_color, contrast_ratio, dark_palette, future_text_color, is_dark,
                                  luminance)
 from bpe_lens_app.widgets.chip_colors import PALETTE, TEXT_COLOR
 

@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from bpe_core import __version__, resources
 from bpe_lens_app import __main__ as entry
-from bpe_lens_app import settings_store
+from bpe_lens_app.runtime import settings_store
 from bpe_lens_app.main_window import MainWindow, is_vocabulary
-from bpe_lens_app.panes.inspector_pane import InspectorTab
-from bpe_lens_app.theme import set_app_font_size
+from bpe_lens_app.features.inspector.pane import InspectorTab
+from bpe_lens_app.widgets.theme import set_app_font_size
 
 REAL_ASK = MainWindow.ask_to_discard  # conftest replaces it for every other test
 

@@ -98,7 +98,7 @@ def test_the_encode_counter_is_never_cut_on_the_left(qtbot):
 
 def test_why_this_split_draws_the_dot_of_G_whole(qtbot):
     """The explain pane's title, caption and list of merges ("merge 2: Ġ + w → Ġw"): each line whole."""
-    from bpe_lens_app.panes.explain_pane import ExplainPane, Frame, Story
+    from bpe_lens_app.features.explain.pane import ExplainPane, Frame, Story
     from bpe_lens_app.widgets.chips import Chip
 
     pane = ExplainPane()

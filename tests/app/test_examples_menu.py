@@ -1,7 +1,7 @@
 """File → Examples: readable names, and each example opens with its own seed's preset."""
 from __future__ import annotations
 
-from bpe_lens_app.examples import EXAMPLES, EXAMPLES_DIR
+from bpe_lens_app.features.examples.catalog import EXAMPLES, EXAMPLES_DIR
 
 
 def test_every_example_file_is_listed_with_a_readable_name():

@@ -5,8 +5,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from bpe_core.formats.detect import open_vocabulary
-from bpe_lens_app.panes.inspector_pane import InspectorTab
-from bpe_lens_app.panes.words_model import WORD_INDEX_ROLE
+from bpe_lens_app.features.inspector.pane import InspectorTab
+from bpe_lens_app.features.training.words_model import WORD_INDEX_ROLE
 from bpe_lens_app.widgets.chip_text import chip_text
 from tests.core.paths import need
 

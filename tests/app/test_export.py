@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
-from bpe_lens_app import export
+from bpe_lens_app.features.exports import files as export
 from bpe_core.formats.detect import open_vocabulary
 
 
@@ -62,7 +62,7 @@ def test_save_vocabulary_round_trips(qtbot, loaded_window, tmp_path, monkeypatch
 
 def test_a_format_that_cannot_hold_the_model_is_an_error_not_a_crash(qtbot, window, small_corpus, tmp_path,
                                                                       monkeypatch):
-    from bpe_lens_app.session import make_config
+    from bpe_lens_app.session.session import make_config
 
     w = window
     with qtbot.waitSignal(w.session.corpus_loaded, timeout=10000):

@@ -43,7 +43,7 @@ def test_a_damaged_vocabulary_is_one_message_and_keeps_the_tabs(qtbot, loaded_wi
 
 
 def test_a_full_disk_while_exporting_merges_keeps_the_old_csv(qtbot, loaded_window, tmp_path, monkeypatch):
-    from bpe_lens_app import export
+    from bpe_lens_app.features.exports import files as export
 
     w = loaded_window
     w.session.step(3)
@@ -67,7 +67,7 @@ def test_start_up_cleans_what_killed_saves_left_in_the_folders_in_use(tmp_path):
     """Issue 14: temp files are cleaned at start-up (the folders of recent files and the last one)."""
     from PySide6.QtCore import QSettings
 
-    from bpe_lens_app.settings_store import clean_stale_temps, folders_in_use, remember
+    from bpe_lens_app.runtime.settings_store import clean_stale_temps, folders_in_use, remember
 
     used, other = tmp_path / "used", tmp_path / "other"
     used.mkdir()
@@ -88,7 +88,7 @@ def test_start_up_cleans_what_killed_saves_left_in_the_folders_in_use(tmp_path):
 def test_a_killed_apps_autosave_temps_are_removed_at_the_next_start(qtbot, tmp_path):
     """Issue 23, finding 19: ``.autosave-PID.bpelens.bpe-lens-tmp-*`` of a killed app stayed forever; the next
     app's autosaver sweeps its data folder (a live app's temp files are left alone)."""
-    from bpe_lens_app.autosave import Autosaver
+    from bpe_lens_app.features.workspace.autosave import Autosaver
 
     dead = 2 ** 22 + 12345  # above Linux's default pid_max: no such process
     stale = tmp_path / f".autosave-{dead}.bpelens.bpe-lens-tmp-{dead}-abcd1234"

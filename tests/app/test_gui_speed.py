@@ -12,7 +12,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from bpe_core.training.trainer import Trainer
-from bpe_lens_app.session_defaults import KEY_STEP
+from bpe_lens_app.session.run_kinds import KEY_STEP
 
 from tests.core.paths import need
 

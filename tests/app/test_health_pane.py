@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
 from bpe_lens_app.demo import demo_byte_model  # noqa: E402
-from bpe_lens_app.features import health as health_feature  # noqa: E402
-from bpe_lens_app.panes.health_model import HealthTableModel as H  # noqa: E402
-from bpe_lens_app.panes.health_pane import HealthPane  # noqa: E402
-from bpe_lens_app.panes.inspector_pane import InspectorTab  # noqa: E402
+from bpe_lens_app.features.health import actions as health_feature
+from bpe_lens_app.features.health.model import HealthTableModel as H  # noqa: E402
+from bpe_lens_app.features.health.pane import HealthPane  # noqa: E402
+from bpe_lens_app.features.inspector.pane import InspectorTab  # noqa: E402
 
 from tests.core.paths import find
 

@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bpe_lens_app import display, info
+from bpe_lens_app import display
+from bpe_lens_app import info
 
 
 def _run(*args, env=None):

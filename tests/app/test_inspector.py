@@ -13,8 +13,8 @@ from PySide6.QtTest import QTest  # noqa: E402
 
 from bpe_lens_app.demo import demo_byte_model, render_inspector_demo  # noqa: E402
 from bpe_lens_app.panes.encode_pane import make_encoder  # noqa: E402
-from bpe_lens_app.panes.inspector_pane import InspectorTab, load_vocabulary  # noqa: E402
-from bpe_lens_app.panes.token_table_model import TokenTableModel  # noqa: E402
+from bpe_lens_app.features.inspector.pane import InspectorTab, load_vocabulary  # noqa: E402
+from bpe_lens_app.features.inspector.token_model import TokenTableModel  # noqa: E402
 from bpe_lens_app.widgets.merge_tree import MergeTreeView  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 

@@ -88,12 +88,12 @@ def test_a_latin1_file_loads_with_the_replacement_button(qtbot, user_window, mon
     assert session.corpus.name == "latin1.txt" and "latin1.txt" in window.windowTitle()
     assert any("\ufffd" in w for w in session.words)  # é read as U+FFFD, as --errors replace reads it
     # the choice is remembered and shown in the training settings
-    from bpe_lens_app.settings_dialog import SettingsDialog
+    from bpe_lens_app.features.training.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(session.config, window, decode_errors=session.decode_errors)
     qtbot.addWidget(dialog)
     assert dialog.decode_errors() == "replace" and "replace" in dialog.decode.currentText()
-    from bpe_lens_app.corpus_files import saved_decode_errors
+    from bpe_lens_app.session.corpus_files import saved_decode_errors
 
     assert saved_decode_errors(window.settings) == "replace"
 

@@ -9,7 +9,7 @@ from typing import List
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 
-from bpe_lens_app.coalesce import Passes
+from bpe_lens_app.runtime.coalesce import Passes
 
 
 class Log(QObject):
@@ -165,7 +165,7 @@ def test_a_bulk_frames_history_chart_draws_after_the_windows_repaint(qtbot, load
     curves and axes are drawn in a pass after that (its own repaint then comes at once, as its scene flushes).
     (Its zero timer, before coalesce.Passes, met this here too; where timers came due during a long publish, as
     under bench_stall's 2 ms ticker, it ran first and the window's and the chart's repaints made one stall.)"""
-    from bpe_lens_app.session import SYNC_STEPS
+    from bpe_lens_app.session.session import SYNC_STEPS
 
     w, s = loaded_window, loaded_window.session
     log = Log()
@@ -196,7 +196,7 @@ def test_background_work_waits_until_a_steps_repaint_is_done(qtbot, loaded_windo
     """A step shown on the GUI thread keeps background workers (read-ahead, catch-up) off the GIL until the window
     has repainted it (worker.GUI_FIRST, lifted in a coalesce.Passes turn after what the panes posted). (The zero
     timer before it met this here too; under bench_stall's 2 ms ticker it could lift before the repaint.)"""
-    from bpe_lens_app.worker import GUI_FIRST
+    from bpe_lens_app.runtime.worker import GUI_FIRST
 
     w, s = loaded_window, loaded_window.session
     seen: List[str] = []

@@ -9,8 +9,8 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QSplitter
 
 from bpe_lens_app.main_window import RESOURCES, MainWindow
-from bpe_lens_app.session import Session
-from bpe_lens_app.settings_dialog import SettingsDialog
+from bpe_lens_app.session.session import Session
+from bpe_lens_app.features.training.settings_dialog import SettingsDialog
 from bpe_core.types import Cancelled, Progress
 
 
@@ -74,7 +74,7 @@ def test_recent_files_are_remembered_and_reopen(qtbot, loaded_window, small_corp
 
 
 def test_examples_menu_lists_the_example_corpora(qtbot, window):
-    from bpe_lens_app.examples import EXAMPLES
+    from bpe_lens_app.features.examples.catalog import EXAMPLES
 
     # issue 9: readable names ("Seed 004: Chinese + English (cjk-mixed)"), not file stems; every file listed
     files = sorted(p.name for p in (RESOURCES / "examples").glob("*.txt"))
@@ -89,7 +89,7 @@ def test_examples_menu_lists_the_example_corpora(qtbot, window):
 
 def _slow_factory(seconds: float):
     """A corpus load that takes ``seconds``, reports progress and honours cancel."""
-    from bpe_lens_app.session import default_trainer_factory
+    from bpe_lens_app.session.session import default_trainer_factory
 
     real = default_trainer_factory()
 
@@ -144,7 +144,7 @@ def test_a_bad_file_shows_a_dialog_and_keeps_the_corpus(qtbot, loaded_window, tm
 
 
 def test_settings_dialog_defaults_from_the_preset(qtbot):
-    from bpe_lens_app.session import make_config
+    from bpe_lens_app.session.session import make_config
 
     dialog = SettingsDialog(make_config("gpt2"))
     qtbot.addWidget(dialog)
@@ -160,7 +160,7 @@ def test_settings_dialog_defaults_from_the_preset(qtbot):
 
 
 def test_a_bad_setting_is_refused_in_the_dialog(qtbot):
-    from bpe_lens_app.session import make_config
+    from bpe_lens_app.session.session import make_config
 
     dialog = SettingsDialog(make_config("gpt2"))
     qtbot.addWidget(dialog)
@@ -176,7 +176,7 @@ def test_a_bad_setting_is_refused_in_the_dialog(qtbot):
 
 
 def test_changing_settings_asks_and_restarts_training(qtbot, loaded_window, monkeypatch):
-    from bpe_lens_app.session import make_config
+    from bpe_lens_app.session.session import make_config
 
     w = loaded_window
     w.session.step(3)

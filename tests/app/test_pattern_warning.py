@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bpe_core.presets import make_config
 from bpe_core.pretokenize.guard import pattern_warnings
-from bpe_lens_app.settings_dialog import SettingsDialog
+from bpe_lens_app.features.training.settings_dialog import SettingsDialog
 
 
 def test_a_nested_quantifier_is_warned_of_as_it_is_typed(qtbot):

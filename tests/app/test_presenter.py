@@ -7,7 +7,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog, QPushButton
 
 from bpe_lens_app.widgets.chip_text import chip_text
-from bpe_lens_app.theme import PRESENTER_POINT_SIZE, presenter_point_size
+from bpe_lens_app.widgets.theme import PRESENTER_POINT_SIZE, presenter_point_size
 
 
 def test_presenter_mode(qtbot, loaded_window):

@@ -8,7 +8,7 @@ from PySide6.QtGui import QFontInfo, QFontMetrics, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
-from bpe_lens_app.theme import presenter_point_size
+from bpe_lens_app.widgets.theme import presenter_point_size
 
 SIZES = [(1024, 768), (1280, 720), (1920, 1080)]
 

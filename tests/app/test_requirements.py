@@ -11,15 +11,15 @@ from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMenuBar, QToolBar, QToolButton
 
-from bpe_lens_app import export
+from bpe_lens_app.features.exports import files as export
 from bpe_lens_app.widgets.chip_text import chip_text
 from bpe_lens_app.main_window import MainWindow
 from bpe_lens_app.panes.encode_pane import make_encoder
-from bpe_lens_app.panes.inspector_pane import InspectorTab
-from bpe_lens_app.panes.token_table_model import TokenTableModel
-from bpe_lens_app.panes.merges_table import MergesModel
-from bpe_lens_app.session import make_config
-from bpe_lens_app.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, presenter_point_size
+from bpe_lens_app.features.inspector.pane import InspectorTab
+from bpe_lens_app.features.inspector.token_model import TokenTableModel
+from bpe_lens_app.features.training.merges_table import MergesModel
+from bpe_lens_app.session.session import make_config
+from bpe_lens_app.widgets.theme import ACCENT, BAR, PRESENTER_BG, PRESENTER_FG, PRESENTER_POINT_SIZE, presenter_point_size
 
 TEXT = "the lowest newest widest"
 
@@ -145,7 +145,7 @@ def test_reset_with_home_goes_back_to_merge_zero(qtbot, loaded_window):
 def test_every_training_setting_reaches_the_trainer(qtbot, loaded_window, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    from bpe_lens_app.settings_dialog import SettingsDialog
+    from bpe_lens_app.features.training.settings_dialog import SettingsDialog
 
     w = loaded_window
 

@@ -8,7 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
-from bpe_lens_app.panes.script_curves import ScriptCurvesChart  # noqa: E402
+from bpe_lens_app.features.training.script_curves_pane import ScriptCurvesChart  # noqa: E402
 
 ENGLISH = "The cat sat on the mat, and the other cats watched the mat from the tower.\n"
 CHINESE = "却说曹操引兵追赶刘备，关羽张飞与赵云护着玄德。\n"
@@ -91,7 +91,7 @@ def test_switched_on_late_tracks_from_there(qtbot, window, tmp_path) -> None:
 
 
 def test_a_large_corpus_finds_scripts_on_a_worker(qtbot, window, tmp_path, monkeypatch) -> None:
-    import bpe_lens_app.panes.script_curves as module
+    import bpe_lens_app.features.training.script_curves_pane as module
     import threading
     monkeypatch.setattr(module, "SYNC_WORDS", 0)
     threads = []

@@ -1,7 +1,7 @@
 """The session alone: commands in, facts out, mirrors that match the trainer."""
 from __future__ import annotations
 
-from bpe_lens_app.session import Session
+from bpe_lens_app.session.session import Session
 
 
 def test_load_reports_the_corpus(loaded_session: Session):

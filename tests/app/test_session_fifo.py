@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from bpe_lens_app.session import Session
+from bpe_lens_app.session.session import Session
 
 
 def test_loading_a_fifo_reports_it_and_keeps_the_corpus(qtbot, loaded_session: Session, tmp_path) -> None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from bpe_core.presets import PRESETS, make_config
-from bpe_lens_app.settings_dialog import MERGES, PREVIEW_SEPARATOR, VOCAB_SIZE, SettingsDialog
+from bpe_lens_app.features.training.settings_dialog import MERGES, PREVIEW_SEPARATOR, VOCAB_SIZE, SettingsDialog
 
 
 def dialog_for(qtbot, preset: str) -> SettingsDialog:

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog
 from bpe_core.render.frames import find_word
 from bpe_core.render.labels import chip_text
 from bpe_core.types import Cancelled
-from bpe_lens_app import export
-from bpe_lens_app.animation_dialog import AnimationJob
+from bpe_lens_app.features.exports import files as export
+from bpe_lens_app.features.exports.animation_dialog import AnimationJob
 
 Image = pytest.importorskip("PIL.Image")
 SVG = "{http://www.w3.org/2000/svg}"

@@ -100,7 +100,7 @@ def test_a_history_curve_grows_in_place_like_a_rebuilt_one(qapp):
     import numpy as np
     import pyqtgraph as pg
 
-    from bpe_lens_app.panes.history_chart import HistoryCurve
+    from bpe_lens_app.features.training.history_chart import HistoryCurve
 
     x = np.arange(12.0)
     y = x ** 0.5
@@ -121,7 +121,7 @@ def test_a_history_curve_grows_in_place_like_a_rebuilt_one(qapp):
 
 
 def test_long_runs_are_thinned_and_end_at_the_current_merge(qtbot, loaded_window, monkeypatch):
-    from bpe_lens_app.panes import history_chart
+    from bpe_lens_app.features.training import history_chart
 
     monkeypatch.setattr(history_chart, "MAX_POINTS", 8)
     w = loaded_window

@@ -13,9 +13,9 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
 
 from bpe_core.types import MergeStep, TrainingStats, WordChange
-from bpe_lens_app.panes.merges_table import RANK_ROLE, MergesModel
-from bpe_lens_app.panes.words_model import IDS_ROLE, WORD_INDEX_ROLE, WordsModel
-from bpe_lens_app.theme import changed_row_color, future_text_color
+from bpe_lens_app.features.training.merges_table import RANK_ROLE, MergesModel
+from bpe_lens_app.features.training.words_model import IDS_ROLE, WORD_INDEX_ROLE, WordsModel
+from bpe_lens_app.widgets.theme import changed_row_color, future_text_color
 from bpe_lens_app.widgets.chips_table import ChipRowsModel, TokenChips
 
 TOKENS = ["l", "o", "w", "e", "r", "n", "s", "t", "lo", "low"]

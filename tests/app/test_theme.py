@@ -12,7 +12,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QDockWidget
 
-from bpe_lens_app.theme import contrast_ratio, dark_palette, is_dark, luminance
+from bpe_lens_app.widgets.theme import contrast_ratio, dark_palette, is_dark, luminance
 
 THEMES = ("System", "Light", "Dark")
 
@@ -22,7 +22,7 @@ def _system_palette_back(qapp):
     """Whatever a test picks, the next test starts under the palette the app started with."""
     old = QPalette(QApplication.palette())
     yield
-    from bpe_lens_app import theme_choice
+    from bpe_lens_app.widgets import theme_choice
 
     theme_choice.forget_choice()
     QApplication.setPalette(old)
@@ -110,7 +110,7 @@ def test_the_choice_is_remembered_for_the_next_start(qtbot, window, session, tmp
     settings_path = window.settings.fileName()
     window.settings.sync()
     QApplication.setPalette(QPalette())  # as a new process starts: the desktop's palette
-    from bpe_lens_app import theme_choice
+    from bpe_lens_app.widgets import theme_choice
 
     theme_choice.forget_choice()
     assert not is_dark(QApplication.palette())
@@ -237,7 +237,7 @@ def test_the_training_buttons_icons_stand_out_on_the_buttons(qtbot, loaded_windo
 
 def test_a_user_who_chose_dark_starts_dark_next_time(qtbot, user_window):
     """As ``bpe-lens`` opens for a new user: View → Theme → Dark, quit, start again: dark at once."""
-    from bpe_lens_app import theme_choice
+    from bpe_lens_app.widgets import theme_choice
 
     first = user_window()
     choose(qtbot, first, "Dark")
@@ -256,8 +256,8 @@ def test_the_health_tabs_charts_follow_a_switch(qtbot, window, tmp_path, monkeyp
     from PySide6.QtWidgets import QFileDialog
 
     from bpe_lens_app.demo import demo_byte_model
-    from bpe_lens_app.panes.health_pane import HealthPane
-    from bpe_lens_app.panes.inspector_pane import InspectorTab
+    from bpe_lens_app.features.health.pane import HealthPane
+    from bpe_lens_app.features.inspector.pane import InspectorTab
 
     corpus = tmp_path / "small.txt"
     corpus.write_text("the cat sat on the mat\n", encoding="utf-8")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bpe_core.presets import make_config
 
 from bpe_lens_app.main_window import RESOURCES
-from bpe_lens_app.panes.pair_chart import TIED_LABEL
+from bpe_lens_app.features.training.pair_chart import TIED_LABEL
 
 SEED001 = RESOURCES / "examples" / "seed001_sentence.txt"
 

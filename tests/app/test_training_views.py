@@ -7,9 +7,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from bpe_lens_app.panes.merges_table import MergesModel
-from bpe_lens_app.panes.words_model import IDS_ROLE, WordsModel
-from bpe_lens_app.theme import changed_row_color, future_text_color
+from bpe_lens_app.features.training.merges_table import MergesModel
+from bpe_lens_app.features.training.words_model import IDS_ROLE, WordsModel
+from bpe_lens_app.widgets.theme import changed_row_color, future_text_color
 from bpe_lens_app.widgets.chip_text import chip_text
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_lens_app.session import make_config
+from bpe_lens_app.session.session import make_config
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 TEXT = "Hello 世界! 🤖 ok"

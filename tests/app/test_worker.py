@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bpe_lens_app.worker import FLUSH_INTERVAL, CallWorker, StepWorker
+from bpe_lens_app.runtime.worker import FLUSH_INTERVAL, CallWorker, StepWorker
 from bpe_core.types import Cancelled, Progress
 
 

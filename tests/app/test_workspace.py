@@ -178,8 +178,8 @@ def _dead_pid() -> int:
 
 
 def test_the_restore_offer_can_be_declined(qtbot, window, small_corpus, qapp):
-    from bpe_lens_app.autosave import DECLINED
-    from bpe_lens_app.features.workspace import start
+    from bpe_lens_app.features.workspace.autosave import DECLINED
+    from bpe_lens_app.features.workspace.actions import start
 
     crashed = _crashed_path()
     ws = read_workspace(str(_saved_workspace(qtbot, window, small_corpus, crashed)))
@@ -273,7 +273,7 @@ def test_no_restore_skips_the_offer(qtbot, monkeypatch, window, small_corpus):
 
 
 def _crashed_path():
-    from bpe_lens_app.autosave import autosave_path, data_dir
+    from bpe_lens_app.features.workspace.autosave import autosave_path, data_dir
 
     return autosave_path(data_dir(), _dead_pid())
 
@@ -355,7 +355,7 @@ def test_a_relative_corpus_path_is_read_against_the_workspace_folder(qtbot, monk
 def test_the_restore_offer_shows_the_corpus_by_its_absolute_path(qtbot, window, small_corpus, qapp):
     from PySide6.QtCore import QTimer
 
-    from bpe_lens_app.features.workspace import start
+    from bpe_lens_app.features.workspace.actions import start
 
     crashed = _crashed_path()
     _saved_workspace(qtbot, window, small_corpus, crashed)

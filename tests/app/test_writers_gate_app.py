@@ -59,8 +59,8 @@ def _file_menu_exports(window) -> set:
 
 
 def _health_pane(qtbot, window, monkeypatch):
-    from bpe_lens_app.panes.health_pane import HealthPane
-    from bpe_lens_app.panes.inspector_pane import InspectorTab
+    from bpe_lens_app.features.health.pane import HealthPane
+    from bpe_lens_app.features.inspector.pane import InspectorTab
 
     window.tabs.setCurrentIndex(window.tabs.addTab(InspectorTab(window.session.model(), "mine"), "Inspect: mine"))
     with monkeypatch.context() as m:

@@ -1,0 +1,208 @@
+"""View → Compare vocabularies… and the inspector's "Train further on a corpus…".
+
+*Compare*: pick A and B among vocabulary files, the current training and the open inspector tabs;
+the files are read and the diff computed on a worker (:class:`~bpe_lens_app.runtime.worker.CallSlot`), then a
+:class:`~bpe_lens_app.features.compare.pane.CompareTab` opens.
+
+*Train further*: an inspector tab's vocabulary is continued on a corpus the user picks: the session
+loads the corpus with a trainer factory that starts from that vocabulary
+(:func:`bpe_core.training.continuing.continue_training`: its merges stay the first ranks, its
+pipeline cuts the corpus). The comparison then offers "current training" against that vocabulary,
+which shows what the new merges added.
+"""
+from __future__ import annotations
+
+import os
+import weakref
+from functools import partial
+from typing import Callable, List, Optional, Tuple, Union
+
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QMessageBox,
+                               QPushButton)
+
+from bpe_core.model import BPEModel
+
+from .pane import CompareTab
+from ..inspector import InspectorTab
+from ...runtime.worker import CallSlot, keep_alive
+
+#: new merges a "Train further" run aims at (the timeline's target; Play and Run go that far)
+FURTHER_MERGES = 1000
+CURRENT = "Current training"
+
+#: a side of a comparison: a loaded model, or a path read on the worker
+Source = Union[BPEModel, str]
+
+
+def install(window) -> None:
+    window.compare_feature = CompareFeature(window)
+
+
+class CompareFeature:
+    """The comparison tabs and the continued trainings of one main window."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self.wired: "weakref.WeakSet[InspectorTab]" = weakref.WeakSet()
+        self.calls = CallSlot(keep_alive)  # held until it has ended, whatever becomes of the window
+        self.calls.failed.connect(self._on_calls_failed)
+        self.error_box: Optional[QMessageBox] = None
+        self.base: Optional[Tuple[str, BPEModel]] = None  # the vocabulary the current training continues
+        self.dialog: Optional[CompareDialog] = None
+        self.compare_action = window.make_action("Compare vocabularies…", self.choose, "Ctrl+Shift+D", "compare")
+        self.further_action = window.make_action("Train further on a corpus…", self.train_current_tab_further,
+                                                 name="train_further")
+        window.menus["view"].addAction(self.compare_action)
+        window.menus["train"].addSeparator()
+        window.menus["train"].addAction(self.further_action)
+        window.tabs.currentChanged.connect(self._on_tabs_current_changed)
+
+    # -- sources -----------------------------------------------------------------------------------
+    def sources(self) -> List[Tuple[str, Callable[[], Optional[Source]]]]:
+        """What can be compared now: the current training, the open inspector tabs (newest last)."""
+        out: List[Tuple[str, Callable[[], Optional[Source]]]] = []
+        if self.window.session.model() is not None:
+            out.append((CURRENT, self.window.session.model))
+        for tab in self.inspector_tabs():
+            out.append((f"Inspect: {tab.title}", partial(lambda m: m, tab.vocab_model)))
+        return out
+
+    def inspector_tabs(self) -> List[InspectorTab]:
+        tabs = self.window.tabs
+        return [tabs.widget(i) for i in range(tabs.count()) if isinstance(tabs.widget(i), InspectorTab)]
+
+    # -- compare -----------------------------------------------------------------------------------
+    def choose(self) -> None:
+        """Ask for A and B (the dialog stays in ``self.dialog`` while open, for tests), then compare."""
+        self.dialog = CompareDialog(self.window, self.sources(), self.base)
+        try:
+            if self.dialog.exec() == QDialog.Accepted:
+                (name_a, a), (name_b, b) = self.dialog.chosen()
+                self.compare(a, b, name_a, name_b)
+        finally:
+            self.dialog = None
+
+    def compare(self, a: Source, b: Source, name_a: str = "", name_b: str = "") -> None:
+        """Read any paths and diff A against B on a worker; a comparison tab opens when done."""
+        from bpe_core.analysis.diff import diff_models
+        from bpe_core.formats.detect import open_vocabulary
+
+        def work(*, progress, cancel):
+            ma = a if isinstance(a, BPEModel) else open_vocabulary(a)
+            mb = b if isinstance(b, BPEModel) else open_vocabulary(b)
+            d = diff_models(ma, mb)
+            d.a.ranks, d.b.ranks  # noqa: B018 - the tables the tab reads, built here and not on the GUI thread
+            return d
+
+        names = (name_a or _name(a), name_b or _name(b))
+        self.window.statusBar().showMessage(f"Comparing {names[0]} with {names[1]}…")
+        self.calls.start(work, lambda d: self._open_tab(d, *names))
+
+    def _open_tab(self, diff, name_a: str, name_b: str) -> None:
+        tab = CompareTab(diff, name_a, name_b)
+        tabs = self.window.tabs
+        tabs.setCurrentIndex(tabs.addTab(tab, f"Compare: {name_a} ↔ {name_b}"))
+        self.window.statusBar().clearMessage()
+
+    # -- train further -----------------------------------------------------------------------------
+    def train_current_tab_further(self) -> None:
+        tab = self.window.tabs.currentWidget()
+        if isinstance(tab, InspectorTab):
+            self.ask_and_train_further(tab)
+        else:
+            self.window.statusBar().showMessage("Open a vocabulary first: its inspector tab trains further.", 6000)
+
+    def ask_and_train_further(self, tab: InspectorTab) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, f"Train {tab.title} further on a corpus", "",
+                                              "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
+        if path:
+            self.train_further(tab.vocab_model, path, tab.title)
+
+    def train_further(self, model: BPEModel, path: str, name: str = "", merges: int = FURTHER_MERGES) -> bool:
+        """Load ``path`` in the session as a training that continues ``model`` (``merges`` new merges)."""
+        from bpe_core.training.continuing import continue_training, continued_config
+
+        if not self.window.ask_to_discard(f"Training {name or _name(model)} further"):
+            return False
+        config = continued_config(model, merges=merges)
+
+        def factory(corpus, cfg, *, progress=None, cancel=None):
+            return continue_training(model, corpus, config=cfg, progress=progress, cancel=cancel)
+
+        self.base = (name or _name(model), model)
+        self.window.session.load_corpus(path, config, factory=factory)
+        return True
+
+    # -- wiring ------------------------------------------------------------------------------------
+    def _on_tabs_current_changed(self, _index: int) -> None:
+        for tab in self.inspector_tabs():  # new inspector tabs get their "Train further" button wired
+            if tab not in self.wired:
+                self.wired.add(tab)
+                tab.train_further_requested.connect(partial(self.ask_and_train_further, tab))
+
+    def _on_calls_failed(self, exc: BaseException) -> None:
+        """A file that could not be read (or compared): say so without blocking (tests read ``error_box``)."""
+        self.window.statusBar().clearMessage()
+        self.error_box = QMessageBox(QMessageBox.Warning, "Compare vocabularies", f"Could not compare: {exc}",
+                                     QMessageBox.Ok, self.window)
+        self.error_box.open()
+
+
+def _name(source) -> str:
+    if isinstance(source, BPEModel):
+        return source.name or "vocabulary"
+    return os.path.basename(os.fspath(source).rstrip("/")) or str(source)
+
+
+class CompareDialog(QDialog):
+    """Pick A and B: the current training, an inspector tab, or a file (the last entry opens a chooser)."""
+
+    FILE = "Choose a file…"
+
+    def __init__(self, parent, sources, base: Optional[Tuple[str, BPEModel]] = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Compare vocabularies")
+        self.setObjectName("compare_dialog")
+        self.entries: List[Tuple[str, Callable[[], Optional[Source]]]] = list(sources)
+        if base is not None and not any(name == f"Continued from: {base[0]}" for name, _ in self.entries):
+            self.entries.append((f"Continued from: {base[0]}", partial(lambda m: m, base[1])))
+        self.boxes = (QComboBox(objectName="compare_a"), QComboBox(objectName="compare_b"))
+        form = QFormLayout(self)
+        for label, box in zip(("A", "B"), self.boxes):
+            box.addItems([name for name, _ in self.entries] + [self.FILE])
+            box.activated.connect(partial(self._on_box_activated, box))
+            form.addRow(label, box)
+        # defaults: a continued vocabulary (or the first tab) as A, the current training (or the next) as B
+        names = [name for name, _ in self.entries]
+        first = next((i for i, n in enumerate(names) if n.startswith("Continued from")), 1 if len(names) > 1 else 0)
+        self.boxes[0].setCurrentIndex(first)
+        self.boxes[1].setCurrentIndex(0 if first != 0 else min(1, len(names)))
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.ok_button: QPushButton = buttons.button(QDialogButtonBox.Ok)
+
+    def add_file(self, path: str) -> int:
+        """Add a vocabulary file as a choice (in both boxes); its index."""
+        name = os.path.basename(path.rstrip("/"))
+        self.entries.append((name, partial(lambda p: p, path)))
+        for box in self.boxes:
+            box.insertItem(len(self.entries) - 1, name)
+        return len(self.entries) - 1
+
+    def _on_box_activated(self, box: QComboBox, index: int) -> None:
+        if box.itemText(index) != self.FILE:
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "A vocabulary to compare")
+        box.setCurrentIndex(self.add_file(path) if path else 0)
+
+    def chosen(self) -> Tuple[Tuple[str, Source], Tuple[str, Source]]:
+        out = []
+        for box in self.boxes:
+            i = box.currentIndex()
+            if not 0 <= i < len(self.entries):
+                raise ValueError("choose a vocabulary for A and B")
+            name, get = self.entries[i]
+            out.append((name, get()))
+        return out[0], out[1]  # type: ignore[return-value]

@@ -1,0 +1,75 @@
+"""View → "Vocabulary health on a corpus…": a health tab for the inspected vocabulary or the training.
+
+The vocabulary is the current tab's (an inspector) or, from the training tab, the model at the
+current merge. The corpus is one or several files picked in a dialog (the training corpus is
+offered first); the report runs on a worker in a new tab (:class:`~bpe_lens_app.features.health.pane.HealthPane`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from bpe_core.model import BPEModel
+
+from .pane import HealthPane
+from ...runtime.worker import wait_for_kept
+
+ACTION_TEXT = "Vocabulary health on a corpus…"
+
+
+def install(window) -> None:
+    action = window.make_action(ACTION_TEXT, lambda: ask_health(window), "Ctrl+Shift+H", "vocabulary_health")
+    action.setStatusTip("Which tokens a corpus uses, which it never reaches; fertility per script or file")
+    window.menus["view"].addSeparator()
+    window.menus["view"].addAction(action)
+    window.tabs.tabCloseRequested.connect(lambda index: _cancel_tab(window, index))
+    app = QApplication.instance()
+    if app is not None and not app.property("health_waits_on_quit"):  # once per application
+        app.setProperty("health_waits_on_quit", True)
+        app.aboutToQuit.connect(wait_for_kept)
+
+
+def current_vocabulary(window) -> Tuple[Optional[BPEModel], List[str]]:
+    """The vocabulary to check (the inspected one, else the training's at its merge) and the
+    corpus files to offer (the training corpus)."""
+    session = window.session
+    corpus = [session.corpus.path] if session.corpus is not None and Path(session.corpus.path).is_file() else []
+    tab = window.tabs.currentWidget()
+    model = getattr(tab, "vocab_model", None)
+    if isinstance(model, BPEModel):
+        return model, corpus
+    if session.is_loaded and session.merge_count > 0:
+        return session.model(), corpus
+    return None, corpus
+
+
+def ask_health(window) -> Optional[HealthPane]:
+    model, corpus = current_vocabulary(window)
+    if model is None:
+        QMessageBox.information(window, "Vocabulary health", "Open a vocabulary (File → Open vocabulary…) or "
+                                "train a few merges first: health replays a vocabulary on a corpus.")
+        return None
+    start = corpus[0] if corpus else str(Path.home())
+    paths, _ = QFileDialog.getOpenFileNames(window, "Corpus files for vocabulary health", start,
+                                            "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
+    if not paths:
+        return None
+    return open_health(window, model, paths)
+
+
+def open_health(window, model: BPEModel, paths: Sequence[str], by: Optional[str] = None) -> HealthPane:
+    """A new health tab computing ``model``'s health on ``paths`` (made current)."""
+    pane = HealthPane()
+    pane.failed.connect(lambda message: window.statusBar().showMessage(message, 8000))
+    name = model.name or "vocabulary"
+    window.tabs.setCurrentIndex(window.tabs.addTab(pane, f"Health: {name}"))
+    pane.run(model, paths, by=by)
+    return pane
+
+
+def _cancel_tab(window, index: int) -> None:
+    pane = window.tabs.widget(index)
+    if isinstance(pane, HealthPane):
+        pane.cancel()

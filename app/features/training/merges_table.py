@@ -1,0 +1,213 @@
+"""The merges so far: rank, left, right, new token, count. Clicking a row scrubs there.
+
+Rows are the session's *timeline*: merges undone stay listed (greyed) until the settings change,
+so the table also shows where stepping forward will go. New merges arrive with
+``beginInsertRows``; moving along the timeline only restyles rows (``dataChanged``). The view
+(:class:`MergesView`) repaints only the rows a step appends or restyles, and follows the newest
+merge by scrolling (a blit), so a step paints two or three rows, not the table.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QVBoxLayout, QWidget
+
+from bpe_core.types import MergeStep
+
+from ...session.session import Session
+from ...widgets.theme import changed_row_color, future_text_color
+from ...widgets.chip_text import chip_text
+from ...widgets.quiet import QuietScrollBar, RowsView
+from ...widgets.roles import ALIGNMENT, BACKGROUND, DISPLAY, FONT, FOREGROUND, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
+
+RANK_ROLE = USER + 1
+
+
+class MergesModel(QAbstractTableModel):
+    RANK, LEFT, RIGHT, NEW, COUNT, WORDS = range(6)
+    HEADERS = ("#", "left", "right", "new token", "count", "words")
+
+    def __init__(self, session: Session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._rows = len(session.timeline)
+        self._current = session.merge_count
+        self._bold = QFont()
+        self._bold.setBold(True)
+        self._restyle()
+        session.corpus_loaded.connect(self._on_session_reset)
+        session.steps_applied.connect(self._on_session_moved)
+        session.steps_undone.connect(self._on_session_moved)
+        session.reset_done.connect(self._on_session_moved)
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=DISPLAY):
+        if orientation == HORIZONTAL and role == DISPLAY:
+            return self.HEADERS[section]
+        return None
+
+    def step(self, row: int) -> MergeStep:
+        return self.session.timeline[row]
+
+    ROLES = frozenset((DISPLAY, RANK_ROLE, FOREGROUND, BACKGROUND, FONT, ALIGNMENT, TOOLTIP))
+
+    def data(self, index, role=DISPLAY):
+        if role not in self.ROLES or not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        step = self.session.timeline[row]
+        if role == DISPLAY:
+            if col == self.RANK:
+                return str(step.rank)
+            if col == self.LEFT:
+                return chip_text(step.left_token)[0]
+            if col == self.RIGHT:
+                return chip_text(step.right_token)[0]
+            if col == self.NEW:
+                return chip_text(step.new_token)[0]
+            if col == self.COUNT:
+                return f"{step.count:,}"
+            return f"{len(step.changed_words):,}"
+        if role == RANK_ROLE:
+            return step.rank
+        if role == FOREGROUND and step.rank > self._current:
+            return self._future_fg
+        if role == BACKGROUND and step.rank == self._current:
+            return self._changed_bg
+        if role == FONT and step.rank == self._current:
+            return self._bold
+        if role == ALIGNMENT and col in (self.RANK, self.COUNT, self.WORDS):
+            return RIGHT_ALIGNED
+        if role == TOOLTIP:
+            state = "applied" if step.rank <= self._current else "undone (click to go there again)"
+            n = len(step.changed_words)
+            return f"merge {step.rank}, {state}: {step.count:,} occurrences, {n:,} word{'' if n == 1 else 's'}"
+        return None
+
+    def _restyle(self) -> None:
+        """The theme's row colors, looked up once a move rather than per cell painted."""
+        self._changed_bg, self._future_fg = changed_row_color(), future_text_color()
+
+    def _on_session_reset(self, *_) -> None:
+        self._restyle()
+        self.beginResetModel()
+        self._rows = len(self.session.timeline)
+        self._current = self.session.merge_count
+        self.endResetModel()
+
+    def _on_session_moved(self, *_) -> None:
+        self._restyle()
+        n = len(self.session.timeline)
+        if n < self._rows:  # a different future replaced the undone merges
+            self.beginRemoveRows(QModelIndex(), n, self._rows - 1)
+            self._rows = n
+            self.endRemoveRows()
+        old, self._current = self._current, self.session.merge_count
+        if n > self._rows:
+            self.beginInsertRows(QModelIndex(), self._rows, n - 1)
+            self._rows = n
+            self.endInsertRows()
+        lo, hi = sorted((old, self._current))
+        lo, hi = max(lo - 1, 0), min(hi, self._rows) - 1
+        if self._rows and hi >= lo:
+            self.dataChanged.emit(self.index(lo, 0), self.index(hi, self.WORDS),
+                                  [FOREGROUND, BACKGROUND, FONT, TOOLTIP])
+
+
+class MergesView(RowsView):
+    """A :class:`~bpe_lens_app.widgets.quiet.RowsView` that repaints only the new rows when rows are appended.
+
+    QTableView answers any row insert with a delayed items layout that repaints the whole
+    viewport (~2 ms for a dozen rows of six columns: every merge). Rows appended at the end move
+    nothing already drawn, so for them the layout only updates the scroll range and repaints the
+    new rows' strip; anything else (reset, removal, sort, font change) lays out as usual.
+    """
+
+    def __init__(self, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self._appended: Optional[int] = None  # first row appended since the last layout
+        # per pixel: an appended row leaves the offset alone (per item, a view at the bottom is
+        # bottom-aligned, and a new row would move what is drawn without repainting it)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollPerPixel)
+        self.setVerticalScrollBar(QuietScrollBar(Qt.Vertical, self))  # its range grows every step
+
+    def setModel(self, model) -> None:
+        super().setModel(model)
+        model.rowsInserted.connect(self._on_model_rows_inserted)
+        for signal in (model.modelReset, model.layoutChanged, model.rowsRemoved, model.rowsMoved,
+                       model.columnsInserted, model.columnsRemoved):
+            signal.connect(self._on_model_reshaped)
+
+    def _on_model_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        if parent.isValid() or last != self.model().rowCount() - 1 or self._appended == -1:
+            self._appended = -1  # not (only) appended: lay out everything
+        elif self._appended is None:
+            self._appended = first
+
+    def _on_model_reshaped(self, *_) -> None:
+        self._appended = -1
+
+    def doItemsLayout(self) -> None:
+        first, self._appended = self._appended, None
+        if first is None or first < 0:
+            super().doItemsLayout()
+            return
+        self.updateGeometries()  # the scroll range
+        # the new rows' strip (rows restyled meanwhile were updated by RowsView.dataChanged)
+        viewport = self.viewport()
+        top = max(self.rowViewportPosition(first), 0)
+        if top < viewport.height():
+            viewport.update(0, top, viewport.width(), viewport.height() - top)
+
+
+class MergesTable(QWidget):
+    seek_requested = Signal(int)
+
+    def __init__(self, session: Session, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.model = MergesModel(session, self)
+        self.view = MergesView(self)
+        self.view.setObjectName("merges_table")
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Stretch)
+        # not ResizeToContents: that asks data() of up to 1,000 rows on every scroll (9 ms a step)
+        header.setSectionResizeMode(MergesModel.RANK, QHeaderView.Fixed)
+        header.resizeSection(MergesModel.RANK, self.view.fontMetrics().horizontalAdvance("88,888") + 12)
+        self.view.clicked.connect(self._on_view_clicked)
+        self.view.activated.connect(self._on_view_clicked)  # Enter on a row
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        title = QLabel("<b>Merges</b> — click a row to go to that merge; greyed rows were undone", wordWrap=True)
+        layout.addWidget(title)  # (wraps: its width never sets the window's least width on small screens)
+        layout.addWidget(self.view)
+        session.steps_applied.connect(self._follow)
+        session.steps_undone.connect(self._follow)
+
+    def _on_view_clicked(self, index: QModelIndex) -> None:
+        self.seek_requested.emit(index.data(RANK_ROLE))
+
+    def _follow(self, steps: List[MergeStep]) -> None:
+        k = self.session.merge_count
+        if k and self.view.isVisible():
+            with self.view.verticalScrollBar().held():  # a longer range, and the newest row in view
+                self.view.updateGeometries()  # the scroll range of appended rows is otherwise updated lazily
+                self.view.scrollTo(self.model.index(k - 1, 0))
+
+    def rows_text(self) -> List[List[str]]:
+        """The table as displayed (tests, CSV)."""
+        m = self.model
+        return [[m.index(r, c).data() for c in range(m.columnCount())] for r in range(m.rowCount())]

@@ -1,0 +1,204 @@
+"""Restoring a workspace: the corpus checked, counted again, trained to the saved merge, the merges
+compared, the view put back.
+
+The corpus is hashed on a worker and compared with the saved size and sha256. A changed or missing
+corpus is said in a non-modal question offering what is possible: open with the changed corpus,
+choose another one, or the saved merges alone as a vocabulary in an inspector tab. Training then
+goes to the saved merge (a seek run on a worker when it is far) and the merges taken are compared
+with the saved ones: a difference is said with the first merge that differs. The encode text, the
+inspector tabs (read on a worker), the tab in front and the selected word come back.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, List, Optional, Tuple
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from bpe_core import resources
+from bpe_core.formats.detect import open_vocabulary
+from bpe_core.formats.workspace import (CorpusRef, Workspace, corpus_change, corpus_problem, corpus_ref,
+                                        first_difference, merges_vocabulary, saved_merges)
+
+from ..inspector import InspectorTab
+from ...session.payloads import user_message
+from ...runtime.worker import CallSlot
+from .state import SOURCE_PATH, select_word
+
+
+class Restorer(QObject):
+    """Brings one workspace back at a time; ``restored`` follows (also when the merges differ)."""
+
+    restored = Signal(object)  # Workspace: its corpus is loaded, trained to its merge and checked
+    branches_loaded = Signal(list)  # the saved branches, for the feature that owns them
+
+    def __init__(self, window, *, tell: Callable[[str, str], None], track: Callable[[Any], None],
+                 remember_ref: Callable[[CorpusRef], None]) -> None:
+        super().__init__(window)
+        self.window, self.session = window, window.session
+        self.question: Optional[QMessageBox] = None  # open while it asks about the corpus (tests answer it)
+        self.pending: Optional[Workspace] = None  # being restored
+        self._tell, self._remember_ref = tell, remember_ref
+        self._restored_tab: Any = None  # the tab that was current, once the tabs are back
+        self._hashes = CallSlot(track, self)
+        self._tabs = CallSlot(track, self)
+        for slot in (self._hashes, self._tabs):
+            slot.failed.connect(lambda exc: tell("BPE Lens", user_message(exc)))
+
+    @property
+    def busy(self) -> bool:
+        return self.pending is not None
+
+    def cancel(self) -> None:
+        self._hashes.cancel()
+        self._tabs.cancel()
+
+    def restore(self, ws: Workspace) -> None:
+        """Check the corpus (hashed on a worker), then load, train to the position and check the merges."""
+        problem = corpus_problem(ws.corpus.path) if ws.corpus else "The workspace names no corpus"
+        if problem is not None:  # missing, a folder, a pipe, a device: never opened
+            self._ask_corpus(ws, problem)
+            return
+        path = ws.corpus.path
+        self._hashes.start(lambda *, progress, cancel: corpus_ref(path, cancel=cancel, progress=progress),
+                           lambda now: self._on_corpus_hashed(ws, now))
+        self.window.statusBar().showMessage(f"Checking {os.path.basename(path)}…")
+
+    def _on_corpus_hashed(self, ws: Workspace, now: CorpusRef) -> None:
+        self._remember_ref(now)
+        change = corpus_change(ws.corpus, now)
+        if change is None:
+            self._load(ws, ws.corpus.path)
+        else:
+            self._ask_corpus(ws, change)
+
+    def _ask_corpus(self, ws: Workspace, change: str) -> None:
+        """Say what happened to the corpus and offer what is possible (non-modal: the window stays live)."""
+        problem = corpus_problem(ws.corpus.path) if ws.corpus else "missing"
+        there = problem is None
+        title = ("The corpus has changed" if there else
+                 "The corpus is missing" if problem.endswith("missing") else "The corpus cannot be read")
+        box = self.question = QMessageBox(QMessageBox.Warning, title, change + ".", QMessageBox.Cancel, self.window,
+                                          objectName="corpus_box")
+        if there:
+            self._button(box, "Open with the changed corpus", "open_changed", lambda: self._load(ws, ws.corpus.path))
+        self._button(box, "Choose another corpus…", "choose_corpus", lambda: self._choose_corpus(ws))
+        if ws.position:
+            self._button(box, f"Open the {ws.position:,} merges as a vocabulary", "open_merges",
+                         lambda: self._open_merges(ws))
+        box.setInformativeText("The merges trained on another corpus may differ from the saved ones; "
+                               "they are checked, and any difference is shown.")
+        box.button(QMessageBox.Cancel).clicked.connect(self._on_corpus_question_cancelled)
+        box.finished.connect(lambda *_: setattr(self, "question", None))
+        box.open()
+        self.window.statusBar().showMessage(change, 15000)
+
+    def _on_corpus_question_cancelled(self) -> None:
+        if not self.session.is_loaded and not self.session.is_loading:  # a start-up restore: show something
+            self.session.load_corpus(str(resources.default_corpus()))
+
+    def _button(self, box: QMessageBox, text: str, name: str, then: Callable[[], None]) -> None:
+        button = box.addButton(text, QMessageBox.AcceptRole)
+        button.setObjectName(name)
+        button.clicked.connect(lambda *_: then())
+
+    def _choose_corpus(self, ws: Workspace) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Corpus for the workspace", "",
+                                              "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
+        if path:
+            self._load(ws, path)
+
+    def _open_merges(self, ws: Workspace) -> None:
+        name = f"workspace merges ({ws.config.preset})"
+        tab = InspectorTab(merges_vocabulary(ws, name))
+        tab.encode_pane.set_text(ws.encode_text)
+        self.window.tabs.setCurrentIndex(self.window.tabs.addTab(tab, f"Inspect: {name}"))
+
+    def _load(self, ws: Workspace, corpus: str) -> None:
+        self.pending = ws
+        self.session.corpus_loaded.connect(self._on_pending_loaded)
+        self.session.error_raised.connect(self._on_pending_failed)
+        self.session.load_cancelled.connect(self._on_pending_failed)
+        self.session.load_corpus(corpus, ws.config)
+
+    def _disconnect_pending(self) -> None:
+        for signal, slot in ((self.session.corpus_loaded, self._on_pending_loaded),
+                             (self.session.error_raised, self._on_pending_failed),
+                             (self.session.load_cancelled, self._on_pending_failed)):
+            signal.disconnect(slot)
+
+    def _on_pending_failed(self, *_args) -> None:
+        self._disconnect_pending()
+        self.pending = None
+
+    def _on_pending_loaded(self, _info) -> None:
+        self._disconnect_pending()
+        ws = self.pending
+        self.window.encode.set_text(ws.encode_text)
+        self.branches_loaded.emit(list(ws.branches))
+        self._reopen_tabs(ws)
+        self.session.seek(ws.position)
+        if self.session.is_running:  # more than a few merges: a seek run on a worker
+            self.session.run_finished.connect(self._on_seek_finished)
+        else:  # there already, or training stopped short
+            self._check_merges()
+
+    def _on_seek_finished(self, _end) -> None:
+        self.session.run_finished.disconnect(self._on_seek_finished)
+        self._check_merges()
+
+    def _check_merges(self) -> None:
+        """Arrived (or stopped short): the merges taken against the saved ones; the view put back."""
+        ws, self.pending = self.pending, None
+        now = saved_merges(self.session.history)
+        rank = first_difference(ws.merges[: ws.position], now)
+        select_word(self.window, ws.view.get("selected_word"))
+        if rank is None:
+            self.window.statusBar().showMessage(f"Workspace restored at merge {ws.position:,}", 10000)
+        else:
+            self._tell("Workspace restored with other merges", _difference_text(ws, now, rank))
+        self.restored.emit(ws)
+
+    def _reopen_tabs(self, ws: Workspace) -> None:
+        paths, self._restored_tab = list(ws.tabs), ws.view.get("current_tab")
+        if not paths:
+            return
+
+        def read_all(*, progress, cancel) -> List[Tuple[str, Any]]:
+            out = []
+            for p in paths:
+                try:
+                    out.append((p, open_vocabulary(p)))
+                except Exception as exc:  # noqa: BLE001 - one tab failing leaves the others
+                    out.append((p, user_message(exc)))
+            return out
+
+        self._tabs.start(read_all, self._on_tabs_read)
+
+    def _on_tabs_read(self, results: List[Tuple[str, Any]]) -> None:
+        problems = []
+        for path, model in results:
+            if isinstance(model, str):
+                problems.append(model)
+                continue
+            tab = InspectorTab(model)
+            tab.setProperty(SOURCE_PATH, path)
+            self.window.tabs.addTab(tab, f"Inspect: {model.name or 'vocabulary'}")
+        current = self._restored_tab
+        if isinstance(current, int) and 0 <= current < self.window.tabs.count():
+            self.window.tabs.setCurrentIndex(current)
+        if problems:
+            self._tell("Some inspector tabs were not reopened", "\n".join(problems))
+
+
+def _difference_text(ws: Workspace, now, rank: int) -> str:
+    """Where the merges taken now part from the saved ones, in words."""
+    def show(m) -> str:
+        return f"{m[0]!r} + {m[1]!r} ({m[2]:,})" if m else "none (training stopped)"
+
+    saved = ws.merges[rank] if rank < ws.position else None
+    taken = now[rank] if rank < len(now) else None
+    return (f"From merge {rank + 1:,} on, training took other merges than the workspace saved: "
+            f"saved {show(saved)}, now {show(taken)}. The corpus or the settings differ "
+            f"(now at merge {len(now):,} of {ws.position:,}).")
