@@ -13,8 +13,9 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Dict, List, Literal, Optional, Tuple
 
-from bpe_core.encoding.merge import pair_ranks, shadowed_ranks
-from bpe_core.encoding.symbols import display as display_raw
+from bpe_core.base.merge import pair_ranks, shadowed_ranks
+from bpe_core.base.symbols import display as display_raw
+from bpe_core.base.units import Units
 from bpe_core.pipelines.base import TextPipeline
 from bpe_core.types import Raw, TokenInfo, Unit
 
@@ -65,6 +66,20 @@ class BPEModel:
 
     # -- lookups -------------------------------------------------------------------------
     @property
+    def units(self) -> Units:
+        """The unit mapper each piece starts from: the trained pipeline's own (its config's unit, the
+        pre-tokenizer's suffix rule), else this model's unit and affixes (an imported file).
+
+        >>> BPEModel(unit="chars", tokens=[], continuing_subword_prefix="##").units.symbols("abc")
+        ['a', '##b', '##c']
+        """
+        pipe = self.pipeline
+        if pipe is not None and pipe.decides_symbols:
+            return pipe.units  # type: ignore[attr-defined,no-any-return]
+        return Units(self.unit, end_of_word_suffix=self.end_of_word_suffix,
+                     prefix=self.continuing_subword_prefix, end=self.hf_end_of_word_suffix)
+
+    @property
     def vocab_size(self) -> int:
         return sum(1 for t in self.tokens if t is not None)
 
@@ -80,7 +95,7 @@ class BPEModel:
     @cached_property
     def merge_rank(self) -> Dict[Tuple[int, int], int]:
         """(left_id, right_id) -> 1-based rank (a repeated pair keeps its last rank, as tokenizers:
-        :func:`~bpe_core.encoding.merge.pair_ranks`)."""
+        :func:`~bpe_core.base.merge.pair_ranks`)."""
         return {pair: r + 1 for pair, r in pair_ranks(self.merges).items()}
 
     @cached_property
@@ -99,7 +114,7 @@ class BPEModel:
     @cached_property
     def created_by(self) -> Dict[int, int]:
         """token id -> 1-based rank of the first merge that produces it (a merge whose pair a later
-        merge repeats never fires: :func:`~bpe_core.encoding.merge.shadowed_ranks`)."""
+        merge repeats never fires: :func:`~bpe_core.base.merge.shadowed_ranks`)."""
         out: Dict[int, int] = {}
         shadowed = shadowed_ranks(self.merges)
         for r, tid in enumerate(self.merge_result, 1):
@@ -126,11 +141,6 @@ class BPEModel:
     @cached_property
     def special_ids(self) -> frozenset:
         return frozenset(self.specials.values())
-
-    def invalidate(self) -> None:
-        """Forget cached lookups after tokens/merges were changed in place."""
-        for name in ("vocab", "merge_rank", "merge_result", "created_by", "special_ids"):
-            self.__dict__.pop(name, None)
 
     def truncated(self, num_merges: int) -> "BPEModel":
         """The same model restricted to its first ``num_merges`` merges (ids unchanged)."""

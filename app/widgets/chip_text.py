@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 
 from PySide6.QtGui import QFont, QTextLayout
 
-from bpe_core.encoding.symbols import to_glyphs, to_hex
+from bpe_core.base.symbols import to_glyphs, to_hex
 from bpe_core.render.labels import UNKNOWN_LABEL, TextMode, decode_marked
 from bpe_core.render.labels import chip_text as _core_chip_text
 from bpe_core.types import Raw

@@ -17,7 +17,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QLabel, QWidget
 
-from bpe_core.encoding.symbols import decoded_text, to_hex
+from bpe_core.base.symbols import decoded_text, to_hex
 from bpe_core.model import BPEModel
 
 from .theme import edge_color

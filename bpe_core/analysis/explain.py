@@ -3,7 +3,7 @@
 ``explain(model, text)`` cuts ``text`` with the model's own pipeline (the pieces the
 :class:`~bpe_core.encoding.encoder.Encoder` encodes), takes each word's starting units from the
 encoder (affixes, unk, byte fallback), and runs THE merge routine of
-:mod:`bpe_core.encoding.merge` with its ``fired`` log: the steps are what the encoder does, not a
+:mod:`bpe_core.base.merge` with its ``fired`` log: the steps are what the encoder does, not a
 second implementation's guess. For the final tokens it says, per adjacent pair, whether the pair
 is a merge at all and why it did not fire, then names the best remaining pair.
 
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.encoding.encoder import UNKNOWN, Encoder
-from bpe_core.encoding.merge import NO_RANK, byte_pair_bounds, merge_in_place, segment
-from bpe_core.encoding.symbols import display as display_raw
+from bpe_core.base.merge import NO_RANK, byte_pair_bounds, merge_in_place, segment
+from bpe_core.base.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.types import Piece
 

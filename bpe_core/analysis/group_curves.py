@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.analysis.scripts import main_scripts
-from bpe_core.encoding.merge import merge_pair
+from bpe_core.base.merge import merge_pair
 from bpe_core.types import MergeStep
 
 Point = Tuple[int, Tuple[float, ...]]

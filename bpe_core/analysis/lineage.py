@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Set, Tuple
 
 from bpe_core.model import BPEModel
-from bpe_core.encoding.merge import shadowed_ranks
-from bpe_core.encoding.symbols import visible_whitespace
+from bpe_core.base.merge import shadowed_ranks
+from bpe_core.base.symbols import visible_whitespace
 from bpe_core.types import BPELensError
 
 _BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")

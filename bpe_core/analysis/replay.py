@@ -12,7 +12,7 @@ training makes them) the final segmentation is exactly what the encoder produces
 
 * ``dead_merges`` - ranks whose pair never occurs on this corpus (count 0), and ranks that never
   fire because a later merge repeats their pair (the one rule: a repeated pair keeps its last rank,
-  :func:`~bpe_core.encoding.merge.pair_ranks`);
+  :func:`~bpe_core.base.merge.pair_ranks`);
 * ``consumed_tokens`` - tokens made on this corpus that never survive to the end: every
   occurrence was merged further (only ever consumed as a merge part);
 * ``unreachable_tokens`` - tokens no text can produce through the merges (a part is itself
@@ -33,8 +33,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from bpe_core.model import BPEModel
 from bpe_core.analysis.lineage import static_reachability
-from bpe_core.encoding.merge import MergeTable, merge_pair, merge_table, segment, shadowed_ranks
-from bpe_core.encoding.units import initial_symbols
+from bpe_core.base.merge import MergeTable, merge_pair, merge_table, segment, shadowed_ranks
 from bpe_core.types import BPELensError, Cancelled, Progress, Raw
 
 ProgressFn = Optional[Callable[[Progress], None]]
@@ -77,13 +76,15 @@ class Segmenter:
     def __init__(self, model: BPEModel) -> None:
         self.model = model
         self._vocab = model.vocab
+        self._units = model.units
         self._whole = model.algorithm == "tiktoken" or model.ignore_merges
         self._cache: Dict[Tuple[str, bool], Tuple[Tuple[int, Raw], ...]] = {}
         self._table: Optional[MergeTable] = None  # built on the first word that needs merging
 
     def initial_raw(self, word: str, suffix: bool = True) -> List[Raw]:
-        """The base symbols a trainer would start ``word`` from (:func:`~bpe_core.encoding.units.initial_symbols`)."""
-        return initial_symbols(self.model, word, suffix)
+        """The base symbols a trainer would start ``word`` from (the model's unit mapper,
+        :attr:`~bpe_core.model.BPEModel.units`)."""
+        return self._units.symbols(word, suffix)
 
     def initial_ids(self, word: str, suffix: bool = True) -> List[int]:
         """Ids of the base symbols; ``<0xNN>`` bytes for a missing char with byte fallback,
@@ -124,7 +125,7 @@ class Segmenter:
         return hit
 
     def _merge_all(self, parts: List[Tuple[int, Raw]]) -> List[Tuple[int, Raw]]:
-        """The encoder's rule (:func:`~bpe_core.encoding.merge.segment`); raws of merged parts joined."""
+        """The encoder's rule (:func:`~bpe_core.base.merge.segment`); raws of merged parts joined."""
         if self._table is None:
             self._table = merge_table(self.model.merges, self.model.merge_result)
         ids, starts = segment([i for i, _ in parts], self._table)

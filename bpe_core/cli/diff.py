@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional
 from bpe_core.analysis.diff import ModelDiff, compare_text, diff_models
 from bpe_core.analysis.lineage import render_tree
 from bpe_core.cli.streams import mark_input, shown
-from bpe_core.encoding.symbols import display, from_glyphs, is_glyph_string, visible_whitespace
+from bpe_core.base.symbols import display, from_glyphs, is_glyph_string, visible_whitespace
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 

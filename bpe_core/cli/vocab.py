@@ -21,7 +21,7 @@ from bpe_core.cli.errors import os_error_text, report
 from bpe_core.cli.progress import ProgressBar
 from bpe_core.cli.streams import mark_input, mark_output, output_name, shown as as_given
 from bpe_core.model import BPEModel
-from bpe_core.encoding.symbols import visible_whitespace
+from bpe_core.base.symbols import visible_whitespace
 from bpe_core.types import BPELensError
 
 EXIT_USAGE = 2
@@ -214,7 +214,7 @@ def token_id_of(model: BPEModel, token: str) -> int:
         if tid is not None:
             return tid
     if model.unit == "bytes":
-        from bpe_core.encoding.symbols import from_glyphs, is_glyph_string
+        from bpe_core.base.symbols import from_glyphs, is_glyph_string
         if is_glyph_string(token) and model.id_of(from_glyphs(token)) is not None:
             return model.id_of(from_glyphs(token))  # type: ignore[return-value]
     raise BPELensError(f"token {token!r} is not in this vocabulary (give its text, GPT-2 glyphs, or #id)")

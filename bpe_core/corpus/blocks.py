@@ -29,9 +29,9 @@ from typing import BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 import regex
 
-from bpe_core.corpus.counting import BLOCK_BYTES, count_block, decode_block, pretokenizer_of, reads_as_tokenizers
+from bpe_core.corpus.counting import BLOCK_BYTES, count_block, decode_block, pipeline_of, reads_as_tokenizers
 from bpe_core.corpus.source import BINARY_SNIFF_BYTES, CancelFn, Source, not_text_message
-from bpe_core.encoding.units import check_text
+from bpe_core.base.units import check_text
 from bpe_core.formats.json_text import parse_json
 from bpe_core.types import BPELensError, TrainerConfig
 
@@ -137,7 +137,7 @@ def plan_blocks(paths: Sequence[Path], config: TrainerConfig, *, chunk: int, jso
     """The blocks of ``paths`` in corpus order. A plain file is cut into ranges of about ``chunk``
     bytes that workers read themselves; a compressed one is one streamed block
     (``whole_compressed``) or read here and handed over block by block."""
-    at_space = pretokenizer_of(config).cut_at_space and not jsonl
+    at_space = pipeline_of(config).cut_at_space and not jsonl
     keep_bom = reads_as_tokenizers(config)
     for i, path in enumerate(paths):
         src = Source(path)  # refuses folders, pipes and missing files with the file's name
@@ -173,7 +173,7 @@ def count_jsonl(name: str, data: bytes, offset: int, config: TrainerConfig, erro
     """Count the words of one block of JSON lines: each record's ``text_field`` is one text, split
     whole (as ``Trainer.from_texts`` and tokenizers' ``train_from_iterator`` take a text)."""
     text = decode_block(name, data, offset, errors, universal=False)
-    pre = pretokenizer_of(config)
+    pre = pipeline_of(config)
     counts: Counter[str] = Counter()
     lines = text.split("\n")
     for n, line in enumerate(lines):
@@ -185,7 +185,7 @@ def count_jsonl(name: str, data: bytes, offset: int, config: TrainerConfig, erro
             if not isinstance(value, str):
                 raise TypeError(f"{text_field!r} is {type(value).__name__}, not text")
             check_text(value)  # JSON's "\\ud800" escapes make lone surrogates: no UTF-8, no bytes to count
-            counts.update(pre.words(value.lower() if config.lowercase else value))  # a user pattern may time out
+            counts.update(pre.words(value))  # a user pattern may time out
         except (ValueError, KeyError, TypeError, BPELensError) as exc:
             at = offset + len("\n".join(lines[:n]).encode("utf-8")) + (1 if n else 0)
             why = f"no field {text_field!r}" if isinstance(exc, KeyError) else str(exc).replace(f"{name}: ", "", 1)
@@ -214,7 +214,7 @@ def count_block_part(block: Block, config: TrainerConfig, errors: str = "strict"
     name = Path(block.path).name
     if block.data is None and block.end is None:
         src = Source(block.path)
-        at_space = pretokenizer_of(config).cut_at_space and text_field is None
+        at_space = pipeline_of(config).cut_at_space and text_field is None
         try:
             for data, offset, _ in src.blocks(BLOCK_BYTES, None, keep_bom=reads_as_tokenizers(config),
                                               cut_at_space=at_space):

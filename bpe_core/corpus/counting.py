@@ -31,7 +31,7 @@ from bpe_core.pretokenize.guard import PatternTimeout
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
 if TYPE_CHECKING:
-    from bpe_core.pretokenize.pretokenizers import PreTokenizer
+    from bpe_core.pipelines.chain import Pipeline
 
 ProgressFn = Optional[Callable[[Progress], None]]
 
@@ -132,22 +132,22 @@ def read_text(path: PathLike, *, errors: str = "strict", progress: ProgressFn = 
 
 
 @functools.lru_cache(maxsize=8)
-def pretokenizer_of(config: TrainerConfig) -> "PreTokenizer":
-    """The config's pre-tokenizer, built once per process (worker processes call this per block)."""
-    from bpe_core.pretokenize.pretokenizers import get_pretokenizer  # worker processes import it once
+def pipeline_of(config: TrainerConfig) -> "Pipeline":
+    """The config's text pipeline (normalizer -> pre-tokenizer -> unit mapper, the trainer's and its
+    models' chain), built once per process (worker processes call this per block)."""
+    from bpe_core.pipelines.chain import Pipeline  # worker processes import it once
 
-    return get_pretokenizer(config)
+    return Pipeline(config)
 
 
 def count_block(name: str, data: bytes, offset: int, config: TrainerConfig,
                  errors: str) -> Tuple[Dict[str, int], bool]:
     """Decode one block and count its words (runs in a worker process, or inline)."""
     text = decode_block(name, data, offset, errors, not reads_as_tokenizers(config))
-    if config.lowercase:
-        # Lowercasing never makes or removes a "\n", and final-sigma context stops at one.
-        text = text.lower()
     counts: Counter[str] = Counter()
-    words_in_lines = pretokenizer_of(config).words_in_lines
+    # the chain lowercases each slice when the config says so: lowercasing never makes or removes
+    # a "\n", and final-sigma context stops at one, so slices of whole lines lowercase as the whole
+    words_in_lines = pipeline_of(config).words_in_lines
     start = 0
     while start < len(text):  # in slices of whole lines: a block's words, each a new str, took 25 MB at once
         end = text.find("\n", start + COUNT_SLICE) + 1 or len(text)
@@ -210,7 +210,7 @@ def _count_blocks(path: PathLike, config: TrainerConfig, errors: str, progress: 
 
     try:
         blocks = src.blocks(chunk, cancel, keep_bom=reads_as_tokenizers(config),
-                            cut_at_space=pretokenizer_of(config).cut_at_space)
+                            cut_at_space=pipeline_of(config).cut_at_space)
         for data, offset, pos in blocks:
             seen_any = True
             if pool is None:
@@ -259,7 +259,7 @@ def count_words(path: PathLike, config: TrainerConfig, *, progress: ProgressFn =
     from bpe_core.corpus.table import is_word_table, table_counts
     if is_word_table(path):  # counted already (``bpe-lens-cli count``, Spark, DuckDB)
         return table_counts(path, config)
-    pre = pretokenizer_of(config)
+    pre = pipeline_of(config)
     if not pre.per_line:
         # Whole-text pre-tokenizers (Punkt) cannot be cut into chunks without changing results;
         # reading is quick, so progress and cancel follow the (lazy) sentence splitting instead.
@@ -291,10 +291,11 @@ def count_whole_text(text: str, config: TrainerConfig, *, progress: ProgressFn =
     >>> count_whole_text("Mr. Smith left. He came back.", TrainerConfig(pretokenizer="punkt-wordpunct"))
     {'Mr': 1, '.': 3, 'Smith': 1, 'left': 1, 'He': 1, 'came': 1, 'back': 1}
     """
-    text = text.lower() if config.lowercase else text
+    chain = pipeline_of(config)
+    text = chain.normalize(text)
     counts: Counter[str] = Counter()
     tick = _Throttle(progress, size or len(text))
-    for end, words in pretokenizer_of(config).iter_words(text):
+    for end, words in chain.pretokenizer.iter_words(text):
         if cancel is not None and cancel():
             raise Cancelled()
         counts.update(words)
@@ -309,12 +310,12 @@ def count_words_in_texts(texts: Iterable[str], config: TrainerConfig, *, _name: 
     >>> count_words_in_texts(["Hello world", "hello"], TrainerConfig(pretokenizer="whitespace", lowercase=True))
     {'hello': 2, 'world': 1}
     """
-    from bpe_core.encoding.units import check_text
-    pre = pretokenizer_of(config)
+    from bpe_core.base.units import check_text
+    pre = pipeline_of(config)
     counts: Counter[str] = Counter()
     for k, text in enumerate(texts):
         check_text(text, f"text {k}")  # a lone surrogate: named here, not a UnicodeEncodeError later
-        counts.update(pre.words(text.lower() if config.lowercase else text))
+        counts.update(pre.words(text))
     if not counts:
         raise BPELensError(f"{_name}: the pre-tokenizer {config.pretokenizer!r} found no words")
     return dict(counts)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Deque, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.corpus.blocks import Part, check_texts, count_block_part, plan_blocks
-from bpe_core.corpus.counting import BLOCK_BYTES, PARALLEL_MIN_BYTES, ProgressFn, pretokenizer_of
+from bpe_core.corpus.counting import BLOCK_BYTES, PARALLEL_MIN_BYTES, ProgressFn, pipeline_of
 from bpe_core.corpus.pool import make_pool, stop_pool, submit
 from bpe_core.corpus.source import CancelFn
 from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
@@ -58,7 +58,7 @@ def count_local(paths: Sequence[Path], config: TrainerConfig, *, workers: Option
                 text_field: Optional[str] = None, errors: str = "strict", progress: ProgressFn = None,
                 cancel: CancelFn = None, chunk: int = LOCAL_CHUNK) -> Counted:
     """Count ``paths`` with ``workers`` processes (default: every core), first appearance first."""
-    if not pretokenizer_of(config).per_line and text_field is None:
+    if not pipeline_of(config).per_line and text_field is None:
         return whole_text_counts(paths, config, errors, progress, cancel)
     workers = workers or os.cpu_count() or 1
     try:
@@ -77,7 +77,7 @@ def _count_local(paths: Sequence[Path], config: TrainerConfig, workers: int, tex
     sizes = [size_of(p) for p in paths]
     # a user's pattern counts in a worker even for small inputs: a cancel (or Ctrl+C) can end it there,
     # not inside one long regex call (see counting.count_words)
-    isolate = getattr(pretokenizer_of(config), "guarded", False)
+    isolate = pipeline_of(config).guarded
     pool = make_pool(workers) if (workers > 1 and sum(sizes) > PARALLEL_MIN_BYTES) or isolate else None
     total: Dict[str, int] = {}
     firsts: List[Tuple[int, int]] = []
@@ -142,7 +142,7 @@ def _merge_in_order(total: Dict[str, int], firsts: List[Tuple[int, int]], part: 
 
 def one_text(config: TrainerConfig, text_field: Optional[str]) -> bool:
     """True when counting cannot be cut into blocks: Punkt splits sentences over the whole text."""
-    return not pretokenizer_of(config).per_line and text_field is None
+    return not pipeline_of(config).per_line and text_field is None
 
 
 def where_counted(engine: str, config: TrainerConfig, text_field: Optional[str] = None) -> str:

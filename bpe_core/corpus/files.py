@@ -72,14 +72,14 @@ def count_words_in_files(paths: Sequence[Path], config: TrainerConfig, *, progre
     if len(paths) == 1:
         return count_words(paths[0], config, progress=progress, cancel=cancel, workers=workers, errors=errors)
     from bpe_core.corpus.table import is_word_table
-    from bpe_core.pretokenize.pretokenizers import get_pretokenizer
+    from bpe_core.corpus.counting import pipeline_of
 
     tables = [p.name for p in paths if is_word_table(p)]
     if tables:
         raise BPELensError(f"{tables[0]}: a word-count table trains alone, not with other files")
     sizes = [_size(p) for p in paths]
     grand = sum(sizes)
-    if not get_pretokenizer(config).per_line:
+    if not pipeline_of(config).per_line:
         raw = reads_as_tokenizers(config)
         texts = [read_text(p, errors=errors, cancel=cancel, as_tokenizers=raw) for p in paths]
         joined = "".join(t if t.endswith("\n") else t + "\n" for t in texts)

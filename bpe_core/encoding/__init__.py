@@ -1,1 +1,1 @@
-"""Encoding stage: units, the merge routine, the encoder with spans, decoding, byte glyphs."""
+"""Encoding stage: the encoder with spans, decoding, seed 000's greedy encoder, an encoding advanced a merge."""

@@ -23,8 +23,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import List, Optional, Sequence, Tuple
 
+from bpe_core.base.symbols import display as display_raw
 from bpe_core.encoding.encoder import UNKNOWN, LensEncoding
-from bpe_core.encoding.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.types import EncodedToken, MergeStep
 

@@ -27,11 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from bpe_core.base.merge import MergeTable, byte_pair_bounds, byte_pair_bounds_long, merge_table, segment
+from bpe_core.base.symbols import display as display_raw
+from bpe_core.base.units import surrogate_error
 from bpe_core.encoding.decode import decode_chars
-from bpe_core.encoding.merge import MergeTable, byte_pair_bounds, byte_pair_bounds_long, merge_table, segment
 from bpe_core.encoding.spans import Span, span_mapper
-from bpe_core.encoding.symbols import display as display_raw
-from bpe_core.encoding.units import affix_raw, base_units, surrogate_error
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, EncodedToken, Encoding, Piece
 
@@ -81,8 +81,10 @@ class Encoder:
         self._cache: Dict[object, Tuple[int, ...]] = {}
         self._span_cache: Dict[Tuple[str, bool], WordResult] = {}
         self._display: Dict[int, str] = {}  # id -> display string (glyphs are built once per id)
-        self._prefix = affix_raw(model, model.continuing_subword_prefix)
-        self._suffix = affix_raw(model, model.hf_end_of_word_suffix)
+        #: the unit mapper: the same chain the trainer started its words from (a model trained here)
+        self._units = model.units
+        self._prefix = self._units.prefix
+        self._suffix = self._units.end
         self._sep_suffix = model.end_of_word_suffix
         words: Dict[str, Callable[[str, bool], WordResult]] = {
             "merges": self._word_merges, "tiktoken": self._word_tiktoken,
@@ -242,7 +244,7 @@ class Encoder:
     def _symbols(self, word: str, suffix: bool) -> WordResult:
         """Initial symbol ids and spans: prefix/suffix forms, byte fallback, unk fusing, dropping."""
         m, vocab = self.model, self._vocab
-        units = base_units(m, word)  # a trained pipeline decides (cjk: "école" is one symbol)
+        units = self._units.base(word)  # bytes or characters; affixes and the separate suffix below
         ids: List[int] = []
         spans: List[Span] = []
         drops: List[Span] = []
@@ -299,7 +301,7 @@ class Encoder:
 
     # -- algorithms ----------------------------------------------------------------------------
     def _build_merge_table(self) -> MergeTable:
-        """(left, right) -> (rank, new id) by :func:`~bpe_core.encoding.merge.merge_table` (a repeated
+        """(left, right) -> (rank, new id) by :func:`~bpe_core.base.merge.merge_table` (a repeated
         pair keeps its last rank, as tokenizers). tokenizers strips the prefix from the right token."""
         m, vocab, plen = self.model, self._vocab, len(self._prefix)
         merges = m.merges[: self.merges_limit]

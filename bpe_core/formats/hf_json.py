@@ -24,7 +24,7 @@ from bpe_core.formats.checks import first_duplicate, is_id, table_size
 from bpe_core.formats.json_text import parse_json
 from bpe_core.pipelines.hf import HFPipeline
 from bpe_core.model import BPEModel
-from bpe_core.encoding.symbols import from_glyphs
+from bpe_core.base.symbols import from_glyphs
 from bpe_core.types import BPELensError, Raw
 
 _NOT_BPE = ("WordPiece", "Unigram", "WordLevel")

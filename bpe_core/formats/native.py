@@ -20,7 +20,7 @@ from bpe_core.formats.checks import expect, first_duplicate, is_id, table_size
 from bpe_core.formats.json_text import parse_json
 from bpe_core.model import BPEModel
 from bpe_core.training.config import config_from_dict
-from bpe_core.encoding.symbols import from_glyphs, to_glyphs
+from bpe_core.base.symbols import from_glyphs, to_glyphs
 from bpe_core.types import BPELensError, Raw
 
 FORMAT = "bpe-lens"
@@ -236,8 +236,8 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
         return model
     config = config_from_dict(cfg_dict, path)
     if config is not None:
-        from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
-        model.pipeline = TrainerPipeline(config, specials)
+        from bpe_core.pipelines.chain import Pipeline
+        model.pipeline = Pipeline(config, specials)
         model.end_of_word_suffix = config.end_of_word_suffix
         model.keep_unknown = config.keep_unknown
     if "seed000" in data:

@@ -115,12 +115,12 @@ def _seed_config() -> Dict[str, Any]:
 
 def _seed_pipeline():
     try:
-        from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
+        from bpe_core.pipelines.chain import Pipeline
         from bpe_core.presets import make_config
     except ImportError:
         return None
     # Seed 000 never matches its specials in text; they only frame sentences.
-    return TrainerPipeline(make_config("nltk-wordpunct"), {})
+    return Pipeline(make_config("nltk-wordpunct"), {})
 
 
 # -- writing ------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from bpe_core.corpus.source import wide_text_message
-from bpe_core.encoding.symbols import to_glyphs
+from bpe_core.base.symbols import to_glyphs
 from bpe_core.formats.json_text import parse_json
 from bpe_core.training.config import check_config, config_from_dict, config_to_dict
 from bpe_core.types import BPELensError, Cancelled, Raw, TrainerConfig
@@ -352,7 +352,7 @@ def merges_vocabulary(ws: Workspace, name: str = "workspace"):
     >>> [m.tokens[i] for i in range(m.vocab_size)], m.merge_counts
     (['l', 'o', 'w', 'lo', 'low'], [4, 3])
     """
-    from bpe_core.encoding.symbols import BYTE_GLYPHS
+    from bpe_core.base.symbols import BYTE_GLYPHS
     from bpe_core.formats.native import FORMAT as NATIVE, VERSION as NATIVE_VERSION, native_to_model
 
     cfg = ws.config

@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional
 
 from bpe_core.formats.atomic import atomic_write_files, atomic_write_text, encode_text
 from bpe_core.model import BPEModel
-from bpe_core.encoding.symbols import to_glyphs
+from bpe_core.base.symbols import to_glyphs
 from bpe_core.types import BPELensError, Raw
 
 

@@ -1,6 +1,6 @@
 """The pre-tokenizer base class: a compiled pattern whose matches are the words.
 
-Subclasses for particular splitters live beside it (``cjk``, ``wrappers``); the registry of named
+The pre-tokenizer is the middle link of a text pipeline (:mod:`bpe_core.pipelines.chain`). Subclasses for particular splitters live beside it (``cjk``, ``wrappers``); the registry of named
 pre-tokenizers is :mod:`bpe_core.pretokenize.pretokenizers`.
 """
 from __future__ import annotations
@@ -10,10 +10,9 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 import regex
 
-from bpe_core.encoding.units import word_units
 from bpe_core.pretokenize.bmp_twin import compile_bmp_twin, find_astral
 from bpe_core.pretokenize.guard import guarded_finditer
-from bpe_core.types import BPELensError, Piece, Raw, TrainerConfig
+from bpe_core.types import BPELensError, Piece
 
 
 
@@ -30,6 +29,8 @@ class PreTokenizer:
     per_line = True
     line_local = False
     cut_at_space = False
+    #: True for a splitter whose words only make sense as characters (the CJK splitter): no byte units
+    chars_only = False
 
     def __init__(self, name: str, description: str, pattern: "re.Pattern[str] | regex.Pattern[str]",
                  *, line_local: bool = False, nonempty: bool = True, ascii_twin: Optional[str] = None,
@@ -130,25 +131,17 @@ class PreTokenizer:
         """
         yield len(text), self.words(text)
 
-    def word_symbols(self, word: str, config: TrainerConfig) -> List[Raw]:
-        """Initial symbols of ``word``: its characters (+ the suffix) or its UTF-8 bytes.
+    def takes_suffix(self, word: str) -> bool:
+        """Whether ``word`` gets the separate end-of-word symbol when the settings have one (every word
+        here; the CJK splitter gives Han runs and punctuation none). The unit mapper asks this
+        (:class:`~bpe_core.base.units.Units`).
 
         >>> from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
 
-        >>> PRETOKENIZERS["whitespace"].word_symbols("hé", TrainerConfig(end_of_word_suffix="</w>"))
-        ['h', 'é', '</w>']
-        >>> PRETOKENIZERS["gpt2"].word_symbols("hé", TrainerConfig(unit="bytes"))
-        [b'h', b'\\xc3', b'\\xa9']
+        >>> PRETOKENIZERS["whitespace"].takes_suffix("hé")
+        True
         """
-        if config.unit == "bytes":
-            if config.end_of_word_suffix:
-                raise BPELensError(
-                    f"an end-of-word suffix ({config.end_of_word_suffix!r}) needs unit 'chars', not 'bytes'")
-            return word_units(word, "bytes")
-        symbols = word_units(word, "chars")
-        if config.end_of_word_suffix:
-            symbols.append(config.end_of_word_suffix)
-        return symbols
+        return True
 
     def split(self, text: str, *, lowercase: bool = False) -> List[Piece]:
         """:meth:`pieces` of ``text`` (lowercased first when asked), spans in the ORIGINAL text.

@@ -7,7 +7,7 @@ from typing import List
 import regex
 
 from bpe_core.pretokenize.base import PreTokenizer
-from bpe_core.types import BPELensError, Piece, Raw, TrainerConfig
+from bpe_core.types import Piece
 
 
 class CJKPreTokenizer(PreTokenizer):
@@ -31,6 +31,8 @@ class CJKPreTokenizer(PreTokenizer):
     ``cjk-mixed`` preset sets ``</w>``).
     """
 
+    chars_only = True
+
     def words(self, text: str) -> List[str]:
         out: List[str] = []
         add, cut = out.append, _HAN_CUT.findall
@@ -50,21 +52,15 @@ class CJKPreTokenizer(PreTokenizer):
                 out.append(Piece(word, start + h.start(), start + h.end(), suffix=_takes_suffix(word)))
         return out
 
-    def word_symbols(self, word: str, config: TrainerConfig) -> List[Raw]:
-        """A word's characters, plus the suffix for a run of non-Han word characters.
+    def takes_suffix(self, word: str) -> bool:
+        """A run of non-Han word characters takes the suffix; a Han run and a punctuation character do not.
 
         >>> from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
 
-        >>> cfg = TrainerConfig(end_of_word_suffix="</w>")
-        >>> [PRETOKENIZERS["cjk"].word_symbols(w, cfg) for w in ["ab", "编程", "école", "！", "カナ"]]
-        [['a', 'b', '</w>'], ['编', '程'], ['é', 'c', 'o', 'l', 'e', '</w>'], ['！'], ['カ', 'ナ', '</w>']]
+        >>> [PRETOKENIZERS["cjk"].takes_suffix(w) for w in ["ab", "编程", "école", "！", "カナ"]]
+        [True, False, True, False, True]
         """
-        if config.unit == "bytes":
-            raise BPELensError("the 'cjk' pre-tokenizer works on characters; set the unit to 'chars'")
-        symbols: List[Raw] = list(word)
-        if config.end_of_word_suffix and _takes_suffix(word):
-            symbols.append(config.end_of_word_suffix)
-        return symbols
+        return _takes_suffix(word)
 
 
 def _takes_suffix(word: str) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator, List, Tuple
 
-from bpe_core.encoding.symbols import to_glyphs
+from bpe_core.base.symbols import to_glyphs
 from bpe_core.pretokenize.base import PreTokenizer
-from bpe_core.types import Piece, Raw, TrainerConfig
+from bpe_core.types import Piece
 
 
 class GlyphPreTokenizer(PreTokenizer):
@@ -48,6 +48,7 @@ class LowercasedWords(PreTokenizer):
         super().__init__(inner.name, inner.description, inner.pattern, guarded=inner.guarded)
         self.inner, self.lower_pieces = inner, lower_pieces
         self.per_line, self.line_local, self.cut_at_space = inner.per_line, inner.line_local, inner.cut_at_space
+        self.chars_only = inner.chars_only
 
     def words(self, text: str) -> List[str]:
         return [w.lower() for w in self.inner.words(text)]
@@ -70,5 +71,5 @@ class LowercasedWords(PreTokenizer):
             out.append(Piece(low, p.start, p.end, p.special, p.suffix, meta))
         return out
 
-    def word_symbols(self, word: str, config: TrainerConfig) -> List[Raw]:
-        return self.inner.word_symbols(word, config)
+    def takes_suffix(self, word: str) -> bool:
+        return self.inner.takes_suffix(word)

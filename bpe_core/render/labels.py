@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, List, Literal, Tuple
 
-from bpe_core.encoding.symbols import to_glyphs, to_hex, visible_whitespace
+from bpe_core.base.symbols import to_glyphs, to_hex, visible_whitespace
 from bpe_core.types import MergeStep, Raw
 
 __all__ = ["UNKNOWN_LABEL", "TextMode", "chip_text", "chip_texts", "decode_marked", "merge_banner"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from bpe_core.encoding.symbols import display
+from bpe_core.base.symbols import display
 from bpe_core.model import BPEModel
 from bpe_core.training.config import limit_reached
 from bpe_core.training.timeline import Timeline

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any, Dict, List, Optional
 
-from bpe_core.encoding.symbols import BYTE_GLYPHS, display
+from bpe_core.base.symbols import BYTE_GLYPHS, display
 from bpe_core.model import BPEModel
 from bpe_core.types import TIE_BREAKS, BPELensError, Raw, TrainerConfig
 

@@ -8,7 +8,7 @@ vocabulary's own way of cutting text, or the new merges are learned on words its
 * an imported one (tokenizer.json, vocab.json + merges.txt, .tiktoken, ...) keeps its **pipeline**: the
   corpus is cut by that pipeline (normalizer, pre-tokenizer and added tokens, e.g. NeoX's NFC and its
   runs of spaces), words start from the symbols its encoder starts from
-  (:func:`bpe_core.encoding.units.initial_symbols`), and the continued model encodes through it.
+  (the model's unit mapper, :attr:`bpe_core.model.BPEModel.units`), and the continued model encodes through it.
 
 Only the stop rules come from the caller: ``merges`` counts the *new* merges, ``vocab_size`` the whole
 vocabulary. Ties among the new merges follow ``tie_break`` (the model's own for a native file, else
@@ -76,12 +76,11 @@ def continue_training(model: BPEModel, paths: Union[PathLike, Sequence[PathLike]
 
     ``config`` defaults to :func:`continued_config` (the model's settings, no stop rule).
     """
-    from bpe_core.encoding.units import initial_symbols
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     cfg = config or continued_config(model)
     if keeps_its_pipeline(model):
         counts = pipeline_word_counts(model, paths, errors=errors, progress=progress, cancel=cancel)
-        return Trainer(counts, cfg, symbols_fn=lambda word: initial_symbols(model, word), start=model)
+        return Trainer(counts, cfg, symbols_fn=model.units.symbols, start=model)
     from bpe_core.corpus.files import count_words_in_files
     counts = count_words_in_files([Path(p) for p in paths], cfg, progress=progress, cancel=cancel, errors=errors)
     return Trainer(counts, cfg, start=model)

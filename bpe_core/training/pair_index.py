@@ -35,7 +35,7 @@ from collections import Counter
 from itertools import chain
 from typing import List, Optional, Sequence, Set, Tuple, Union
 
-from bpe_core.encoding.merge import expand_pair, merge_in_place
+from bpe_core.base.merge import expand_pair, merge_in_place
 from bpe_core.training.index_bounds import bound
 from bpe_core.training.pairs import (MANY, MASK, PACK, PAIRS_SLICE, PMASK, SHIFT, WORD_SHIFT, apply_many, initial_pairs,
                                      pairs_of, replace_word)

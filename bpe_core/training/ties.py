@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from bpe_core.encoding.symbols import display
+from bpe_core.base.symbols import display
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex
 from bpe_core.types import TIE_BREAKS, Raw
 

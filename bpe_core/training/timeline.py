@@ -38,7 +38,7 @@ import dataclasses
 from operator import attrgetter
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
-from bpe_core.encoding.symbols import display as display_raw
+from bpe_core.base.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.training.config import DEFAULT_TARGET, target_merges
 from bpe_core.training.moves import Frame, Move, Segmentation, TieWatch, undos

@@ -20,8 +20,8 @@ from dataclasses import replace
 from operator import mul
 from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from bpe_core.encoding.merge import expand_pair, merge_table, segment_all
-from bpe_core.encoding.symbols import display as display_raw
+from bpe_core.base.merge import expand_pair, merge_table, segment_all
+from bpe_core.base.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.training.config import (adopted_tokens, alphabet_order, check_config, config_to_dict,
                                       keeps_its_pipeline, limit_reached, run_target)
@@ -60,12 +60,12 @@ class Trainer:
         self._config_dict = config_to_dict(config)  # the config is frozen: convert it once
         fast_bytes = False
         if symbols_fn is None:
-            from bpe_core.pretokenize.pretokenizers import PreTokenizer, get_pretokenizer
-            pre = get_pretokenizer(config)
-            symbols_fn = lambda word: pre.word_symbols(word, config)  # noqa: E731
+            # the config's text pipeline: the chain the corpus was counted with and models encode through
+            from bpe_core.pipelines.chain import Pipeline
+            chain = self._chain = Pipeline(config)
+            symbols_fn = chain.initial_symbols
             # bytes of the word, one symbol each: map UTF-8 straight to ids (no symbol objects)
-            fast_bytes = config.unit == "bytes" and start is None and \
-                type(pre).word_symbols is PreTokenizer.word_symbols
+            fast_bytes = start is None and chain.units.plain_bytes
         least = max(1, config.min_word_count)  # the same filter twice, in the mapping's order: no pairs built
         self.words: List[str] = [w for w, c in word_counts.items() if c >= least]
         self.freqs: List[int] = [c for c in word_counts.values() if c >= least]
@@ -376,8 +376,9 @@ class Trainer:
         """The text pipeline of this trainer's models (built once: it compiles patterns)."""
         pipe = self.__dict__.get("_pipeline")
         if pipe is None:
-            from bpe_core.pipelines.trainer_pipeline import TrainerPipeline
-            pipe = self._pipeline = TrainerPipeline(self.config, self.specials)
+            from bpe_core.pipelines.chain import Pipeline
+            chain = self.__dict__.get("_chain") or Pipeline(self.config)
+            pipe = self._pipeline = chain.with_specials(self.specials)
         return pipe
 
     def model(self) -> BPEModel:

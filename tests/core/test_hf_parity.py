@@ -11,7 +11,7 @@ import os
 import pytest
 
 from bpe_core.presets import make_config
-from bpe_core.encoding.symbols import to_glyphs
+from bpe_core.base.symbols import to_glyphs
 from bpe_core.training.trainer import Trainer
 
 from .paths import need

@@ -6,8 +6,8 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bpe_core.encoding import merge as merge_mod
-from bpe_core.encoding.merge import (expand_pair, find_pair, merge_in_place, merge_pair, merge_table, segment,
+from bpe_core.base import merge as merge_mod
+from bpe_core.base.merge import (expand_pair, find_pair, merge_in_place, merge_pair, merge_table, segment,
                                      segment_all)
 from bpe_core.training import pair_index
 from bpe_core.training.pair_index import SHIFT, PairIndex, pairs_of

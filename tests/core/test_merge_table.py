@@ -19,8 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bpe_core.analysis.health import health_of_pieces
 from bpe_core.analysis.replay import Segmenter, replay
 from bpe_core.encoding.encoder import Encoder
-from bpe_core.encoding.merge import merge_table, pair_ranks, shadowed_ranks
-from bpe_core.encoding.units import initial_symbols
+from bpe_core.base.merge import merge_table, pair_ranks, shadowed_ranks
 from bpe_core.formats import read_tokenizer_json
 from bpe_core.training.continuing import continued_config
 from bpe_core.training.trainer import Trainer
@@ -89,7 +88,7 @@ def test_every_consumer_splits_abc_as_tokenizers_does(tmp_path):
     counts = replay(model, {"abc": 1})
     assert {model.tokens[t]: n for t, n in counts.token_counts.items()} == Counter(expected)
     trainer = Trainer({"abc": 1}, continued_config(model, merges=1),
-                      symbols_fn=lambda w: initial_symbols(model, w), start=model)
+                      symbols_fn=model.units.symbols, start=model)
     assert [trainer.token(i) for i in trainer.segmentation(0)] == expected
 
 
@@ -122,6 +121,6 @@ def test_every_consumer_agrees_with_tokenizers_on_repeated_merges(tmp_path, spec
     if not report.replay.late_merges:  # replay applies merges in rank order: exact when none is late
         assert {model.tokens[t]: n for t, n in report.replay.token_counts.items()} == reference
     trainer = Trainer(dict(counts), continued_config(model, merges=1),
-                      symbols_fn=lambda w: initial_symbols(model, w), start=model)
+                      symbols_fn=model.units.symbols, start=model)
     assert {w: [trainer.token(i) for i in trainer.segmentation(k)] for k, w in enumerate(trainer.words)} == \
         {w: expected[w] for w in trainer.words}

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bpe_core.pipelines.chain import Pipeline
 from bpe_core.pretokenize.pretokenizers import (PRETOKENIZERS, SEED001_PATTERN, TIKTOKEN_PATTERNS, get_pretokenizer,
                                   lowercase_with_offsets)
 from bpe_core.types import BPELensError, TrainerConfig
@@ -231,8 +232,8 @@ class TestCJK:
     cfg = TrainerConfig(pretokenizer="cjk", end_of_word_suffix="</w>")
 
     def symbols(self, text: str) -> list:
-        p = PRETOKENIZERS["cjk"]
-        return [s for w in p.words(text) for s in p.word_symbols(w, self.cfg)]
+        p, chain = PRETOKENIZERS["cjk"], Pipeline(self.cfg)
+        return [s for w in p.words(text) for s in chain.initial_symbols(w)]
 
     def test_same_symbols_as_the_seed_where_the_seed_is_right(self, real) -> None:
         for text in SEED004_CORPUS:
@@ -255,7 +256,7 @@ class TestCJK:
         text = "我爱Python编程！école _x 3.14…カタカナ 한국어㐀㐁"
         assert p.words(text) == ["我爱", "Python", "编程", "！", "école", "_x", "3", ".", "14", "…", "カタカナ",
                                  "한국어", "㐀㐁"]
-        assert [p.word_symbols(w, self.cfg) for w in ["Python", "编程", "！", "école", "_x", "カタカナ", "㐀㐁"]] == [
+        assert [Pipeline(self.cfg).initial_symbols(w) for w in ["Python", "编程", "！", "école", "_x", "カタカナ", "㐀㐁"]] == [
             ["P", "y", "t", "h", "o", "n", "</w>"], ["编", "程"], ["！"], ["é", "c", "o", "l", "e", "</w>"],
             ["_", "x", "</w>"], ["カ", "タ", "カ", "ナ", "</w>"], ["㐀", "㐁"]]
         pieces = p.pieces(text)
@@ -264,7 +265,7 @@ class TestCJK:
                                               True, True, False]
         assert all(text[x.start:x.end] == x.text for x in pieces)
         with pytest.raises(BPELensError, match="'cjk' pre-tokenizer works on characters"):
-            p.word_symbols("a", TrainerConfig(unit="bytes"))
+            Pipeline(TrainerConfig(pretokenizer="cjk", unit="bytes")).initial_symbols("a")
 
     def test_same_words_as_the_reference(self, real) -> None:
         from tests.reference.seed004 import BPE
@@ -277,17 +278,19 @@ class TestCJK:
 
 
 def test_word_symbols_default_and_bytes() -> None:
-    p = PRETOKENIZERS["gpt2"]
-    assert p.word_symbols(" hé", TrainerConfig()) == [" ", "h", "é"]
-    assert p.word_symbols("ab", TrainerConfig(end_of_word_suffix="</w>")) == ["a", "b", "</w>"]
-    assert p.word_symbols(" é", TrainerConfig(unit="bytes")) == [b" ", b"\xc3", b"\xa9"]
+    def symbols(word: str, **settings) -> list:  # the gpt2 pre-tokenizer's chain: its unit mapper
+        return Pipeline(TrainerConfig(pretokenizer="gpt2", **settings)).initial_symbols(word)
+
+    assert symbols(" hé") == [" ", "h", "é"]
+    assert symbols("ab", end_of_word_suffix="</w>") == ["a", "b", "</w>"]
+    assert symbols(" é", unit="bytes") == [b" ", b"\xc3", b"\xa9"]
     with pytest.raises(BPELensError, match="end-of-word suffix .*needs unit 'chars'"):
-        p.word_symbols("a", TrainerConfig(unit="bytes", end_of_word_suffix="</w>"))
+        symbols("a", unit="bytes", end_of_word_suffix="</w>")
 
 
 def test_glyph_pieces_are_gpt2_words_as_glyphs(real) -> None:
     """gpt2-glyphs rewrites each GPT-2 word into byte glyphs; the span is the word's, align maps glyphs."""
-    from bpe_core.encoding.symbols import to_glyphs
+    from bpe_core.base.symbols import to_glyphs
 
     text = sample(real, "wikitext-2-raw/wiki.valid.raw", 5_000) + sample(real, "chinese/sanguo_yanyi.txt", 2_000)
     glyph, gpt2 = PRETOKENIZERS["gpt2-glyphs"], PRETOKENIZERS["gpt2"]

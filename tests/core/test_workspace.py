@@ -50,7 +50,7 @@ def test_round_trip_keeps_everything(tmp_path, preset):
 
 
 def test_merges_are_stored_as_token_texts_with_counts():
-    from bpe_core.encoding.symbols import from_glyphs
+    from bpe_core.base.symbols import from_glyphs
 
     t = trained("gpt2", 5)
     model, rows = t.model(), saved_merges(t.history)

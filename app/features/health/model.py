@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
 from bpe_core.analysis.health import TokenHealth
-from bpe_core.encoding.symbols import visible_whitespace
+from bpe_core.base.symbols import visible_whitespace
 
 from ...widgets.roles import ALIGNMENT, DISPLAY, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
 

@@ -16,7 +16,7 @@ from typing import List, Optional
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
-from bpe_core.encoding.symbols import to_glyphs, to_hex
+from bpe_core.base.symbols import to_glyphs, to_hex
 from bpe_core.model import BPEModel
 
 from ...widgets.chip_text import chip_text, token_tooltip

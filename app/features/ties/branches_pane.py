@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from bpe_core.encoding.symbols import display
+from bpe_core.base.symbols import display
 from bpe_core.training.branches import BranchComparison
 from bpe_core.types import MergeStep
 

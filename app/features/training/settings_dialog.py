@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
-from bpe_core.encoding.symbols import visible_whitespace
+from bpe_core.base.symbols import visible_whitespace
 from bpe_core.presets import PRESETS, make_config
 from bpe_core.pretokenize.guard import pattern_warnings
 from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS, compile_user_pattern, get_pretokenizer

@@ -60,10 +60,6 @@ def display(raw: Raw, *, hex_bytes: bool = False) -> str:
     return raw
 
 
-def raw_len(raw: Raw) -> int:
-    return len(raw)
-
-
 def decoded_text(raw: Raw) -> str | None:
     """The text a byte token stands for when it is valid UTF-8, else None (a partial character)."""
     if isinstance(raw, str):
