@@ -42,6 +42,11 @@ if TYPE_CHECKING:
     from bpe_core.training.timeline import Timeline
     from bpe_core.training.trainer import Trainer
     from bpe_core.types import BPELensError, MergeStep, TrainerConfig
+    from bpe_core.workbench.records import (OpenAnalysis, OpenComparison, OpenVocabulary, RunCorpus, Selection,
+                                            VocabularyClosed, VocabularyOpened)
+    from bpe_core.workbench.restore import RestoreReport
+    from bpe_core.workbench.runs import TrainingRun
+    from bpe_core.workbench.workbench import Workbench
 
 #: public name -> the module that is its home
 _HOMES: Dict[str, str] = {
@@ -56,10 +61,22 @@ _HOMES: Dict[str, str] = {
     "BPEModel": "bpe_core.model",
     "open_vocabulary": "bpe_core.formats.detect",
     "write_vocabulary": "bpe_core.formats.detect",
+    "Workbench": "bpe_core.workbench.workbench",
+    "TrainingRun": "bpe_core.workbench.runs",
+    "RestoreReport": "bpe_core.workbench.restore",
+    "RunCorpus": "bpe_core.workbench.records",
+    "OpenVocabulary": "bpe_core.workbench.records",
+    "OpenComparison": "bpe_core.workbench.records",
+    "OpenAnalysis": "bpe_core.workbench.records",
+    "Selection": "bpe_core.workbench.records",
+    "VocabularyOpened": "bpe_core.workbench.records",
+    "VocabularyClosed": "bpe_core.workbench.records",
 }
 
 __all__ = ["BPELensError", "BPEModel", "Encoder", "MergeStep", "PRESETS", "Timeline", "Trainer", "TrainerConfig",
-           "make_config", "open_vocabulary", "write_vocabulary", "__version__"]
+           "make_config", "open_vocabulary", "write_vocabulary", "__version__",
+           "Workbench", "TrainingRun", "RestoreReport", "RunCorpus", "OpenVocabulary", "OpenComparison", "OpenAnalysis",
+           "Selection", "VocabularyOpened", "VocabularyClosed"]
 
 
 def __getattr__(name: str) -> Any:

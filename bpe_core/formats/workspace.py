@@ -71,6 +71,9 @@ class Workspace:
     tabs: Tuple[str, ...] = ()
     #: window-level view state (selected word, current tab, ...), plain JSON values
     view: Dict[str, Any] = field(default_factory=dict)
+    #: the rest of an open workbench as plain JSON (:mod:`bpe_core.workbench.saved` owns its meaning): the
+    #: other training runs, the vocabularies by id, the comparisons and analyses open, the selection
+    bench: Dict[str, Any] = field(default_factory=dict)
 
 
 def token_text(raw: Raw) -> str:
@@ -208,7 +211,8 @@ def workspace_to_dict(ws: Workspace) -> Dict[str, Any]:
                                              "sha256": ws.corpus.sha256}
     return {"format": FORMAT, "version": VERSION, "corpus": corpus, "config": config_to_dict(ws.config),
             "position": ws.position, "merges": [list(m) for m in ws.merges], "branches": list(ws.branches),
-            "encode_text": ws.encode_text, "tabs": list(ws.tabs), "view": dict(ws.view)}
+            "encode_text": ws.encode_text, "tabs": list(ws.tabs), "view": dict(ws.view),
+            **({"bench": dict(ws.bench)} if ws.bench else {})}
 
 
 def workspace_bytes(ws: Workspace) -> bytes:
@@ -267,7 +271,16 @@ def resolved(ws: Workspace, folder: str) -> Workspace:
         return os.path.normpath(os.path.join(folder, p))
 
     corpus = None if ws.corpus is None else replace(ws.corpus, path=absolute(ws.corpus.path))
-    return replace(ws, corpus=corpus, tabs=tuple(map(absolute, ws.tabs)))
+    return replace(ws, corpus=corpus, tabs=tuple(map(absolute, ws.tabs)), bench=_resolved_bench(ws.bench, absolute))
+
+
+def _resolved_bench(value: Any, absolute: Callable[[str], str]) -> Any:
+    """The workbench part with every ``"path"`` absolute (a run's corpus files, a vocabulary, an analysis's
+    corpus); merges, settings and branches are data, not walked."""
+    if isinstance(value, dict):
+        return {k: absolute(v) if k == "path" and isinstance(v, str) else
+                v if k in ("merges", "config", "branches") else _resolved_bench(v, absolute) for k, v in value.items()}
+    return [_resolved_bench(v, absolute) for v in value] if isinstance(value, list) else value
 
 
 def is_workspace(path: str) -> bool:
@@ -303,7 +316,7 @@ def workspace_from_dict(data: Any, path: str = "<workspace>") -> Workspace:
     return Workspace(corpus=_corpus(data.get("corpus"), path), config=config, position=position, merges=merges,
                      branches=tuple(_get(data, "branches", list, path, [])),
                      encode_text=_get(data, "encode_text", str, path, ""), tabs=tuple(tabs),
-                     view=_get(data, "view", dict, path, {}))
+                     view=_get(data, "view", dict, path, {}), bench=_get(data, "bench", dict, path, {}))
 
 
 def _get(data: Dict[str, Any], key: str, kind: type, path: str, default: Any = None) -> Any:

@@ -1,0 +1,1 @@
+"""The Workbench: a Qt-free model of everything open (runs, vocabularies, comparisons, analyses)."""

@@ -1,0 +1,96 @@
+"""A training run on the workbench: a corpus counted once, the :class:`~bpe_core.training.timeline.Timeline`
+that trains on it, and the run's branches.
+
+The timeline owns the position (merges taken, undone, read ahead); :class:`~bpe_core.training.branches.
+Branches` owns the futures picked by hand. A run only ties them to the corpus they came from, and says what
+a workspace saves of it (:meth:`TrainingRun.saved`).
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "c.txt")
+>>> _ = open(path, "w").write("low lower lowest\\n")
+>>> run = TrainingRun.open("r1", RunCorpus((path,)), TrainerConfig())
+>>> [run.timeline.display(s.new_id) for s in run.timeline.step(2)], run.saved().merges
+(['lo', 'low'], (('l', 'o', 3), ('lo', 'w', 3)))
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable, Optional, Tuple
+
+from bpe_core.base.config import check_config
+from bpe_core.formats.workspace import CorpusRef, corpus_ref, saved_merges
+from bpe_core.training.branches import Branches
+from bpe_core.training.timeline import Timeline
+from bpe_core.training.trainer import Trainer
+from bpe_core.types import Progress, TrainerConfig
+from bpe_core.workbench.records import RunCorpus
+from bpe_core.workbench.saved import SavedRun
+
+ProgressFn = Optional[Callable[[Progress], None]]
+CancelFn = Optional[Callable[[], bool]]
+
+
+def count_corpus(corpus: RunCorpus, config: TrainerConfig, *, progress: ProgressFn = None,
+                 cancel: CancelFn = None) -> Timeline:
+    """Count ``corpus``'s words (several files as one corpus, as the CLI counts them) into a fresh timeline.
+
+    Slow for a big corpus: a worker's job. It shares nothing until it returns.
+    """
+    from bpe_core.corpus.files import count_words_in_files
+
+    check_config(config)  # before reading a possibly large corpus
+    counts = count_words_in_files([Path(p) for p in corpus.paths], config, progress=progress, cancel=cancel,
+                                  errors=corpus.decode_errors)
+    return Timeline(Trainer(counts, config))
+
+
+class TrainingRun:
+    """One corpus's training: ``timeline`` (the position) and ``branches`` (futures picked by hand)."""
+
+    def __init__(self, run_id: str, corpus: RunCorpus, timeline: Timeline,
+                 refs: Tuple[CorpusRef, ...] = ()) -> None:
+        self.id = run_id
+        self.corpus = corpus
+        self.timeline = timeline
+        self.branches = Branches(timeline)
+        #: the corpus files' sizes and sha256 when known (hashed when opened from a workspace, or by
+        #: :meth:`hash_corpus`); a workspace saves them so a changed corpus is noticed
+        self.refs = refs
+
+    @classmethod
+    def open(cls, run_id: str, corpus: RunCorpus, config: TrainerConfig, *, progress: ProgressFn = None,
+             cancel: CancelFn = None) -> "TrainingRun":
+        """Count the corpus and start at merge 0."""
+        return cls(run_id, corpus, count_corpus(corpus, config, progress=progress, cancel=cancel))
+
+    @property
+    def config(self) -> TrainerConfig:
+        return self.timeline.config
+
+    def hash_corpus(self, *, cancel: CancelFn = None) -> Tuple[CorpusRef, ...]:
+        """The corpus files' sizes and sha256 (read in blocks: a worker's job for a big corpus), kept."""
+        self.refs = tuple(corpus_ref(p, cancel=cancel) for p in self.corpus.paths)
+        return self.refs
+
+    def corpus_refs(self) -> Tuple[CorpusRef, ...]:
+        """The files as a workspace saves them: hashed when known, else their path and size (sha256 None)."""
+        known = {r.path: r for r in self.refs}
+        return tuple(known.get(p) or CorpusRef(p, _size(p), None) for p in self.corpus.paths)
+
+    def branches_data(self) -> Tuple[dict, ...]:
+        """The branches as plain data when there is more than the one line of merges (else nothing)."""
+        return (self.branches.to_data(),) if len(self.branches.all()) > 1 else ()
+
+    def saved(self) -> SavedRun:
+        """What a workspace keeps of the run: corpus files, settings, position, the merges applied, branches."""
+        history = self.timeline.history
+        return SavedRun(self.id, self.corpus_refs(), self.config, len(history), saved_merges(history),
+                        self.branches_data(), self.corpus.decode_errors)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return -1
