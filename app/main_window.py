@@ -2,17 +2,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from bpe_core import resources
 from bpe_core.corpus.table import config_for_table
-from bpe_core.formats.detect import detect_format
-from bpe_core.types import BPELensError, TrainerConfig
+from bpe_core.types import TrainerConfig
 
 from .features import exports as export
 from .features import install_features
@@ -20,6 +19,8 @@ from .features.inspector import InspectorTab
 from .features.presenter import PresenterWindow
 from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
                                 TrainActions, WordsPane, bind)
+from .discard_questions import confirm_reset, discard_box, trained_merges
+from .file_kinds import is_vocabulary
 from .keys import key_lines
 from .layout_state import restore_layout, save_layout
 from .panes.encode_pane import EncodePane
@@ -33,34 +34,10 @@ RESOURCES = resources.root()
 RECENT_CORPORA, RECENT_VOCABULARIES = "recent", "recent_vocabularies"
 
 
-def is_vocabulary(path: str) -> bool:
-    """Whether ``path`` is a vocabulary rather than a corpus, by sniffing its content.
-
-    A text file is a corpus unless it is clearly a vocabulary: a two-words-per-line text could
-    pass for a ``merges.txt``, so that format counts only under a ``.json`` / ``merges.txt`` name.
-    """
-    p = Path(path)
-    if p.is_dir():
-        return True
-    try:
-        fmt = detect_format(p)
-    except BPELensError:
-        return False
-    return fmt != "vocab-merges" or p.suffix.lower() == ".json" or p.name.endswith("merges.txt")
-
-
-def confirm_reset(parent: QWidget, session: Session) -> bool:
-    """Ask before settings throw away trained merges (no question at merge 0)."""
-    trained = max(len(session.timeline), session.merge_count)  # every merge trained, not the position
-    if trained == 0:
-        return True
-    answer = QMessageBox.question(parent, "Restart training?",
-                                  f"New settings restart training at merge 0; the {trained:,} "
-                                  "merges so far are discarded. Continue?")
-    return answer == QMessageBox.Yes
-
-
 class MainWindow(QMainWindow):
+    inspector_made = Signal(object, object)  # InspectorTab, the OpenVocabulary it shows (features wire it)
+    tab_closed = Signal(object)  # the widget of a tab just closed
+
     def __init__(self, session: Session, settings: Optional[QSettings] = None) -> None:
         super().__init__()
         self.session = session
@@ -79,7 +56,7 @@ class MainWindow(QMainWindow):
         session.decode_errors = saved_decode_errors(self.settings)  # before the first load (open_window)
         self.error_box: Optional[QMessageBox] = None
         self.discard_box: Optional[QMessageBox] = None
-        self._opening_vocabulary: Optional[str] = None
+        self._inspectors: Dict[str, InspectorTab] = {}  # open vocabulary id -> its tab
         self.path_openers: List[Callable[[str], bool]] = []  # features' own files first (True: opened)
         self._build_central()
         self._build_menus()
@@ -104,6 +81,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(training, "Training")
         self.tabs.tabBar().setTabButton(0, self.tabs.tabBar().ButtonPosition.RightSide, None)
         self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.setCentralWidget(self.tabs)
 
     def _splitter(self, orientation, name: str, *widgets, sizes=()) -> QSplitter:
@@ -190,7 +168,8 @@ class MainWindow(QMainWindow):
         self.encode.observe(s)
         s.corpus_loaded.connect(self._on_session_corpus_loaded)
         s.error_raised.connect(self._on_session_error_raised)
-        s.vocabulary_opened.connect(self._on_session_vocabulary_opened)
+        s.workbench.vocabulary_opened.connect(self._on_workbench_vocabulary_opened)
+        s.workbench.vocabulary_closed.connect(self._on_workbench_vocabulary_closed)
         s.config_changed.connect(self._on_session_config_changed)
 
     # -- commands -----------------------------------------------------------------------------------------
@@ -208,7 +187,6 @@ class MainWindow(QMainWindow):
         """Open a vocabulary (a ``.tiktoken`` file of our own: the user picks its split pattern)."""
         pattern = export.ask_tiktoken_pattern(self, path)
         if pattern is not False:
-            self._opening_vocabulary = str(path)
             self.session.open_vocabulary(path, pattern=pattern)
 
     def load_corpus(self, path, config: Optional[TrainerConfig] = None) -> None:
@@ -221,24 +199,38 @@ class MainWindow(QMainWindow):
     def ask_to_discard(self, action: str) -> bool:
         """Whether the user lets ``action`` throw away the merges trained (no question when there are none).
         The box is kept in ``discard_box`` while it is open so that a test can answer it."""
-        n = max(len(self.session.timeline), self.session.merge_count)  # every merge trained, not the position
+        n = trained_merges(self.session)
         if n == 0:
             return True
-        self.discard_box = QMessageBox(
-            QMessageBox.Question, "Discard trained merges?",
-            f"{action} discards the {n:,} merges trained so far (File → Save vocabulary keeps them). Continue?",
-            QMessageBox.Yes | QMessageBox.No, self)
-        self.discard_box.setObjectName("discard_box")
-        self.discard_box.setDefaultButton(QMessageBox.No)
+        self.discard_box = discard_box(self, action, n)
         try:
             return self.discard_box.exec() == QMessageBox.Yes
         finally:
             self.discard_box = None
 
     def close_tab(self, index: int) -> None:
-        """Close an inspector tab (Ctrl+W); the Training tab stays."""
-        if index > 0:
+        """Close a tab (Ctrl+W); the Training tab stays. A vocabulary's tab closes the vocabulary (the tab
+        goes when the Workbench says it is closed)."""
+        widget = self.tabs.widget(index) if index > 0 else None
+        if self.vocabulary_id(widget) is not None:
+            self.session.workbench.close_vocabulary(self.vocabulary_id(widget))
+        elif widget is not None:
             self.tabs.removeTab(index)
+            self.tab_closed.emit(widget)
+
+    def _on_tabs_current_changed(self, index: int) -> None:
+        self.session.workbench.select(self.vocabulary_id(self.tabs.widget(index)))  # the training: None
+
+    def vocabulary_id(self, widget) -> Optional[str]:
+        """The id of the open vocabulary ``widget`` shows (None: not a vocabulary's tab)."""
+        return next((vid for vid, tab in self._inspectors.items() if tab is widget), None)
+
+    def inspector(self, vocabulary_id: str) -> Optional[InspectorTab]:
+        return self._inspectors.get(vocabulary_id)
+
+    def tab_order(self) -> List[str]:
+        """The open vocabularies' ids in the order their tabs stand."""
+        return sorted(self._inspectors, key=lambda vid: self.tabs.indexOf(self._inspectors[vid]))
 
     def change_font_size(self, delta: int) -> None:
         settings_store.save_font_size(self.settings, change_app_font_size(delta))
@@ -329,13 +321,18 @@ class MainWindow(QMainWindow):
         self.preset_box.setCurrentText(config.preset)
         settings_store.save_config(self.settings, config)
 
-    def _on_session_vocabulary_opened(self, model) -> None:
-        path, self._opening_vocabulary = self._opening_vocabulary, None
-        if path:
-            settings_store.remember(self.settings, RECENT_VOCABULARIES, path)
-        tab = InspectorTab(model)
-        tab.setProperty("source_path", path or "")  # a workspace reopens the tab from it
-        self.tabs.setCurrentIndex(self.tabs.addTab(tab, f"Inspect: {model.name or 'vocabulary'}"))
+    def _on_workbench_vocabulary_opened(self, vocabulary) -> None:
+        if vocabulary.path:
+            settings_store.remember(self.settings, RECENT_VOCABULARIES, vocabulary.path)
+        tab = self._inspectors[vocabulary.id] = InspectorTab(vocabulary.model, vocabulary.name)
+        self.inspector_made.emit(tab, vocabulary)
+        self.tabs.setCurrentIndex(self.tabs.addTab(tab, f"Inspect: {vocabulary.name}"))
+
+    def _on_workbench_vocabulary_closed(self, vocabulary_id: str) -> None:
+        tab = self._inspectors.pop(vocabulary_id, None)
+        if tab is not None:
+            self.tabs.removeTab(self.tabs.indexOf(tab))
+            self.tab_closed.emit(tab)
 
     def _on_session_error_raised(self, message: str) -> None:
         self.status.idle(message, 15000)

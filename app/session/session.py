@@ -35,6 +35,7 @@ from .run_kinds import (AHEAD, BULK_FRAME_INTERVAL, CATCH_UP, CATCH_UP_DELAY_MS,
 from .ends import RunEnds
 from .replay import Replays
 from .views import SessionViews
+from .workbench_adapter import WorkbenchAdapter
 from ..runtime.worker import FLUSH_INTERVAL, GUI_FIRST, CallSlot, StepWorker, Threads
 
 
@@ -70,6 +71,9 @@ class Session(SessionViews, RunEnds, Replays):
         self._indexing = QTimer(self, singleShot=True, interval=0)  # records indexed for seeks, a slice a pass
         self._indexing.timeout.connect(self._on_indexing_timeout)
         self._init_replay()  # Run to target over known merges: from the records (session_replay.py)
+        # the open vocabularies and the training run, as events carrying their subject (workbench_adapter.py)
+        self.workbench = WorkbenchAdapter(self, self._calls)
+        self.workbench.vocabulary_opened.connect(lambda vocabulary: self.vocabulary_opened.emit(vocabulary.model))
 
     @property
     def is_loading(self) -> bool:
@@ -136,11 +140,8 @@ class Session(SessionViews, RunEnds, Replays):
     def open_vocabulary(self, path: str, *, pattern: Optional[str] = None) -> None:
         """Read a saved vocabulary (any supported format) on a worker; ``vocabulary_opened`` follows.
         ``pattern``: the split regex of a ``.tiktoken`` file other than OpenAI's own."""
-        from bpe_core.formats.detect import open_vocabulary
-
         path = os.fspath(path)
-        self._calls.start(lambda *, progress, cancel: open_vocabulary(path, pattern=pattern),
-                          self.vocabulary_opened.emit)
+        self.workbench.open_vocabulary(path, pattern=pattern)
         self.loading_started.emit(f"Opening {os.path.basename(path)}")
 
     def cancel(self) -> None:

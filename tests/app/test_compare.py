@@ -15,7 +15,6 @@ from PySide6.QtCore import QTimer  # noqa: E402
 from bpe_core import Encoder  # noqa: E402
 from bpe_lens_app.demo import demo_byte_model  # noqa: E402
 from bpe_lens_app.features.compare.pane import CompareTab  # noqa: E402
-from bpe_lens_app.features.inspector.pane import InspectorTab  # noqa: E402
 
 from tests.core.paths import EXAMPLES, need  # noqa: E402
 
@@ -95,8 +94,7 @@ def test_token_lists_filter_and_trees(qtbot, window, models):
 
 def test_dialog_compares_an_inspector_tab_with_the_current_training(qtbot, loaded_window, models):
     w = loaded_window
-    inspector = InspectorTab(models[0], "small A")
-    w.tabs.addTab(inspector, "Inspect: small A")
+    w.session.workbench.add_vocabulary(models[0], name="small A")  # its inspector tab opens
     feature = w.compare_feature
     QTimer.singleShot(0, lambda: feature.dialog.accept())
     feature.choose()
@@ -110,8 +108,7 @@ def test_train_further_from_gpt2_then_compare_shows_the_new_merges(qtbot, window
     from PySide6.QtWidgets import QFileDialog
     from bpe_core.formats.detect import open_vocabulary
     gpt2 = open_vocabulary(need("gpt2/tokenizer.json"))
-    inspector = InspectorTab(gpt2, "gpt2")
-    window.tabs.setCurrentIndex(window.tabs.addTab(inspector, "Inspect: gpt2"))
+    inspector = window.inspector(window.session.workbench.add_vocabulary(gpt2, name="gpt2").id)
     corpus = EXAMPLES / "seed004_zh_en_de.txt"  # Chinese: plenty of byte pairs GPT-2 never merged
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(corpus), "")))
     with qtbot.waitSignal(window.session.corpus_loaded, timeout=60000):

@@ -5,7 +5,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from bpe_core.formats.detect import open_vocabulary
-from bpe_lens_app.features.inspector.pane import InspectorTab
 from bpe_lens_app.features.training.words_model import WORD_INDEX_ROLE
 from bpe_lens_app.widgets.chip_text import chip_text
 from tests.core.paths import need
@@ -76,8 +75,7 @@ def test_clicking_a_word_shows_its_history_during_training(qtbot, loaded_window)
 
 def test_inspector_chip_explains_gpt2_unbelievable(qtbot, window):
     model = open_vocabulary(str(need("gpt2/tokenizer.json")))
-    tab = InspectorTab(model)
-    window.tabs.setCurrentIndex(window.tabs.addTab(tab, "Inspect: gpt2"))
+    tab = window.inspector(window.session.workbench.add_vocabulary(model, name="gpt2").id)
     pane = tab.encode_pane
     with qtbot.waitSignal(pane.encoding_changed, timeout=5000):
         pane.set_text("It was unbelievable.")

@@ -15,7 +15,6 @@ from bpe_lens_app.demo import demo_byte_model  # noqa: E402
 from bpe_lens_app.features.health import actions as health_feature
 from bpe_lens_app.features.health.model import HealthTableModel as H  # noqa: E402
 from bpe_lens_app.features.health.pane import HealthPane  # noqa: E402
-from bpe_lens_app.features.inspector.pane import InspectorTab  # noqa: E402
 
 from tests.core.paths import find
 
@@ -40,7 +39,7 @@ def shown(pane: HealthPane, col: int) -> list:
 
 
 def run_from_view_menu(qtbot, window, model, corpus, monkeypatch) -> HealthPane:
-    window.tabs.setCurrentIndex(window.tabs.addTab(InspectorTab(model, "demo"), "Inspect: demo"))
+    window.session.workbench.add_vocabulary(model, name="demo")  # its inspector tab opens in front
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(corpus)], ""))
     action = window.findChild(type(window.open_action), "action_vocabulary_health")
     assert action is not None and action in window.menus["view"].actions()
@@ -148,7 +147,7 @@ def test_fertility_by_file_names_every_file_apart(qtbot, window, model, tmp_path
         path = tmp_path / f"wikipedia_articles_part_{k + 1}_of_four.txt"
         path.write_text(text * 20, encoding="utf-8")
         paths.append(path)
-    window.tabs.setCurrentIndex(window.tabs.addTab(InspectorTab(model, "demo"), "Inspect: demo"))
+    window.session.workbench.add_vocabulary(model, name="demo")  # its inspector tab opens in front
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(p) for p in paths], ""))
     window.findChild(type(window.open_action), "action_vocabulary_health").trigger()
     pane = window.tabs.currentWidget()

@@ -257,12 +257,11 @@ def test_the_health_tabs_charts_follow_a_switch(qtbot, window, tmp_path, monkeyp
 
     from bpe_lens_app.demo import demo_byte_model
     from bpe_lens_app.features.health.pane import HealthPane
-    from bpe_lens_app.features.inspector.pane import InspectorTab
 
     corpus = tmp_path / "small.txt"
     corpus.write_text("the cat sat on the mat\n", encoding="utf-8")
     model = demo_byte_model("the cat sat on the mat. the cat ate the rat.\n" * 3, merges=20)
-    window.tabs.setCurrentIndex(window.tabs.addTab(InspectorTab(model, "demo"), "Inspect: demo"))
+    window.session.workbench.add_vocabulary(model, name="demo")  # its inspector tab opens in front
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(corpus)], ""))
     window.findChild(type(window.open_action), "action_vocabulary_health").trigger()
     pane = window.tabs.currentWidget()

@@ -30,12 +30,18 @@ def vocabulary_file(tmp_path) -> str:
     return str(path)
 
 
+def source_path(window, tab):
+    """The file of the vocabulary a tab shows (None: not a vocabulary read from a file)."""
+    vocabulary = window.session.workbench.vocabulary(window.vocabulary_id(tab) or "")
+    return vocabulary.path or None if vocabulary is not None else None
+
+
 def shown(window):
     """What the window shows that a workspace must bring back."""
     model, words = window.words.model, window.session.words
     segmentations = {words[model.word_index(r)]: model.data(model.index(r, model.SEGMENTATION), ACCESSIBLE)
                      for r in range(model.rowCount())}
-    tabs = [(window.tabs.tabText(i), window.tabs.widget(i).property("source_path"))
+    tabs = [(window.tabs.tabText(i), source_path(window, window.tabs.widget(i)))
             for i in range(1, window.tabs.count())]
     return {"merge": window.session.merge_count, "label": window.controls.merge_label.text(),
             "segmentations": segmentations, "encode_text": window.encode.text(), "tabs": tabs,

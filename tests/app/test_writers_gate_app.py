@@ -60,9 +60,8 @@ def _file_menu_exports(window) -> set:
 
 def _health_pane(qtbot, window, monkeypatch):
     from bpe_lens_app.features.health.pane import HealthPane
-    from bpe_lens_app.features.inspector.pane import InspectorTab
 
-    window.tabs.setCurrentIndex(window.tabs.addTab(InspectorTab(window.session.model(), "mine"), "Inspect: mine"))
+    window.session.workbench.add_vocabulary(window.session.model(), name="mine")  # its inspector tab in front
     with monkeypatch.context() as m:
         m.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([window.session.corpus.path], ""))
         window.findChild(QAction, "action_vocabulary_health").trigger()

@@ -1,6 +1,7 @@
 """View → Compare vocabularies… and the inspector's "Train further on a corpus…".
 
-*Compare*: pick A and B among vocabulary files, the current training and the open inspector tabs;
+*Compare*: pick A and B among vocabulary files, the current training and the open vocabularies (the
+session's Workbench holds them; no tab is looked through);
 the files are read and the diff computed on a worker (:class:`~bpe_lens_app.runtime.worker.CallSlot`), then a
 :class:`~bpe_lens_app.features.compare.pane.CompareTab` opens.
 
@@ -13,7 +14,6 @@ which shows what the new merges added.
 from __future__ import annotations
 
 import os
-import weakref
 from functools import partial
 from typing import Callable, List, Optional, Tuple, Union
 
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
 from bpe_core.model import BPEModel
 
 from .pane import CompareTab
-from ..inspector import InspectorTab
 from ...runtime.worker import CallSlot, keep_alive
 
 #: new merges a "Train further" run aims at (the timeline's target; Play and Run go that far)
@@ -43,7 +42,6 @@ class CompareFeature:
 
     def __init__(self, window) -> None:
         self.window = window
-        self.wired: "weakref.WeakSet[InspectorTab]" = weakref.WeakSet()
         self.calls = CallSlot(keep_alive)  # held until it has ended, whatever becomes of the window
         self.calls.failed.connect(self._on_calls_failed)
         self.error_box: Optional[QMessageBox] = None
@@ -55,21 +53,17 @@ class CompareFeature:
         window.menus["view"].addAction(self.compare_action)
         window.menus["train"].addSeparator()
         window.menus["train"].addAction(self.further_action)
-        window.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        window.inspector_made.connect(self._on_window_inspector_made)
 
     # -- sources -----------------------------------------------------------------------------------
     def sources(self) -> List[Tuple[str, Callable[[], Optional[Source]]]]:
-        """What can be compared now: the current training, the open inspector tabs (newest last)."""
+        """What can be compared now: the current training, the open vocabularies (newest last)."""
         out: List[Tuple[str, Callable[[], Optional[Source]]]] = []
         if self.window.session.model() is not None:
             out.append((CURRENT, self.window.session.model))
-        for tab in self.inspector_tabs():
-            out.append((f"Inspect: {tab.title}", partial(lambda m: m, tab.vocab_model)))
+        for vocabulary in self.window.session.workbench.vocabularies():
+            out.append((f"Inspect: {vocabulary.name}", partial(lambda m: m, vocabulary.model)))
         return out
-
-    def inspector_tabs(self) -> List[InspectorTab]:
-        tabs = self.window.tabs
-        return [tabs.widget(i) for i in range(tabs.count()) if isinstance(tabs.widget(i), InspectorTab)]
 
     # -- compare -----------------------------------------------------------------------------------
     def choose(self) -> None:
@@ -106,17 +100,19 @@ class CompareFeature:
 
     # -- train further -----------------------------------------------------------------------------
     def train_current_tab_further(self) -> None:
-        tab = self.window.tabs.currentWidget()
-        if isinstance(tab, InspectorTab):
-            self.ask_and_train_further(tab)
+        """Train the current vocabulary (the Workbench's selection: the inspector tab in front) further."""
+        vocabulary = self.window.session.workbench.current
+        if vocabulary is not None:
+            self.ask_and_train_further(vocabulary)
         else:
             self.window.statusBar().showMessage("Open a vocabulary first: its inspector tab trains further.", 6000)
 
-    def ask_and_train_further(self, tab: InspectorTab) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, f"Train {tab.title} further on a corpus", "",
+    def ask_and_train_further(self, vocabulary) -> None:
+        """Ask for a corpus and train ``vocabulary`` (an OpenVocabulary) further on it."""
+        path, _ = QFileDialog.getOpenFileName(self.window, f"Train {vocabulary.name} further on a corpus", "",
                                               "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
         if path:
-            self.train_further(tab.vocab_model, path, tab.title)
+            self.train_further(vocabulary.model, path, vocabulary.name)
 
     def train_further(self, model: BPEModel, path: str, name: str = "", merges: int = FURTHER_MERGES) -> bool:
         """Load ``path`` in the session as a training that continues ``model`` (``merges`` new merges)."""
@@ -134,11 +130,9 @@ class CompareFeature:
         return True
 
     # -- wiring ------------------------------------------------------------------------------------
-    def _on_tabs_current_changed(self, _index: int) -> None:
-        for tab in self.inspector_tabs():  # new inspector tabs get their "Train further" button wired
-            if tab not in self.wired:
-                self.wired.add(tab)
-                tab.train_further_requested.connect(partial(self.ask_and_train_further, tab))
+    def _on_window_inspector_made(self, tab, vocabulary) -> None:
+        """A vocabulary's inspector tab was made: its "Train further" button trains that vocabulary."""
+        tab.train_further_requested.connect(partial(self.ask_and_train_further, vocabulary))
 
     def _on_calls_failed(self, exc: BaseException) -> None:
         """A file that could not be read (or compared): say so without blocking (tests read ``error_box``)."""

@@ -18,7 +18,6 @@ from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
 
 from .pane import ExplainPane, Frame, Story
-from ..inspector import InspectorTab
 from ..training import WORD_INDEX_ROLE
 from ...widgets.chip_text import chip_text
 from ...widgets.chips import Chip, model_chip
@@ -109,7 +108,7 @@ class ExplainFeature:
         window.menus["view"].addAction(action)
         window.encode.view.clicked.connect(lambda i: self.explain_chip(window.encode, i))
         window.words.table.clicked.connect(self._on_words_table_clicked)
-        window.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        window.inspector_made.connect(self._on_window_inspector_made)
 
     def explain_chip(self, encode_pane, i: int) -> None:
         """Explain the word of chip ``i`` of ``encode_pane`` (the model and text it encoded)."""
@@ -139,13 +138,10 @@ class ExplainFeature:
         if word_index is not None:
             self.explain_word(word_index)
 
-    def _on_tabs_current_changed(self, _index: int) -> None:
-        for k in range(self.window.tabs.count()):
-            tab = self.window.tabs.widget(k)
-            if isinstance(tab, InspectorTab) and not tab.property("explain_wired"):
-                tab.setProperty("explain_wired", True)
-                pane = tab.encode_pane
-                pane.view.clicked.connect(lambda i, p=pane: self.explain_chip(p, i))
+    def _on_window_inspector_made(self, tab, _vocabulary) -> None:
+        """A vocabulary's inspector tab was made: its chips explain their words too."""
+        pane = tab.encode_pane
+        pane.view.clicked.connect(lambda i: self.explain_chip(pane, i))
 
 
 def install(window) -> None:

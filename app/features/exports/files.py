@@ -49,17 +49,15 @@ def default_folder(window) -> Path:
 
 
 def app_inputs(window) -> List[str]:
-    """Every file the window reads from: the corpus (each of its files), the vocabularies open in tabs
-    (with the files beside them they were read with). No export may replace one of them."""
+    """Every file the window reads from: the corpus (each of its files), the open vocabularies (with the
+    files beside them they were read with). No export may replace one of them."""
     from bpe_core.formats.outputs import vocabulary_inputs
 
-    session, tabs = getattr(window, "session", None), getattr(window, "tabs", None)
+    session = getattr(window, "session", None)
     info = session.corpus if session is not None else None
     found = [str(p) for p in (getattr(info, "paths", None) or [info.path])] if info else []
-    for i in range(tabs.count() if tabs is not None else 0):
-        source = window.tabs.widget(i).property("source_path")
-        if source:
-            found += vocabulary_inputs(source)
+    for path in session.workbench.paths() if session is not None else ():
+        found += vocabulary_inputs(path)
     return found
 
 

@@ -1,11 +1,12 @@
 """View → "Vocabulary health on a corpus…": a health tab for the inspected vocabulary or the training.
 
-The vocabulary is the current tab's (an inspector) or, from the training tab, the model at the
-current merge. The corpus is one or several files picked in a dialog (the training corpus is
+The vocabulary is the current one in the session's Workbench (the inspector tab in front) or, from
+the training tab, the model at the current merge. The corpus is one or several files picked in a dialog (the training corpus is
 offered first); the report runs on a worker in a new tab (:class:`~bpe_lens_app.features.health.pane.HealthPane`).
 """
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
@@ -24,11 +25,17 @@ def install(window) -> None:
     action.setStatusTip("Which tokens a corpus uses, which it never reaches; fertility per script or file")
     window.menus["view"].addSeparator()
     window.menus["view"].addAction(action)
-    window.tabs.tabCloseRequested.connect(lambda index: _cancel_tab(window, index))
+    panes: "weakref.WeakSet[HealthPane]" = weakref.WeakSet()
+    window.health_panes = panes  # the health tabs this window opened: a closed one stops its report
+    window.tab_closed.connect(lambda widget: widget in panes and widget.cancel())
     app = QApplication.instance()
-    if app is not None and not app.property("health_waits_on_quit"):  # once per application
-        app.setProperty("health_waits_on_quit", True)
+    if app is not None and app is not _WAITING_ON_QUIT[0]:  # once per application
+        _WAITING_ON_QUIT[0] = app
         app.aboutToQuit.connect(wait_for_kept)
+
+
+#: the application whose quitting waits for the health reports still running
+_WAITING_ON_QUIT: list = [None]
 
 
 def current_vocabulary(window) -> Tuple[Optional[BPEModel], List[str]]:
@@ -36,10 +43,9 @@ def current_vocabulary(window) -> Tuple[Optional[BPEModel], List[str]]:
     corpus files to offer (the training corpus)."""
     session = window.session
     corpus = [session.corpus.path] if session.corpus is not None and Path(session.corpus.path).is_file() else []
-    tab = window.tabs.currentWidget()
-    model = getattr(tab, "vocab_model", None)
-    if isinstance(model, BPEModel):
-        return model, corpus
+    vocabulary = session.workbench.current
+    if vocabulary is not None:
+        return vocabulary.model, corpus
     if session.is_loaded and session.merge_count > 0:
         return session.model(), corpus
     return None, corpus
@@ -64,12 +70,8 @@ def open_health(window, model: BPEModel, paths: Sequence[str], by: Optional[str]
     pane = HealthPane()
     pane.failed.connect(lambda message: window.statusBar().showMessage(message, 8000))
     name = model.name or "vocabulary"
+    window.health_panes.add(pane)
     window.tabs.setCurrentIndex(window.tabs.addTab(pane, f"Health: {name}"))
     pane.run(model, paths, by=by)
     return pane
 
-
-def _cancel_tab(window, index: int) -> None:
-    pane = window.tabs.widget(index)
-    if isinstance(pane, HealthPane):
-        pane.cancel()

@@ -21,10 +21,9 @@ from bpe_core.formats.detect import open_vocabulary
 from bpe_core.formats.workspace import (CorpusRef, Workspace, corpus_change, corpus_problem, corpus_ref,
                                         first_difference, merges_vocabulary, saved_merges)
 
-from ..inspector import InspectorTab
 from ...session.payloads import user_message
 from ...runtime.worker import CallSlot
-from .state import SOURCE_PATH, select_word
+from .state import select_word
 
 
 class Restorer(QObject):
@@ -111,9 +110,8 @@ class Restorer(QObject):
 
     def _open_merges(self, ws: Workspace) -> None:
         name = f"workspace merges ({ws.config.preset})"
-        tab = InspectorTab(merges_vocabulary(ws, name))
-        tab.encode_pane.set_text(ws.encode_text)
-        self.window.tabs.setCurrentIndex(self.window.tabs.addTab(tab, f"Inspect: {name}"))
+        vocabulary = self.session.workbench.add_vocabulary(merges_vocabulary(ws, name), name=name)
+        self.window.inspector(vocabulary.id).encode_pane.set_text(ws.encode_text)  # its tab, made and in front
 
     def _load(self, ws: Workspace, corpus: str) -> None:
         self.pending = ws
@@ -182,11 +180,9 @@ class Restorer(QObject):
             if isinstance(model, str):
                 problems.append(model)
                 continue
-            tab = InspectorTab(model)
-            tab.setProperty(SOURCE_PATH, path)
-            self.window.tabs.addTab(tab, f"Inspect: {model.name or 'vocabulary'}")
+            self.session.workbench.add_vocabulary(model, path=path)  # the window makes its tab
         current = self._restored_tab
-        if isinstance(current, int) and 0 <= current < self.window.tabs.count():
+        if isinstance(current, int) and current >= 0:  # an index past the last tab changes nothing
             self.window.tabs.setCurrentIndex(current)
         if problems:
             self._tell("Some inspector tabs were not reopened", "\n".join(problems))

@@ -1,8 +1,8 @@
 """The window's state as a :class:`~bpe_core.formats.workspace.Workspace`, and the view parts put back.
 
 Everything is read from public facts: the session (corpus, config, merge count, history), the encode
-pane's text, the inspector tabs' ``source_path`` property (set when a vocabulary file is opened) and
-the word last selected. Capturing runs on the GUI thread, so it is kept cheap: the workspace feature
+pane's text, the open vocabularies' files (the session's Workbench, in the order the window shows their
+tabs) and the word last selected. Capturing runs on the GUI thread, so it is kept cheap: the workspace feature
 converts only the merges it has not seen before (``SavedMerges``); writing the file is the autosaver's
 worker's job.
 """
@@ -12,18 +12,10 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.formats.workspace import CorpusRef, Workspace, saved_merges
 
-#: the dynamic property an inspector tab's vocabulary path is kept in
-SOURCE_PATH = "source_path"
-
-
 def tab_paths(window) -> List[str]:
-    """The vocabularies open in inspector tabs, by path, in tab order (tabs made without a file skipped)."""
-    paths = []
-    for i in range(1, window.tabs.count()):
-        path = window.tabs.widget(i).property(SOURCE_PATH)
-        if isinstance(path, str) and path:
-            paths.append(path)
-    return paths
+    """The open vocabularies' files, in the order of their tabs (vocabularies made without a file skipped)."""
+    workbench = window.session.workbench
+    return [v.path for v in map(workbench.vocabulary, window.tab_order()) if v is not None and v.path]
 
 
 def capture(window, corpus: Optional[CorpusRef], *, selected_word: Optional[str] = None,
