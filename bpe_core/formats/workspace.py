@@ -197,6 +197,8 @@ def corpus_problem(path: str) -> Optional[str]:
         return f"{path} is missing"
     except OSError as exc:
         return f"{path} cannot be read ({exc.strerror or exc})"
+    except ValueError:  # a NUL in the name (a damaged workspace): no file can be called that
+        return f"{path!r} cannot be a file name (it holds a NUL character)"
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):

@@ -79,8 +79,10 @@ class TrainingRun:
         return tuple(known.get(p) or CorpusRef(p, _size(p), None) for p in self.corpus.paths)
 
     def branches_data(self) -> Tuple[dict, ...]:
-        """The branches as plain data when there is more than the one line of merges (else nothing)."""
-        return (self.branches.to_data(),) if len(self.branches.all()) > 1 else ()
+        """The branches as plain data when there is more than the rule's one line of merges: several
+        branches, or a pair picked by hand where no merge followed yet (no fork, but not the rule's merge)."""
+        branches = self.branches.all()
+        return (self.branches.to_data(),) if len(branches) > 1 or any(b.picks for b in branches) else ()
 
     def saved(self) -> SavedRun:
         """What a workspace keeps of the run: corpus files, settings, position, the merges applied, branches."""

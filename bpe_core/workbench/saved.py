@@ -48,7 +48,7 @@ class SavedVocabulary:
 
 @dataclass(frozen=True)
 class SavedBench:
-    """Everything a workspace says about a workbench, the current run first."""
+    """Everything a workspace says about a workbench, the runs in the order they were opened."""
 
     runs: Tuple[SavedRun, ...]
     current_run: Optional[str]
@@ -74,6 +74,7 @@ def to_workspace(bench: SavedBench) -> Workspace:
     view = {"selected_word": sel.word} if sel.word is not None else {}
     part: Dict[str, Any] = {
         "run_id": current.id if current else None,
+        "run_index": runs.index(current) if current else 0,  # where the current run stands among the runs
         "decode_errors": current.decode_errors if current else "strict",
         "more_files": [_ref(r) for r in current.corpus[1:]] if current else [],
         "runs": [_run_dict(r) for r in others],
@@ -111,12 +112,13 @@ def read_bench(ws: Workspace, path: str = "<workspace>") -> SavedBench:
                           selection=Selection(run_id="r1", word=_word(ws.view)))
     current_id = _text(part.get("run_id", "r1"), where, "run_id", none=True)  # None: no run open
     has_run = current_id is not None
-    runs: List[SavedRun] = []
+    runs = [_run(d, f"{path}: saved run {n}") for n, d in enumerate(_list(part, "runs", where), 1)]
     if has_run:
-        runs.append(SavedRun(current_id, ((ws.corpus,) if ws.corpus else ()) + _refs(part, where), ws.config,
-                             ws.position, ws.merges, ws.branches, _decode(part, where)))
-    for n, d in enumerate(_list(part, "runs", where), 1):
-        runs.append(_run(d, f"{path}: saved run {n}"))
+        index = part.get("run_index", 0)
+        if not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index <= len(runs)):
+            raise BPELensError(f'{where}: "run_index" must be a place among the {len(runs) + 1} runs, not {index!r}')
+        runs.insert(index, SavedRun(current_id, ((ws.corpus,) if ws.corpus else ()) + _refs(part, where), ws.config,
+                                    ws.position, ws.merges, ws.branches, _decode(part, where)))
     ids = [r.id for r in runs]
     if len(set(ids)) != len(ids):
         raise BPELensError(f"{where} names a run twice ({', '.join(ids)})")

@@ -214,6 +214,25 @@ def test_a_relative_corpus_path_is_read_against_the_workspace_folder(tmp_path, m
     assert read_workspace("projects/mine/w.bpelens").corpus.path == str(path.parent / "data" / "c.txt")
 
 
+def test_the_workbench_part_keeps_its_data_and_its_paths_are_read_against_the_workspace_folder(tmp_path):
+    bench = {"run_id": "r2", "more_files": [{"path": "data/b.txt", "size": 3, "sha256": None}],
+             "runs": [{"id": "r1", "corpus": {"path": "../d.txt", "size": 1, "sha256": None}, "config": {},
+                       "merges": [["a", "b", 2]], "branches": [{"path": "not a file: data"}]}],
+             "vocabularies": [{"id": "v1", "path": "v.json", "pattern": None}, {"id": "v2", "path": "/abs/t.json"}],
+             "analyses": [{"kind": "health", "subject_id": "v1", "corpus": [{"path": "h.txt"}]}]}
+    ws = workspace(bench=bench)
+    path = tmp_path / "w.bpelens"
+    write_workspace(ws, str(path))
+    got = read_workspace(str(path)).bench
+    assert got["more_files"][0]["path"] == str(tmp_path / "data" / "b.txt")
+    assert got["runs"][0]["corpus"]["path"] == str(tmp_path.parent / "d.txt")
+    assert [v["path"] for v in got["vocabularies"]] == [str(tmp_path / "v.json"), "/abs/t.json"]
+    assert got["analyses"][0]["corpus"] == [{"path": str(tmp_path / "h.txt")}]
+    assert got["runs"][0]["branches"] == [{"path": "not a file: data"}]  # data, not walked
+    assert workspace_bytes(workspace()) == ORIGINAL  # no workbench part: the file is as before
+    assert "bench" not in json.loads(ORIGINAL)
+
+
 def test_a_path_climbing_out_is_shown_as_the_absolute_path_it_names(tmp_path):
     path = _written(tmp_path, "../" * 40 + "etc/passwd")
     assert read_workspace(str(path)).corpus.path == "/etc/passwd"
@@ -233,6 +252,13 @@ def test_what_is_not_a_regular_file_is_refused_in_words(tmp_path):
                                         "BPE Lens reads a corpus from a regular file only"
     assert corpus_problem("/dev/null") == "/dev/null is not a regular file (a pipe, a device or a socket); " \
                                           "BPE Lens reads a corpus from a regular file only"
+
+
+def test_a_corpus_path_holding_a_nul_is_a_problem_in_words_not_a_crash():
+    from bpe_core.formats.workspace import corpus_problem
+
+    # a damaged workspace can name one ("\u0000" in its JSON): os.stat raised ValueError, which nothing caught
+    assert corpus_problem("data/a\x00b.txt") == "'data/a\\x00b.txt' cannot be a file name (it holds a NUL character)"
 
 
 def test_a_workspace_that_is_a_pipe_is_refused_not_waited_on(tmp_path):
