@@ -21,6 +21,8 @@ from typing import List
 
 from bpe_core.types import BPELensError
 
+__all__ = ["PACKAGE", "root", "resource", "default_corpus", "examples", "punkt_dir", "icon", "desktop_file"]
+
 PACKAGE = "bpe_lens_resources"
 
 

@@ -12,6 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Optional, Tuple, Union
 
+__all__ = ["Raw", "Unit", "TieBreak", "TIE_BREAKS", "EncodeMode", "FileDecoding", "TrainerConfig", "TrainingStats",
+           "WordChange", "PairCount", "MergeStep", "EncodedToken", "Encoding", "TokenInfo", "Progress", "Cancelled",
+           "BPELensError", "Piece"]
+
 Raw = Union[str, bytes]
 Unit = Literal["chars", "bytes"]
 TieBreak = Literal["first-seen", "hf", "lexicographic"]

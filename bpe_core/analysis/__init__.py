@@ -1,1 +1,50 @@
-"""Questions about a vocabulary: merge trees (lineage) and replay on a corpus."""
+"""Questions asked of a vocabulary or a run: two vocabularies compared, a vocabulary's health on a
+corpus, why a word was cut as it was, a token's merge tree, the scripts of a corpus's words.
+
+This ``__init__`` is the folder's face: code outside the folder (the app above all) imports these names
+from ``bpe_core.analysis``, never from the modules behind it, so the modules can be split or renamed
+without touching their callers. Each name loads from its home on first use (PEP 562), so importing
+the face costs nothing and pulls no other stage in.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Dict, List
+
+if TYPE_CHECKING:
+    from bpe_core.analysis.diff import ModelDiff, TextDiff, compare_text, diff_models
+    from bpe_core.analysis.explain import WordExplanation, explain_at
+    from bpe_core.analysis.group_curves import GroupCurves
+    from bpe_core.analysis.health import (STATUSES, HealthReport, TokenHealth, usage_by_rank, vocabulary_health,
+                                          write_health_csv)
+    from bpe_core.analysis.lineage import merge_tree, token_id_of
+    from bpe_core.analysis.scripts import words_scripts
+
+#: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
+_HOMES: Dict[str, str] = {
+    "ModelDiff": "diff", "TextDiff": "diff", "compare_text": "diff", "diff_models": "diff",
+    "WordExplanation": "explain", "explain_at": "explain",
+    "GroupCurves": "group_curves",
+    "STATUSES": "health", "HealthReport": "health", "TokenHealth": "health", "usage_by_rank": "health",
+    "vocabulary_health": "health", "write_health_csv": "health",
+    "merge_tree": "lineage", "token_id_of": "lineage",
+    "words_scripts": "scripts",
+}
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its home module on first use and keep it here. A home named like the name is the
+    module itself; ``"home:original"`` gives the name under which the home defines it."""
+    home, _, original = _HOMES.get(name, "").partition(":")
+    if not home:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{home}")
+    value = module if home == name else getattr(module, original or name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))

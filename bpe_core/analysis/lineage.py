@@ -24,7 +24,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from bpe_core.model import BPEModel
 from bpe_core.base.merge import shadowed_ranks
-from bpe_core.base.symbols import visible_whitespace
+from bpe_core.base.symbols import from_glyphs, is_glyph_string, visible_whitespace
 from bpe_core.types import BPELensError
 
 _BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")
@@ -49,6 +49,25 @@ def merge_tree(model: BPEModel, token_id: int, *, hex_bytes: bool = False) -> No
         raise BPELensError(f"token id {token_id} is not in this vocabulary (0..{len(model.tokens) - 1})")
     memo: Dict[int, Node] = {}
     return _build(model, token_id, memo, (), hex_bytes)
+
+
+def token_id_of(model: BPEModel, token: str) -> int:
+    """The id of the token a person named: its text, its GPT-2 glyphs (byte-level models) or ``#id``.
+
+    >>> m = BPEModel(unit="chars", tokens=["l", "o", "lo"], merges=[(0, 1)])
+    >>> token_id_of(m, "lo"), token_id_of(m, "#1")
+    (2, 1)
+    """
+    if token.startswith("#") and token[1:].isdigit():
+        return int(token[1:])
+    for raw in (token, token.encode("utf-8")) if model.unit == "bytes" else (token,):
+        tid = model.id_of(raw)
+        if tid is not None:
+            return tid
+    if model.unit == "bytes":
+        if is_glyph_string(token) and model.id_of(from_glyphs(token)) is not None:
+            return model.id_of(from_glyphs(token))  # type: ignore[return-value]
+    raise BPELensError(f"token {token!r} is not in this vocabulary (give its text, GPT-2 glyphs, or #id)")
 
 
 def _build(model: BPEModel, tid: int, memo: Dict[int, Node], path: Tuple[int, ...], hex_bytes: bool) -> Node:

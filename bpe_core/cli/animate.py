@@ -163,8 +163,7 @@ def _svg_from_corpus(args: argparse.Namespace) -> str:
     timeline.seek(args.merges)
     text = _chip_text(timeline.token)
     if args.tree is not None:
-        from bpe_core.analysis.lineage import merge_tree
-        from bpe_core.cli.vocab import token_id_of
+        from bpe_core.analysis.lineage import merge_tree, token_id_of
         model = timeline.model()
         return svg.merge_tree_svg(merge_tree(model, token_id_of(model, args.tree)), text)
     i = find_word({w: k for k, w in enumerate(timeline.words)}, timeline.trainer.freqs, args.word)
@@ -182,8 +181,7 @@ def _svg_from_vocabulary(args: argparse.Namespace) -> str:
     model = open_vocabulary(args.source, pattern=args.pattern)
     text = _chip_text(lambda tid: model.tokens[tid])
     if args.tree is not None:
-        from bpe_core.analysis.lineage import merge_tree
-        from bpe_core.cli.vocab import token_id_of
+        from bpe_core.analysis.lineage import merge_tree, token_id_of
         return svg.merge_tree_svg(merge_tree(model, token_id_of(model, args.tree)), text)
     from bpe_core.encoding.encoder import Encoder
     tokens = Encoder(model).encode(args.word).tokens

@@ -17,6 +17,7 @@ import re
 import sys
 from typing import Any, Callable, Dict, List, Optional
 
+from bpe_core.analysis.lineage import token_id_of
 from bpe_core.cli.errors import os_error_text, report
 from bpe_core.cli.progress import ProgressBar
 from bpe_core.cli.streams import mark_input, mark_output, output_name, shown as as_given
@@ -204,20 +205,6 @@ def run_inspect(args: argparse.Namespace) -> int:
     if tree_text is not None:
         print("merge tree:\n" + tree_text)
     return 0
-
-
-def token_id_of(model: BPEModel, token: str) -> int:
-    if token.startswith("#") and token[1:].isdigit():
-        return int(token[1:])
-    for raw in (token, token.encode("utf-8")) if model.unit == "bytes" else (token,):
-        tid = model.id_of(raw)
-        if tid is not None:
-            return tid
-    if model.unit == "bytes":
-        from bpe_core.base.symbols import from_glyphs, is_glyph_string
-        if is_glyph_string(token) and model.id_of(from_glyphs(token)) is not None:
-            return model.id_of(from_glyphs(token))  # type: ignore[return-value]
-    raise BPELensError(f"token {token!r} is not in this vocabulary (give its text, GPT-2 glyphs, or #id)")
 
 
 # -- convert ------------------------------------------------------------------------------

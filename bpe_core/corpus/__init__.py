@@ -1,1 +1,41 @@
-"""Corpus stage: read files (plain or compressed, BOM, CRLF) and count their words."""
+"""Corpus stage: read files (plain or compressed, BOM, CRLF) and count their words.
+
+This ``__init__`` is the folder's face: code outside the folder (the app above all) imports these names
+from ``bpe_core.corpus``, never from the modules behind it, so the modules can be split or renamed
+without touching their callers. Each name loads from its home on first use (PEP 562), so importing
+the face costs nothing and pulls no other stage in.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Dict, List
+
+if TYPE_CHECKING:
+    from bpe_core.corpus.counting import count_words
+    from bpe_core.corpus.files import count_words_in_files
+    from bpe_core.corpus.table import config_for_table
+
+#: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
+_HOMES: Dict[str, str] = {
+    "count_words": "counting",
+    "count_words_in_files": "files",
+    "config_for_table": "table",
+}
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its home module on first use and keep it here. A home named like the name is the
+    module itself; ``"home:original"`` gives the name under which the home defines it."""
+    home, _, original = _HOMES.get(name, "").partition(":")
+    if not home:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{home}")
+    value = module if home == name else getattr(module, original or name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -7,15 +7,32 @@ The app's File → Export and ``python -m bpe_core animate`` / ``svg`` call the 
 
 Pillow is optional (the ``export`` extra): it is imported on first use, through :func:`require_pillow`,
 which says how to install it when it is missing.
+
+This ``__init__`` is the folder's face: code outside the folder (the app above all) imports these names
+from ``bpe_core.render``, never from the modules behind it, so the modules can be split or renamed
+without touching their callers. Each name loads from its home on first use (PEP 562), so importing
+the face costs nothing and pulls no other stage in.
 """
 from __future__ import annotations
 
 import importlib
 from types import SimpleNamespace
+from typing import Any, Dict, List
 
 from bpe_core.types import BPELensError
 
-__all__ = ["require_pillow"]
+#: public name -> the module of this folder that is its home (no TYPE_CHECKING imports of them here: fonts.py
+#: imports require_pillow from this face, so they would close an import loop)
+_HOMES: Dict[str, str] = {
+    "animate_corpus": "animation", "have_mp4": "animation",
+    "find_word": "frames",
+    "UNKNOWN_LABEL": "labels", "TextMode": "labels", "chip_text": "labels", "decode_marked": "labels",
+    "ACCENT_HEX": "palette", "DELTA_E": "palette", "MIN_DELTA_E": "palette", "PALETTE_HEX": "palette",
+    "TEXT_HEX": "palette", "chip_indices": "palette", "distinguishable": "palette", "palette_index": "palette",
+    "merge_tree_svg": "svg", "strip_rows": "svg", "word_strip_svg": "svg",
+}
+
+__all__ = ["require_pillow", *_HOMES]
 
 _PIL = None
 
@@ -30,3 +47,17 @@ def require_pillow() -> SimpleNamespace:
         except ImportError as exc:
             raise BPELensError("Pictures and animations need Pillow: pip install bpe-lens[export]") from exc
     return _PIL
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its home module on first use and keep it here."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))
