@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Optional, Tuple
 
 from bpe_core.base.config import check_config
-from bpe_core.formats.workspace import CorpusRef, corpus_ref, saved_merges
+from bpe_core.formats.workspace import CorpusRef, SavedMerges, corpus_ref
 from bpe_core.training.branches import Branches
 from bpe_core.training.timeline import Timeline
 from bpe_core.training.trainer import Trainer
@@ -57,6 +57,7 @@ class TrainingRun:
         #: the corpus files' sizes and sha256 when known (hashed when opened from a workspace, or by
         #: :meth:`hash_corpus`); a workspace saves them so a changed corpus is noticed
         self.refs = refs
+        self._saved_merges = SavedMerges()  # converts only the merges not seen at the last save (autosaves)
 
     @classmethod
     def open(cls, run_id: str, corpus: RunCorpus, config: TrainerConfig, *, progress: ProgressFn = None,
@@ -87,7 +88,7 @@ class TrainingRun:
     def saved(self) -> SavedRun:
         """What a workspace keeps of the run: corpus files, settings, position, the merges applied, branches."""
         history = self.timeline.history
-        return SavedRun(self.id, self.corpus_refs(), self.config, len(history), saved_merges(history),
+        return SavedRun(self.id, self.corpus_refs(), self.config, len(history), self._saved_merges(history),
                         self.branches_data(), self.corpus.decode_errors)
 
 

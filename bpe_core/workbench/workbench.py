@@ -146,6 +146,14 @@ class Workbench:
         vid = self._selection.vocabulary_id
         return self._vocabularies.get(vid) if vid is not None else None
 
+    def files(self) -> Tuple[str, ...]:
+        """Every file the open things read (the runs' corpora, the vocabularies, the analyses' corpora), once
+        each: what an export must never overwrite."""
+        paths = [p for r in self._runs.values() for p in r.corpus.paths]
+        paths += [v.path for v in self._vocabularies.values() if v.path is not None]
+        paths += [p for a in self._analyses for p in a.corpus]
+        return tuple(dict.fromkeys(paths))
+
     def is_open(self, subject_id: str) -> bool:
         """Whether ``subject_id`` names an open run or vocabulary."""
         return subject_id in self._runs or subject_id in self._vocabularies

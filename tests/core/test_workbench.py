@@ -170,3 +170,29 @@ def test_a_run_corpus_is_checked():
         RunCorpus(())
     with pytest.raises(ValueError, match="decode errors"):
         RunCorpus(("a.txt",), "ignore")
+
+
+def test_saving_a_run_again_converts_only_the_merges_taken_since(corpus, monkeypatch):
+    """An autosave every few seconds of a long run: the work is the new merges, not the whole history."""
+    import bpe_core.formats.workspace as workspace
+
+    bench = Workbench()
+    run = bench.open_run(corpus, make_config("char-whitespace")).run
+    converted = []
+    real = workspace.saved_merge
+    monkeypatch.setattr(workspace, "saved_merge", lambda step: converted.append(step.rank) or real(step))
+    run.timeline.step(8)
+    first = run.saved().merges
+    run.timeline.step(4)
+    second = run.saved().merges
+    assert converted == list(range(1, 13)) and second[:8] == first and len(second) == 12
+
+
+def test_files_names_every_file_open_once(corpus, vocab_file, tmp_path):
+    other = tmp_path / "other.txt"
+    other.write_text("x y\n", encoding="utf-8")
+    bench = Workbench()
+    bench.open_run(corpus, make_config("gpt2"))
+    bench.add_vocabulary(bench.open_vocabulary(vocab_file).vocabulary.model)  # in memory: no file
+    bench.open_analysis("health", "v1", [str(other), corpus])
+    assert bench.files() == (corpus, vocab_file, str(other))
