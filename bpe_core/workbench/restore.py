@@ -157,6 +157,20 @@ def restore_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, refs: Tupl
                               len(now), problem)
 
 
+def reopen_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, check: Optional[CorpusCheck] = None,
+               progress: ProgressFn = None, cancel: CancelFn = None) -> Tuple[Optional[TrainingRun], RunRestore]:
+    """The three steps in a row for one run: a corpus that cannot be read leaves it closed (None, and the
+    problem said); else it is hashed and compared (``check``: done already), counted as it is now and trained
+    to the saved merge. ``corpus``: another corpus chosen instead of the saved one (not checked: it differs)."""
+    if corpus is None:
+        problem = corpus_problem_of(run)
+        if problem is not None:
+            return None, RunRestore(run.id, problem, None, run.position, 0, problem)
+        check = check or check_corpus(run, cancel=cancel)
+    refs, change = (check.refs, check.change) if check is not None and corpus is None else ((), None)
+    return restore_run(run, corpus=corpus, refs=refs, change=change, progress=progress, cancel=cancel)
+
+
 def _main_line_only(run: TrainingRun) -> None:
     """After branches failed to replay: the timeline back to the rule's own merges, one branch."""
     tl = run.timeline

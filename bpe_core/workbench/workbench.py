@@ -35,17 +35,22 @@ A whole session:
 ['RunOpened', 'SelectionChanged', 'VocabularyOpened', 'SelectionChanged', 'EncodeTextChanged', 'ComparisonOpened']
 
 Saved and opened again, it is the same workbench: the corpus counted again, the branches replayed, the
-merges taken compared with the saved ones (the report says any difference):
+merges taken compared with the saved ones (:meth:`Workbench.restore` also returns a report of any difference):
 
->>> again, report = Workbench.restore(bench.to_workspace())
->>> again.state() == bench.state(), report.clean
-(True, True)
+>>> from bpe_core.formats.workspace import read_workspace, write_workspace
+>>> write_workspace(bench.to_workspace(), os.path.join(folder, "session.bpelens"))
+>>> again = Workbench.from_workspace(read_workspace(os.path.join(folder, "session.bpelens")))
+>>> again.state() == bench.state(), again.current_run.timeline.merge_count, again.comparisons
+(True, 2, (OpenComparison(a_id='r1', b_id='v1'),))
+>>> _, report = Workbench.restore(bench.to_workspace())
+>>> report.clean, report.changed_corpus, report.first_difference
+(True, None, None)
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from bpe_core.formats.workspace import SavedMerge, Workspace
 from bpe_core.training.timeline import Timeline
@@ -54,7 +59,7 @@ from bpe_core.workbench.records import (AnalysisClosed, AnalysisOpened, Comparis
                                         EncodeTextChanged, Event, OpenAnalysis, OpenComparison, OpenVocabulary, Pair,
                                         RunClosed, RunCorpus, RunOpened, Selection, SelectionChanged,
                                         VocabularyClosed, VocabularyOpened)
-from bpe_core.workbench.restore import RestoreReport, RunRestore, check_corpus, corpus_problem_of, restore_run
+from bpe_core.workbench.restore import CorpusCheck, RestoreReport, reopen_run
 from bpe_core.workbench.runs import TrainingRun, count_corpus
 from bpe_core.workbench.saved import SavedBench, SavedVocabulary, read_bench, to_workspace
 
@@ -322,24 +327,26 @@ class Workbench:
 
     @classmethod
     def restore(cls, ws: Workspace, *, path: str = "<workspace>", read_vocabulary: Optional[Callable] = None,
+                corpora: Optional[Mapping[str, RunCorpus]] = None, checks: Optional[Mapping[str, CorpusCheck]] = None,
                 progress: Optional[Callable[[Progress], None]] = None,
                 cancel: Optional[Callable[[], bool]] = None) -> Tuple["Workbench", RestoreReport]:
-        """Open everything ``ws`` saved, here and now (a worker's job): each run's corpus checked, counted,
-        its branches replayed and trained to the saved merge; the vocabularies read again. The report says
-        what differs: a changed corpus, the first merge that differs, what could not be opened.
+        """Open everything ``ws`` saved, here and now (a worker's job: the new workbench shares nothing until
+        it is returned): each run's corpus checked, counted, its branches replayed and trained to the saved
+        merge; the vocabularies read again. The report says what differs: a changed corpus, the first merge
+        that differs, what could not be opened.
 
         A run whose corpus is missing (or not a file) stays closed; a changed corpus is counted as it is now.
+        ``corpora``: run id -> another corpus chosen for it; ``checks``: run id -> its corpus already hashed
+        (:func:`~bpe_core.workbench.restore.check_corpus`, so an app that asked the user first hashes once).
         """
         bench = read_bench(ws, path)
         self, runs = cls(), []
+        corpora, checks = corpora or {}, checks or {}
         for saved in bench.runs:
-            problem = corpus_problem_of(saved)
-            if problem is not None:
-                runs.append(RunRestore(saved.id, problem, None, saved.position, 0, problem))
-                continue
-            check = check_corpus(saved, cancel=cancel)
-            run, report = restore_run(saved, refs=check.refs, change=check.change, progress=progress, cancel=cancel)
-            self._runs[run.id] = run
+            run, report = reopen_run(saved, corpus=corpora.get(saved.id), check=checks.get(saved.id),
+                                     progress=progress, cancel=cancel)
+            if run is not None:
+                self._runs[run.id] = run
             runs.append(report)
         problems = []
         if read_vocabulary is None:

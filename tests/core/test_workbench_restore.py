@@ -374,3 +374,21 @@ def test_a_wrong_value_anywhere_in_the_workbench_part_is_read_or_refused_in_one_
         return
     assert all(p is None or "\n" not in p for p in problems)
     assert read_bench(read_workspace(str(path))) == bench  # what was read reads the same again
+
+
+def test_a_corpus_chosen_instead_is_counted_and_one_checked_already_is_not_hashed_again(tmp_path, monkeypatch):
+    import bpe_core.workbench.restore as restore
+
+    corpus = _corpus(tmp_path)
+    ws = saved_bench(str(corpus))
+    check = check_corpus(read_bench(ws).runs[0])  # on a worker, before asking the user
+    hashed = []
+    real = restore.corpus_ref
+    monkeypatch.setattr(restore, "corpus_ref", lambda path, **kw: hashed.append(path) or real(path, **kw))
+    bench, report = Workbench.restore(ws, checks={"r1": check})
+    assert hashed == [] and report.clean and bench.current_run.refs == check.refs
+    other = tmp_path / "other.txt"
+    other.write_text(TEXTS[1], encoding="utf-8")  # "Choose another corpus…"
+    bench, report = Workbench.restore(ws, corpora={"r1": RunCorpus((str(other),))})
+    assert hashed == [] and bench.current_run.corpus.paths == (str(other),)
+    assert report.changed_corpus is None and report.first_difference.rank == 1
