@@ -129,3 +129,21 @@ def test_readme_records_every_file_with_its_hash():
     for row in manifest():
         assert f"`parallel/{row['file']}`" in section
         assert row["sha256"] in section
+
+
+PARITY = PARALLEL.parent / "variants" / "parity"
+
+
+@pytest.mark.parametrize("golden", sorted(PARITY.glob("*.json")), ids=lambda p: p.stem)
+def test_parity_goldens_were_made_from_these_files(golden):
+    """The parity-aware BPE goldens (scripts/make_parity_goldens.py) name the exact slices of the shipped
+    parallel text they were trained and evaluated on; an edit to a parallel file would orphan them."""
+    import json
+    g = json.loads(golden.read_text(encoding="utf-8"))
+    for spec in g["files"].values():
+        first, last = spec["lines"]
+        data = b"".join((PARALLEL.parent.parent.parent / spec["source"]).read_bytes()
+                        .splitlines(keepends=True)[first - 1:last])
+        assert hashlib.sha256(data).hexdigest() == spec["sha256"], spec
+    assert len(g["merges"]) == len(g["steps"]["lang"]) == len(g["steps"]["freq"])
+    assert not any(g["recount"][k] for k in ("freq_not_exact", "lengths_not_exact", "merge_not_exact_argmax"))
