@@ -92,7 +92,12 @@ class WorkbenchState:
 
 
 class Workbench:
-    """Training runs, vocabularies, the encode text, the selection, comparisons and analyses (module doc)."""
+    """Training runs, vocabularies, the encode text, the selection, comparisons and analyses (module doc).
+
+    It takes no lock: operations run on one thread (an app's GUI thread), and a worker hands over what it
+    made (a counted timeline, a model read) for :meth:`add_run` / :meth:`add_vocabulary` to open. Opening a
+    comparison or analysis that is open already reports it again (a view may bring it to the front).
+    """
 
     def __init__(self) -> None:
         self._runs: Dict[str, TrainingRun] = {}
