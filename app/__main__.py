@@ -78,7 +78,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     app = make_app()
 
-    from bpe_core.types import BPELensError
+    from bpe_core import BPELensError
 
     try:
         window, session = open_window(args)
@@ -117,7 +117,7 @@ def open_window(args: argparse.Namespace):
     window.show()
     corpus, vocab, workspace = args.corpus, args.vocab, None
     if args.file:
-        from bpe_core.formats.workspace import is_workspace
+        from bpe_core.formats import is_workspace
 
         from .main_window import is_vocabulary
 

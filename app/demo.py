@@ -12,10 +12,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
-from bpe_core.formats.detect import open_vocabulary
-from bpe_core.model import BPEModel
-from bpe_core.training.trainer import Trainer
-from bpe_core.types import TrainerConfig
+from bpe_core import BPEModel, Trainer, TrainerConfig, open_vocabulary
 
 from .panes.encode_pane import EncodePane
 from .features.inspector import InspectorTab

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from bpe_core import resources
-from bpe_core.formats.atomic import atomic_write_bytes, atomic_write_text
+from bpe_core.formats import atomic_write_bytes, atomic_write_text
 
 APP_ID = resources.desktop_file().stem  # "bpe-lens": the name window managers match the window to
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bpe_core.formats.detect import detect_format
-from bpe_core.types import BPELensError
+from bpe_core import BPELensError
+from bpe_core.formats import detect_format
 
 
 def is_vocabulary(path: str) -> bool:

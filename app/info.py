@@ -12,8 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Callable, List, Tuple
 
-from bpe_core import __version__
-from bpe_core.types import BPELensError
+from bpe_core import BPELensError, __version__
 
 LICENSE_NAME = "MIT"
 
@@ -121,9 +120,8 @@ def _check_resources() -> str:
 
 
 def _check_default_corpus() -> str:
-    from bpe_core import resources
-    from bpe_core.corpus.counting import count_words
-    from bpe_core.presets import make_config
+    from bpe_core import make_config, resources
+    from bpe_core.corpus import count_words
 
     from .session.session import DEFAULT_PRESET  # importing the session needs QtCore only, no display
 

@@ -9,9 +9,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from bpe_core import resources
-from bpe_core.corpus.table import config_for_table
-from bpe_core.types import TrainerConfig
+from bpe_core import TrainerConfig, resources
+from bpe_core.corpus import config_for_table
 
 from .features import exports as export
 from .features import install_features

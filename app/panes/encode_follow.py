@@ -15,7 +15,7 @@ from typing import List, Sequence
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 
-from bpe_core.types import MergeStep
+from bpe_core import MergeStep
 
 from ..session.session import Session
 from ..widgets.theme import WARM_MS

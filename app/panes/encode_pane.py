@@ -23,10 +23,9 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, QVBoxLayout,
                                QWidget)
 
-from bpe_core.encoding.advance import Trail, can_advance
-from bpe_core.encoding.encoder import Encoder, LensEncoding
-from bpe_core.model import BPEModel
-from bpe_core.types import Encoding, MergeStep
+from bpe_core import BPEModel, Encoder, MergeStep
+from bpe_core.encoding import LensEncoding, Trail, can_advance
+from bpe_core.types import Encoding
 
 from .encode_follow import SessionFollower
 from ..runtime.encode_jobs import EncodeJobs, EncodeResult, encode_job

@@ -17,8 +17,7 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Signal
 
-from bpe_core.encoding.encoder import Encoder
-from bpe_core.model import BPEModel
+from bpe_core import BPEModel, Encoder
 from bpe_core.types import Encoding
 
 from .worker import CallWorker, Threads

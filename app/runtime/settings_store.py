@@ -13,9 +13,8 @@ from typing import List, Optional
 
 from PySide6.QtCore import QSettings
 
-from bpe_core.presets import make_config
-from bpe_core.training.trainer import check_config, config_to_dict
-from bpe_core.types import BPELensError, TrainerConfig
+from bpe_core import BPELensError, TrainerConfig, make_config
+from bpe_core.training import check_config, config_to_dict
 
 CONFIG_KEY = "training/config"
 FONT_KEY = "view/font_size"
@@ -90,7 +89,7 @@ def clean_stale_temps(settings: QSettings) -> List[str]:
     """Start-up cleaning: what killed saves left in the folders in use (interrupted multi-file
     saves finished from their journal, temp files of writers that are gone removed); the names.
     The data folder (autosaves) is swept by :class:`~bpe_lens_app.features.workspace.autosave.Autosaver` itself."""
-    from bpe_core.formats.temps import remove_stale_temps_in
+    from bpe_core.formats import remove_stale_temps_in
 
     return [name for folder in folders_in_use(settings) for name in remove_stale_temps_in(folder)]
 

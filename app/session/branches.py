@@ -9,9 +9,8 @@ from typing import List, Optional, Tuple
 
 from PySide6.QtCore import QObject, Signal
 
-from bpe_core.training.branches import Branch, BranchComparison, Branches, shared_prefix
-from bpe_core.training.ties import Ties
-from bpe_core.types import BPELensError
+from bpe_core import BPELensError
+from bpe_core.training import Branch, BranchComparison, Branches, Ties, shared_prefix
 
 from .payloads import user_message
 from .session import Session

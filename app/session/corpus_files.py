@@ -14,8 +14,8 @@ from typing import Callable, Sequence, Tuple, Union
 
 from PySide6.QtCore import QSettings
 
-from bpe_core.training.trainer import Trainer, check_config
-from bpe_core.types import TrainerConfig
+from bpe_core import Trainer, TrainerConfig
+from bpe_core.training import check_config
 
 #: how bytes that are not UTF-8 are read: an error naming the byte, or U+FFFD (the CLI's ``--errors``)
 DECODE_ERRORS = ("strict", "replace")
@@ -53,7 +53,7 @@ def corpus_factory(factory: Callable, errors: str = "strict") -> Callable:
             return factory(paths[0], config, progress=progress, cancel=cancel)
         owner = getattr(factory, "__self__", None)
         if isinstance(owner, type) and issubclass(owner, Trainer) and factory.__name__ == "from_corpus":
-            from bpe_core.corpus.files import count_words_in_files
+            from bpe_core.corpus import count_words_in_files
 
             check_config(config)  # before reading a possibly large corpus
             counts = count_words_in_files([Path(p) for p in paths], config, progress=progress, cancel=cancel,

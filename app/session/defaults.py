@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from bpe_core.presets import PRESETS, make_config
-from bpe_core.training.trainer import Trainer
-from bpe_core.types import BPELensError, TrainerConfig
+from bpe_core import PRESETS, BPELensError, Trainer, TrainerConfig, make_config
 
 DEFAULT_PRESET = "gpt2"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from bpe_core.types import BPELensError, TrainerConfig
+from bpe_core import BPELensError, TrainerConfig
 
 
 def user_message(exc: BaseException) -> str:

@@ -22,9 +22,8 @@ from typing import Callable, List, Optional
 from PySide6.QtCore import QObject, QTimer
 
 # re-exported: the panes and the window take these from the session, their one door to the core
-from bpe_core.presets import PRESETS, make_config  # noqa: F401
-from bpe_core.training.timeline import TOP_K, Frame, Move, Timeline  # noqa: F401
-from bpe_core.types import MergeStep, TrainerConfig
+from bpe_core import PRESETS, MergeStep, Timeline, TrainerConfig, make_config  # noqa: F401
+from bpe_core.training import TOP_K, Frame, Move  # noqa: F401
 
 from ..runtime.coalesce import later
 from .corpus_files import corpus_factory, corpus_name, corpus_paths

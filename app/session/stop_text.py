@@ -6,7 +6,7 @@ The trainer's stop reasons are short codes (``min_frequency``, ``no_pairs``, ``v
 """
 from __future__ import annotations
 
-from bpe_core.types import TrainerConfig
+from bpe_core import TrainerConfig
 
 __all__ = ["stop_text", "STOP_RULES"]
 

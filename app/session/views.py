@@ -9,11 +9,9 @@ from typing import List, Optional, Tuple
 
 from PySide6.QtCore import QObject, Signal
 
-from bpe_core.model import BPEModel
-from bpe_core.training.timeline import WordHistory, target_merges
-from bpe_core.training.trainer import Trainer
-from bpe_core.training.records import word_changes
-from bpe_core.types import MergeStep, PairCount, Raw, TrainerConfig, TrainingStats, WordChange
+from bpe_core import BPEModel, MergeStep, Trainer, TrainerConfig
+from bpe_core.training import WordHistory, target_merges, word_changes
+from bpe_core.types import PairCount, Raw, TrainingStats, WordChange
 
 from .facts import Fact
 from .payloads import CorpusInfo

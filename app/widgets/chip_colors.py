@@ -13,8 +13,8 @@ from typing import Iterable, List, Tuple
 
 from PySide6.QtGui import QColor
 
-from bpe_core.render.palette import (ACCENT_HEX, DELTA_E, MIN_DELTA_E, PALETTE_HEX, TEXT_HEX, chip_indices,
-                                     distinguishable, palette_index)
+from bpe_core.render import (ACCENT_HEX, DELTA_E, MIN_DELTA_E, PALETTE_HEX, TEXT_HEX, chip_indices, distinguishable,
+                             palette_index)
 
 __all__ = ["PALETTE", "PALETTE_HEX", "TEXT_COLOR", "ACCENT", "MIN_DELTA_E", "DELTA_E",
            "token_color", "chip_colors", "chip_indices", "palette_index", "distinguishable"]

@@ -17,9 +17,8 @@ from typing import Dict, List, Optional, Tuple
 
 from PySide6.QtGui import QFont, QTextLayout
 
-from bpe_core.base.symbols import to_glyphs, to_hex
-from bpe_core.render.labels import UNKNOWN_LABEL, TextMode, decode_marked
-from bpe_core.render.labels import chip_text as _core_chip_text
+from bpe_core.base import to_glyphs, to_hex
+from bpe_core.render import UNKNOWN_LABEL, TextMode, chip_text as _core_chip_text, decode_marked
 from bpe_core.types import Raw
 
 __all__ = ["UNKNOWN_LABEL", "TextMode", "chip_text", "chip_texts", "decode_marked", "readable_text", "font_lacks",

@@ -13,7 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPoint, QPo
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QToolTip, QWidget
 
-from bpe_core.base.symbols import to_hex
+from bpe_core.base import to_hex
 from bpe_core.types import Raw
 
 from .chip_text import UNKNOWN_LABEL, chip_text, escape_html, unknown_tooltip

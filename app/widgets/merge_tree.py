@@ -17,8 +17,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QLabel, QWidget
 
-from bpe_core.base.symbols import decoded_text, to_hex
-from bpe_core.model import BPEModel
+from bpe_core import BPEModel
+from bpe_core.base import decoded_text, to_hex
 
 from .theme import edge_color
 from .chip_colors import token_color
@@ -42,7 +42,7 @@ def build_tree(model: BPEModel, token_id: int) -> TreeNode:
     Uses ``bpe_core.analysis.lineage.merge_tree`` when available.
     """
     try:
-        from bpe_core.analysis.lineage import merge_tree
+        from bpe_core.analysis import merge_tree
     except ImportError:  # TEMPORARY: lineage.py is being written in parallel
         merge_tree = None
     if merge_tree is not None:

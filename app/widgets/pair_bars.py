@@ -14,7 +14,7 @@ from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QToolTip
 
-from bpe_core.base.symbols import to_hex
+from bpe_core.base import to_hex
 from bpe_core.types import PairCount, Raw
 
 from .theme import TIE

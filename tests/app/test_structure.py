@@ -120,3 +120,147 @@ def test_widgets_know_no_session_pane_or_window():
     leaks = sorted((a, b) for a, targets in graph.items() if a.startswith("widgets") for b in targets
                    if not b.startswith("widgets"))
     assert leaks == []
+
+
+# -- a feature is reached through its face --------------------------------------------------------------------------
+
+def _feature_of(module: str) -> str:
+    """``features.compare.pane`` -> ``compare``; '' for a module outside a feature."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "features" else ""
+
+
+def test_a_feature_is_imported_only_through_its_init():
+    """Rule (a): code outside feature ``b`` - another feature, the window, the session, the root modules - imports
+    ``features.b`` (its ``__init__``, the face that re-exports what others use), never ``features.b.<module>``.
+
+    The face is what a feature promises; its modules can then be split, merged or renamed without touching anyone
+    else (the ties feature once touched 13 files in 3 folders).
+    """
+    graph = _graph()
+    reaching = sorted((a, b) for a, targets in graph.items() for b in targets
+                      if _feature_of(b) and _feature_of(b) != _feature_of(a) and b.count(".") > 1)
+    assert reaching == []
+
+
+# -- nothing but the window scans its tabs -------------------------------------------------------------------------
+
+#: tab-widget methods that look through the tabs (``tabs.addTab``, ``tabs.setCurrentIndex`` only put one in front)
+TAB_SCANS = {"widget", "count", "indexOf", "currentWidget"}
+#: the one module allowed to look through its tabs
+TAB_OWNER = "main_window"
+
+
+def _tab_scans(tree: ast.AST) -> List[str]:
+    """The places in ``tree`` that find context by looking at tabs (see the test below for the patterns)."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in TAB_SCANS and (
+                (isinstance(func.value, ast.Attribute) and func.value.attr == "tabs")
+                or (isinstance(func.value, ast.Name) and func.value.id == "tabs")):
+            found.append(ast.unparse(node))
+        elif isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
+            classes = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            names = [c.attr if isinstance(c, ast.Attribute) else getattr(c, "id", "") for c in classes]
+            if any(n.endswith("Tab") for n in names):
+                found.append(ast.unparse(node))
+        elif (isinstance(func, ast.Attribute) and func.attr in ("property", "setProperty") and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_nothing_outside_the_main_window_scans_tabs():
+    """Rule (b): features find what they need through the session's signals, which carry their subject
+    (``vocabulary_opened(OpenVocabulary)``), not by looking through the window. Outside app/main_window.py none of:
+
+    - ``<x>.tabs.widget(i)``, ``.tabs.count()``, ``.tabs.indexOf(w)``, ``.tabs.currentWidget()`` (also on a local
+      named ``tabs``): walking the tab widget to find a vocabulary, an inspector or a health pane;
+    - ``isinstance(w, InspectorTab)`` or any class named ``...Tab``: telling tabs apart by their class;
+    - ``w.property("name")`` / ``w.setProperty("name", v)``: a Qt dynamic property used to carry context on a
+      widget (``"explain_wired"``, ``"source_path"``) - context belongs in the model, where a test can read it.
+
+    Read with ``ast``, so comments and docstrings that mention the patterns do not count.
+    """
+    scans = {name: hits for name, path in _modules().items() if name != TAB_OWNER
+             if (hits := _tab_scans(ast.parse(path.read_text(encoding="utf-8"))))}
+    assert scans == {}
+
+
+# -- the core is reached through its faces -------------------------------------------------------------------------
+
+#: the faces of bpe_core the app may import from, and why each is one. A face is the facade or a folder's
+#: ``__init__`` (or a one-module face), with an ``__all__``; the core may then split, merge or rename the modules
+#: behind a face without touching the app. One face per core folder the app uses, and no more: the facade for
+#: the everyday names, ``types`` for the frozen records, ``resources`` for the data files' paths.
+CORE_FACES = {
+    "bpe_core": "the facade: Trainer, Timeline, Encoder, BPEModel, Workbench, make_config, open/write_vocabulary",
+    "bpe_core.types": "the frozen records every layer passes around (MergeStep, Encoding, Progress...)",
+    "bpe_core.resources": "where the data files are (default corpus, examples, Punkt tables, icon)",
+    "bpe_core.base": "units and how they are shown (glyphs, hex, visible whitespace), the config's checks",
+    "bpe_core.pretokenize": "the pre-tokenizers the settings dialog offers and checks",
+    "bpe_core.corpus": "corpus files counted into words",
+    "bpe_core.training": "the trainer's helpers: timeline moves, branches, ties, continued training",
+    "bpe_core.encoding": "the encoder's spans and the encoding advanced a merge",
+    "bpe_core.formats": "vocabulary and workspace files, atomic writes, output checks",
+    "bpe_core.analysis": "questions asked of a vocabulary or a run: diff, health, explain, lineage, scripts",
+    "bpe_core.render": "pictures without Qt: frames, SVG, chip labels and the palette",
+}
+
+
+def _core_imports() -> List[Tuple[str, str, str]]:
+    """(app module, bpe_core module, name) for every import of bpe_core in app/, functions' imports included.
+    ``import bpe_core.x`` gives the name ''."""
+    found = []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "bpe_core":
+                found += [(name, node.module, a.name) for a in node.names]
+            elif isinstance(node, ast.Import):
+                found += [(name, a.name, "") for a in node.names if a.name.split(".")[0] == "bpe_core"]
+    return found
+
+
+def _face_names(face: str) -> Set[str]:
+    import importlib
+
+    return set(getattr(importlib.import_module(face), "__all__", ()))
+
+
+def test_every_core_face_has_an_all_whose_names_resolve():
+    import importlib
+
+    missing = {}
+    for face in CORE_FACES:
+        module = importlib.import_module(face)
+        names = getattr(module, "__all__", None)
+        if names is None:
+            missing[face] = "no __all__"
+            continue
+        unresolved = [n for n in names if not hasattr(module, n)]
+        if unresolved:
+            missing[face] = unresolved
+    assert missing == {}
+
+
+def test_the_app_imports_bpe_core_only_through_its_faces():
+    """Rule (c): app code imports ``bpe_core`` or one of ``CORE_FACES``, and only names in that face's ``__all__``
+    (``from bpe_core import resources`` names the face ``bpe_core.resources``). A name the facade exports is taken
+    from the facade, so each name has one spelling across the app."""
+    facade = _face_names("bpe_core")
+    wrong = []
+    for app_module, core_module, name in _core_imports():
+        if core_module not in CORE_FACES:
+            wrong.append(f"{app_module}: {core_module} is not a face")
+        elif not name:
+            continue
+        elif core_module == "bpe_core" and f"bpe_core.{name}" in CORE_FACES:
+            continue
+        elif name not in _face_names(core_module):
+            wrong.append(f"{app_module}: {name} is not in {core_module}.__all__")
+        elif core_module != "bpe_core" and name in facade:
+            wrong.append(f"{app_module}: {name} from {core_module}, but the facade bpe_core exports it")
+    assert sorted(set(wrong)) == []

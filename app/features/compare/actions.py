@@ -20,7 +20,7 @@ from typing import Callable, List, Optional, Tuple, Union
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QMessageBox,
                                QPushButton)
 
-from bpe_core.model import BPEModel
+from bpe_core import BPEModel
 
 from .pane import CompareTab
 from ...runtime.worker import CallSlot, keep_alive
@@ -78,8 +78,8 @@ class CompareFeature:
 
     def compare(self, a: Source, b: Source, name_a: str = "", name_b: str = "") -> None:
         """Read any paths and diff A against B on a worker; a comparison tab opens when done."""
-        from bpe_core.analysis.diff import diff_models
-        from bpe_core.formats.detect import open_vocabulary
+        from bpe_core import open_vocabulary
+        from bpe_core.analysis import diff_models
 
         def work(*, progress, cancel):
             ma = a if isinstance(a, BPEModel) else open_vocabulary(a)
@@ -116,7 +116,7 @@ class CompareFeature:
 
     def train_further(self, model: BPEModel, path: str, name: str = "", merges: int = FURTHER_MERGES) -> bool:
         """Load ``path`` in the session as a training that continues ``model`` (``merges`` new merges)."""
-        from bpe_core.training.continuing import continue_training, continued_config
+        from bpe_core.training import continue_training, continued_config
 
         if not self.window.ask_to_discard(f"Training {name or _name(model)} further"):
             return False

@@ -11,8 +11,8 @@ from typing import List, Optional
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from bpe_core.analysis.diff import ModelDiff
-from bpe_core.base.symbols import display, visible_whitespace
+from bpe_core.analysis import ModelDiff
+from bpe_core.base import display, visible_whitespace
 
 from ...widgets.roles import USER
 

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QTableView, QTextBrowser, QTextEdit, QVBoxLayout, QWidget,
 )
 
-from bpe_core.analysis.diff import ModelDiff, TextDiff, compare_text
-from bpe_core.base.symbols import decoded_text, visible_whitespace
+from bpe_core.analysis import ModelDiff, TextDiff, compare_text
+from bpe_core.base import decoded_text, visible_whitespace
 from bpe_core.types import Raw
 
 from ...widgets.theme import CHANGED_TINT, app_palette, mix
@@ -212,7 +212,7 @@ class CompareTab(QWidget):
         self.token_selected.emit(token)
 
     def show_trees_for_text(self, text: str) -> bool:
-        from bpe_core.base.symbols import from_glyphs, is_glyph_string
+        from bpe_core.base import from_glyphs, is_glyph_string
         for token in (text.encode("utf-8"), from_glyphs(text) if text and is_glyph_string(text) else None):
             if token is not None and (token in self.diff.a.ids or token in self.diff.b.ids):
                 self.show_trees(token)

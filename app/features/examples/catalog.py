@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Tuple
 
-from bpe_core import resources
-from bpe_core.presets import make_config
-from bpe_core.types import TrainerConfig
+from bpe_core import TrainerConfig, make_config, resources
 
 __all__ = ["Example", "EXAMPLES", "EXAMPLES_DIR"]
 

@@ -13,9 +13,8 @@ from typing import List, Optional, Sequence
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QDockWidget
 
-from bpe_core.analysis.explain import WordExplanation, explain_at
-from bpe_core.model import BPEModel
-from bpe_core.types import BPELensError
+from bpe_core import BPELensError, BPEModel
+from bpe_core.analysis import WordExplanation, explain_at
 
 from .pane import ExplainPane, Frame, Story
 from ..training import WORD_INDEX_ROLE

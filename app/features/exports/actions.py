@@ -12,8 +12,8 @@ from typing import Optional
 
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
-from bpe_core.render.labels import chip_text
-from bpe_core.types import BPELensError
+from bpe_core import BPELensError
+from bpe_core.render import chip_text
 
 from .animation_dialog import AnimationDialog
 from ...session.payloads import user_message
@@ -95,7 +95,7 @@ class SlideExports:
     # -- SVG ---------------------------------------------------------------------------------------------------
     def word_strip(self, path: Optional[str] = None, word_index: Optional[int] = None) -> Optional[str]:
         """The selected word's segmentation, one row per merge that changed it, as SVG."""
-        from bpe_core.render.svg import strip_rows, word_strip_svg
+        from bpe_core.render import strip_rows, word_strip_svg
 
         if not self.session.is_loaded:
             self._report("Open a corpus first.", error=True)
@@ -114,7 +114,7 @@ class SlideExports:
         return self._write(path, svg)
 
     def _ask_word(self) -> Optional[int]:
-        from bpe_core.render.frames import find_word
+        from bpe_core.render import find_word
 
         word, ok = QInputDialog.getText(self.window, "Word strip", "Which word? (select one in the words pane "
                                         "to skip this question)")
@@ -128,9 +128,8 @@ class SlideExports:
 
     def merge_tree(self, path: Optional[str] = None, token: Optional[str] = None) -> Optional[str]:
         """A token's merge tree at the current merge as SVG (by default the newest merge's token)."""
-        from bpe_core.analysis.lineage import merge_tree
-        from bpe_core.cli.vocab import token_id_of
-        from bpe_core.render.svg import merge_tree_svg
+        from bpe_core.analysis import merge_tree, token_id_of
+        from bpe_core.render import merge_tree_svg
 
         model = self.session.model()
         if model is None or not self.session.history:
@@ -151,8 +150,7 @@ class SlideExports:
         return self._write(path, merge_tree_svg(tree, self._text)) if path else None
 
     def _write(self, path: str, svg: str) -> Optional[str]:
-        from bpe_core.formats.atomic import atomic_write_text
-        from bpe_core.formats.outputs import check_output
+        from bpe_core.formats import atomic_write_text, check_output
 
         from .files import app_inputs, saved
 

@@ -16,8 +16,9 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
                                QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox, QVBoxLayout,
                                QWidget)
 
-from bpe_core.render.animation import have_mp4
-from bpe_core.types import BPELensError, Progress, TrainerConfig
+from bpe_core import BPELensError, TrainerConfig
+from bpe_core.render import have_mp4
+from bpe_core.types import Progress
 
 from ...session.payloads import user_message
 from ...runtime.worker import CallSlot, Threads
@@ -41,7 +42,7 @@ class AnimationJob:
     fps: float
 
     def __call__(self, *, progress, cancel):
-        from bpe_core.render.animation import animate_corpus
+        from bpe_core.render import animate_corpus
         return animate_corpus(self.corpus, self.config, self.first, self.last, self.path, words=self.words,
                               text=self.text, fps=self.fps, progress=progress, cancel=cancel)
 
@@ -137,7 +138,7 @@ class AnimationDialog(QDialog):
 
     def start(self) -> None:
         """Export with the current choices on a worker (a running export is superseded)."""
-        from bpe_core.formats.outputs import check_output
+        from bpe_core.formats import check_output
 
         job = self.job()
         if job.last < job.first:

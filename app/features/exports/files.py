@@ -14,8 +14,7 @@ import io
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from bpe_core.model import BPEModel
-from bpe_core.types import BPELensError, MergeStep
+from bpe_core import BPELensError, BPEModel, MergeStep
 
 from ...runtime import settings_store
 from ...widgets.chip_text import chip_text
@@ -51,7 +50,7 @@ def default_folder(window) -> Path:
 def app_inputs(window) -> List[str]:
     """Every file the window reads from: the corpus (each of its files), the open vocabularies (with the
     files beside them they were read with). No export may replace one of them."""
-    from bpe_core.formats.outputs import vocabulary_inputs
+    from bpe_core.formats import vocabulary_inputs
 
     session = getattr(window, "session", None)
     info = session.corpus if session is not None else None
@@ -81,8 +80,7 @@ def export_chart(item, path: str, *, scale: float = CHART_SCALE, width: Optional
     """
     from pyqtgraph.exporters import ImageExporter
 
-    from bpe_core.formats.atomic import atomic_write_bytes
-    from bpe_core.formats.outputs import check_output
+    from bpe_core.formats import atomic_write_bytes, check_output
 
     path = str(path)
     svg = Path(path).suffix.lower() == ".svg"
@@ -177,8 +175,7 @@ def merges_csv(steps: Sequence[MergeStep]) -> str:
 
 def export_merges_csv(steps: Sequence[MergeStep], path: str, *, inputs: Sequence[str] = ()) -> str:
     """Write the CSV atomically: a full disk or a crash never leaves half a table in place of the old one."""
-    from bpe_core.formats.atomic import atomic_write_text
-    from bpe_core.formats.outputs import check_output
+    from bpe_core.formats import atomic_write_text, check_output
 
     check_output(path, inputs=inputs)
     atomic_write_text(path, merges_csv(steps))
@@ -202,8 +199,8 @@ def format_for(path: str, dialog_filter: str = "") -> str:
 
 def save_vocabulary(model: BPEModel, path: str, fmt: str = "native", *, inputs: Sequence[str] = ()) -> str:
     """Write ``model`` as ``fmt`` through the core's writers; BPELensError when the format cannot hold it."""
-    from bpe_core.formats.detect import write_vocabulary
-    from bpe_core.formats.outputs import check_save
+    from bpe_core import write_vocabulary
+    from bpe_core.formats import check_save
 
     if model is None:
         raise BPELensError("Nothing to save: load a corpus first.")
@@ -226,8 +223,8 @@ def ask_tiktoken_pattern(parent, path: str) -> Union[Optional[str], bool]:
     before they apply is not in it) the user picks one; False when they cancel."""
     from PySide6.QtWidgets import QInputDialog
 
-    from bpe_core.formats.tiktoken_file import KNOWN_ENCODINGS
-    from bpe_core.pretokenize.pretokenizers import TIKTOKEN_PATTERNS
+    from bpe_core.formats import KNOWN_ENCODINGS
+    from bpe_core.pretokenize import TIKTOKEN_PATTERNS
 
     p = Path(path)
     if p.suffix.lower() != ".tiktoken" or p.name.split(".")[0] in KNOWN_ENCODINGS:

@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from bpe_core.model import BPEModel
+from bpe_core import BPEModel
 
 from .pane import HealthPane
 from ...runtime.worker import wait_for_kept

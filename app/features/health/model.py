@@ -10,8 +10,8 @@ from typing import List, Optional, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
-from bpe_core.analysis.health import TokenHealth
-from bpe_core.base.symbols import visible_whitespace
+from bpe_core.analysis import TokenHealth
+from bpe_core.base import visible_whitespace
 
 from ...widgets.roles import ALIGNMENT, DISPLAY, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
 

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxL
                                QLineEdit, QProgressBar, QPushButton, QSplitter, QTableView, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from bpe_core.analysis.health import STATUSES, HealthReport, usage_by_rank, vocabulary_health, write_health_csv
-from bpe_core.model import BPEModel
+from bpe_core import BPEModel
+from bpe_core.analysis import STATUSES, HealthReport, usage_by_rank, vocabulary_health, write_health_csv
 from bpe_core.types import Progress
 
 from ...session.payloads import user_message
@@ -265,7 +265,7 @@ class HealthPane(QWidget):
 
     def export_csv(self, path: str) -> int:
         """Write the rows shown (filtered, sorted) to ``path``; returns how many."""
-        from bpe_core.formats.outputs import check_output
+        from bpe_core.formats import check_output
 
         from ..exports import app_inputs
         rows = self.table_model.shown

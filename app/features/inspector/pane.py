@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate, QTableView, QVBoxLayout, QWidget,
 )
 
-from bpe_core.model import BPEModel
+from bpe_core import BPEModel
 
 from ...widgets.theme import sort_arrows_follow_order
 from ...widgets.chips import ChipMetrics, model_chip, paint_chips
@@ -29,7 +29,7 @@ __all__ = ["TokenChipDelegate", "InspectorTab", "load_vocabulary"]
 
 def load_vocabulary(path) -> BPEModel:
     """Any vocabulary file or folder :func:`bpe_core.formats.detect.open_vocabulary` reads."""
-    from bpe_core.formats.detect import open_vocabulary
+    from bpe_core import open_vocabulary
 
     return open_vocabulary(path)
 

@@ -16,8 +16,8 @@ from typing import List, Optional
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
-from bpe_core.base.symbols import to_glyphs, to_hex
-from bpe_core.model import BPEModel
+from bpe_core import BPEModel
+from bpe_core.base import to_glyphs, to_hex
 
 from ...widgets.chip_text import chip_text, token_tooltip
 from ...widgets.roles import USER

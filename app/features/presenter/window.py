@@ -14,7 +14,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QPainter, QShortcut
 from PySide6.QtWidgets import (QApplication, QHBoxLayout, QInputDialog, QLabel, QPushButton, QSplitter, QVBoxLayout,
                                QWidget)
 
-from bpe_core.types import MergeStep
+from bpe_core import MergeStep
 
 from ..training import TrainActions, tool_button
 from ...panes.encode_pane import EncodePane

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from bpe_core.base.symbols import display
-from bpe_core.training.branches import BranchComparison
-from bpe_core.types import MergeStep
+from bpe_core import MergeStep
+from bpe_core.base import display
+from bpe_core.training import BranchComparison
 
 from ...widgets.chip_text import chip_text
 

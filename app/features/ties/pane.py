@@ -13,7 +13,8 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from bpe_core.training.ties import TIE_BREAKS, Ties
+from bpe_core.training import Ties
+from bpe_core.types import TIE_BREAKS
 
 from ...widgets.chip_text import chip_text
 

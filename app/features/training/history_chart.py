@@ -22,7 +22,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize
 from PySide6.QtWidgets import QGraphicsItem, QTabBar, QVBoxLayout, QWidget
 
-from bpe_core.types import MergeStep
+from bpe_core import MergeStep
 
 from ...runtime.coalesce import forget, later
 from ...session.session import SYNC_STEPS, Session

@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QVBoxLayout, QWidget
 
-from bpe_core.types import MergeStep
+from bpe_core import MergeStep
 
 from ...session.session import Session
 from ...widgets.theme import changed_row_color, future_text_color

@@ -15,9 +15,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from bpe_core.analysis.group_curves import GroupCurves
-from bpe_core.analysis.scripts import words_scripts
-from bpe_core.types import MergeStep
+from bpe_core import MergeStep
+from bpe_core.analysis import GroupCurves, words_scripts
 
 from ...session.session import Session
 from ...widgets.theme import ACCENT, CURVES, follow_palette, graphic_color

@@ -17,12 +17,11 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
-from bpe_core.base.symbols import visible_whitespace
-from bpe_core.presets import PRESETS, make_config
-from bpe_core.pretokenize.guard import pattern_warnings
-from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS, compile_user_pattern, get_pretokenizer
-from bpe_core.training.trainer import check_config
-from bpe_core.types import TIE_BREAKS, BPELensError, TrainerConfig
+from bpe_core import PRESETS, BPELensError, TrainerConfig, make_config
+from bpe_core.base import visible_whitespace
+from bpe_core.pretokenize import PRETOKENIZERS, compile_user_pattern, get_pretokenizer, pattern_warnings
+from bpe_core.training import check_config
+from bpe_core.types import TIE_BREAKS
 
 from ...widgets.theme import error_text_color, readable_on
 

@@ -12,7 +12,7 @@ from typing import Callable, List, Optional, Set, Tuple
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from bpe_core.types import MergeStep
+from bpe_core import MergeStep
 
 from ...session.session import Session
 from ...widgets.theme import changed_row_color

@@ -13,7 +13,7 @@ from typing import List, Optional, Set, Tuple
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSplitter, QVBoxLayout, QWidget
 
-from bpe_core.types import MergeStep
+from bpe_core import MergeStep
 
 from ...session.session import Session
 from ...widgets.theme import FLASH_MS, WARM_MS, sort_arrows_follow_order

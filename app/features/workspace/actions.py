@@ -19,8 +19,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
 from bpe_core import resources
-from bpe_core.formats.workspace import (SUFFIX, CorpusRef, SavedMerges, Workspace, corpus_ref, read_workspace,
-                                       write_workspace)
+from bpe_core.formats import (WORKSPACE_SUFFIX as SUFFIX, CorpusRef, SavedMerges, Workspace, corpus_ref,
+                              read_workspace, write_workspace)
 
 from ...runtime import settings_store
 from .autosave import DECLINED, Autosaver, crashed_autosaves, data_dir
@@ -111,7 +111,7 @@ class WorkspaceController(QObject):
             self._tell("Save workspace", "Nothing to save yet: no corpus is loaded.")
             return
         try:  # the gate of every export: never the corpus or an open vocabulary
-            from bpe_core.formats.outputs import check_output
+            from bpe_core.formats import check_output
 
             from ..exports import app_inputs
             check_output(path, inputs=app_inputs(self.window))
@@ -140,7 +140,7 @@ class WorkspaceController(QObject):
 
     def open_if_workspace(self, path: str) -> bool:
         """A path opened from the command line or dropped: True when it was a workspace."""
-        from bpe_core.formats.workspace import is_workspace
+        from bpe_core.formats import is_workspace
 
         if not is_workspace(path):
             return False

@@ -18,8 +18,7 @@ from typing import Callable, List, Optional
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
-from bpe_core.formats.temps import remove_stale_temps_in
-from bpe_core.formats.workspace import SUFFIX, Workspace, write_workspace
+from bpe_core.formats import WORKSPACE_SUFFIX as SUFFIX, Workspace, remove_stale_temps_in, write_workspace
 
 from ...runtime.worker import CallSlot, Threads
 

@@ -16,10 +16,9 @@ from typing import Any, Callable, List, Optional, Tuple
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from bpe_core import resources
-from bpe_core.formats.detect import open_vocabulary
-from bpe_core.formats.workspace import (CorpusRef, Workspace, corpus_change, corpus_problem, corpus_ref,
-                                        first_difference, merges_vocabulary, saved_merges)
+from bpe_core import open_vocabulary, resources
+from bpe_core.formats import (CorpusRef, Workspace, corpus_change, corpus_problem, corpus_ref, first_difference,
+                              merges_vocabulary, saved_merges)
 
 from ...session.payloads import user_message
 from ...runtime.worker import CallSlot

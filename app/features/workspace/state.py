@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from bpe_core.formats.workspace import CorpusRef, Workspace, saved_merges
+from bpe_core.formats import CorpusRef, Workspace, saved_merges
 
 def tab_paths(window) -> List[str]:
     """The open vocabularies' files, in the order of their tabs (vocabularies made without a file skipped)."""
