@@ -50,6 +50,7 @@ def round_trip(bench: Workbench, tmp_path) -> tuple:
 # -- the round trip ---------------------------------------------------------------------------------------
 OPS = st.one_of(
     st.tuples(st.just("open_run"), st.integers(0, 1), st.integers(0, 1)),
+    st.tuples(st.just("open_both"), st.integers(0, 1)),
     st.tuples(st.just("step"), st.integers(1, 6)),
     st.tuples(st.just("seek"), st.integers(0, 8)),
     st.tuples(st.just("pick"), st.integers(0, 4)),
@@ -64,6 +65,9 @@ OPS = st.one_of(
     st.tuples(st.just("analysis"), st.sampled_from(["health", "fertility"]), st.integers(0, 3), st.booleans()),
     st.tuples(st.just("close_comparison"), st.integers(0, 3)),
 )
+#: training moves more often than the rest: branches need steps and picks on an open run
+OPS = st.one_of(OPS, st.tuples(st.just("step"), st.integers(1, 6)), st.tuples(st.just("seek"), st.integers(0, 8)),
+                st.tuples(st.just("pick"), st.integers(0, 4)))
 
 
 def apply(bench: Workbench, op: tuple, corpora, vocabularies) -> None:
@@ -76,6 +80,8 @@ def apply(bench: Workbench, op: tuple, corpora, vocabularies) -> None:
 
     if kind == "open_run":
         bench.open_run(corpora[args[0]], make_config(PRESETS[args[1]]))
+    elif kind == "open_both":  # two files as one corpus, read with replacement
+        bench.open_run(RunCorpus(tuple(corpora), "replace"), make_config(PRESETS[args[0]]))
     elif kind == "step" and run:
         run.timeline.step(args[0])
     elif kind == "seek" and run:
@@ -104,7 +110,7 @@ def apply(bench: Workbench, op: tuple, corpora, vocabularies) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=st.lists(OPS, max_size=14))
+@given(ops=st.lists(OPS, max_size=16))
 def test_state_after_a_round_trip_is_the_state_before(files, tmp_path, ops):
     corpora, vocabularies = files
     bench = Workbench()
