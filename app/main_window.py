@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
         self.merges.seek_requested.connect(s.seek)
         s.caught_up.connect(self.pair_chart.refresh)  # the trainer's exact top pairs after a seek
         self.encode.observe(s)
+        self.encode.editor.textChanged.connect(lambda: s.workbench.set_encode_text(self.encode.text()))
         s.corpus_loaded.connect(self._on_session_corpus_loaded)
         s.error_raised.connect(self._on_session_error_raised)
         s.workbench.vocabulary_opened.connect(self._on_workbench_vocabulary_opened)

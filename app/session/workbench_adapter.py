@@ -74,6 +74,20 @@ class WorkbenchAdapter(QObject):
         if vocabulary_id != self.bench.selection.vocabulary_id:
             self.bench.select(vocabulary_id=vocabulary_id)
 
+    def set_encode_text(self, text: str) -> None:
+        """The text the encode pane encodes (a workspace saves it)."""
+        if text != self.bench.encode_text:
+            self.bench.set_encode_text(text)
+
+    def select_word(self, word: Optional[str]) -> None:
+        """The word selected in the training's words (None: none); a corpus loaded clears it."""
+        if self.bench.current_run is not None and word != self.bench.selection.word:
+            self.bench.select(word=word)
+
+    def to_workspace(self) -> Any:
+        """Everything open, as a workspace file holds it (:meth:`bpe_core.Workbench.to_workspace`)."""
+        return self.bench.to_workspace()
+
     # -- queries ----------------------------------------------------------------------------------------
     def vocabularies(self) -> List[OpenVocabulary]:
         """The open vocabularies, oldest first."""
@@ -93,6 +107,10 @@ class WorkbenchAdapter(QObject):
     def paths(self) -> List[str]:
         """The files of the open vocabularies, oldest first (vocabularies made in memory have none)."""
         return [v.path for v in self.bench.vocabularies if v.path]
+
+    @property
+    def selected_word(self) -> Optional[str]:
+        return self.bench.selection.word
 
     @property
     def run(self) -> Any:

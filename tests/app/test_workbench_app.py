@@ -6,6 +6,8 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from dataclasses import replace  # noqa: E402
+
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QAction  # noqa: E402
@@ -132,3 +134,20 @@ def test_the_workspace_saves_the_workbench_vocabularies(qtbot, loaded_window, fi
     w.tabs.tabBar().moveTab(2, 1)  # the order of the tabs is the order saved
     assert w.workspace.capture().tabs == tuple(reversed(files))
 
+
+
+def test_the_window_workspace_is_the_workbench_in_its_saved_form(qtbot, loaded_window, files):
+    w = loaded_window
+    w.session.step(5)
+    qtbot.waitUntil(lambda: w.session.merge_count == 5, timeout=10000)
+    open_file(qtbot, w, files[0])
+    w.encode.set_text("the theory")
+    w.tabs.setCurrentIndex(0)
+    w.words.select_word(2)
+    qtbot.waitUntil(lambda: w.session.workbench.selected_word is not None, timeout=5000)
+    ws, bench = w.workspace.capture(), w.session.workbench.to_workspace()
+    assert (bench.position, bench.encode_text, bench.tabs) == (5, "the theory", (files[0],))
+    assert bench.view == {"selected_word": w.session.words[2]}
+    assert ws.view == {**bench.view, "current_tab": 0}  # the window adds the tab in front
+    assert replace(ws, corpus=bench.corpus, view=bench.view) == bench  # the corpus: as hashed by the window
+    assert ws.corpus.path == bench.corpus.path

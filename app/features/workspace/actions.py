@@ -19,8 +19,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
 from bpe_core import resources
-from bpe_core.formats import (WORKSPACE_SUFFIX as SUFFIX, CorpusRef, SavedMerges, Workspace, corpus_ref,
-                              read_workspace, write_workspace)
+from bpe_core.formats import (WORKSPACE_SUFFIX as SUFFIX, CorpusRef, Workspace, corpus_ref, read_workspace,
+                              write_workspace)
 
 from ...runtime import settings_store
 from .autosave import DECLINED, Autosaver, crashed_autosaves, data_dir
@@ -55,11 +55,9 @@ class WorkspaceController(QObject):
         self.message: Optional[QMessageBox] = None  # the last problem said (corrupt file, other merges)
         self._offer: Optional[QMessageBox] = None  # the restore offer, while it asks
         self._refs: Dict[Tuple[str, int, int], CorpusRef] = {}  # (path, size, mtime) -> hashed reference
-        self._selected_word: Optional[str] = None
         self._branches_source: Callable[[], List[Any]] = lambda: list(self._branches)
         self._branches: List[Any] = []
         self._threads = Threads()
-        self._saved_merges = SavedMerges()  # the history as stored, converting only new merges (every autosave)
         self._hashes = CallSlot(self._threads.track, self)
         self._saves = CallSlot(self._threads.track, self)
         for slot in (self._hashes, self._saves):
@@ -83,8 +81,7 @@ class WorkspaceController(QObject):
         """What the window shows as a workspace (None when not worth an autosave)."""
         info = self.session.corpus
         ref = self._ref(info.path) if info is not None else None
-        ws = capture(self.window, ref, selected_word=self._selected_word, branches=self._branches_source(),
-                     merges=self._saved_merges)
+        ws = capture(self.window, ref, branches=self._branches_source())
         return ws if worth_restoring(ws, str(resources.default_corpus())) else None
 
     def is_busy(self) -> bool:
@@ -105,8 +102,7 @@ class WorkspaceController(QObject):
 
     def save_to(self, path: str) -> None:
         """Write the workspace to ``path`` on a worker (the corpus hashed first if it is not yet)."""
-        ws = capture(self.window, None, selected_word=self._selected_word, branches=self._branches_source(),
-                     merges=self._saved_merges)
+        ws = capture(self.window, None, branches=self._branches_source())
         if ws is None:
             self._tell("Save workspace", "Nothing to save yet: no corpus is loaded.")
             return
@@ -199,7 +195,6 @@ class WorkspaceController(QObject):
         w.words.word_selected.connect(self._on_words_word_selected)
 
     def _on_session_corpus_loaded(self, info) -> None:
-        self._selected_word = None
         if not self.restorer.busy:
             self._branches = []
         if self._ref(info.path).sha256 is None and os.path.isfile(info.path):
@@ -208,12 +203,12 @@ class WorkspaceController(QObject):
         self.changed()
 
     def _on_restorer_restored(self, ws: Workspace) -> None:
-        self._selected_word = ws.view.get("selected_word")
+        self.session.workbench.select_word(ws.view.get("selected_word"))
         self.changed()
 
     def _on_words_word_selected(self, index: int) -> None:
         words = self.session.words
-        self._selected_word = words[index] if 0 <= index < len(words) else None
+        self.session.workbench.select_word(words[index] if 0 <= index < len(words) else None)
         self.changed()
 
     @staticmethod

@@ -1,16 +1,18 @@
 """The window's state as a :class:`~bpe_core.formats.workspace.Workspace`, and the view parts put back.
 
-Everything is read from public facts: the session (corpus, config, merge count, history), the encode
-pane's text, the open vocabularies' files (the session's Workbench, in the order the window shows their
-tabs) and the word last selected. Capturing runs on the GUI thread, so it is kept cheap: the workspace feature
+It is the session's Workbench in its saved form (:meth:`~bpe_core.Workbench.to_workspace`: the training
+run's corpus, settings, position and merges, the open vocabularies, the encode text, the selected word),
+with what only the window knows put in: the tab in front, the order of the vocabularies' tabs, the corpus's
+hash once the workspace feature has it and the training's branches (the ties feature keeps them). Capturing runs on the GUI thread, so it is kept cheap: the workspace feature
 converts only the merges it has not seen before (``SavedMerges``); writing the file is the autosaver's
 worker's job.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from dataclasses import replace
+from typing import Any, Dict, List, Optional, Sequence
 
-from bpe_core.formats import CorpusRef, Workspace, saved_merges
+from bpe_core.formats import CorpusRef, Workspace
 
 def tab_paths(window) -> List[str]:
     """The open vocabularies' files, in the order of their tabs (vocabularies made without a file skipped)."""
@@ -18,23 +20,17 @@ def tab_paths(window) -> List[str]:
     return [v.path for v in map(workbench.vocabulary, window.tab_order()) if v is not None and v.path]
 
 
-def capture(window, corpus: Optional[CorpusRef], *, selected_word: Optional[str] = None,
-            branches: Sequence[Any] = (), merges: Callable[[Sequence[Any]], Tuple[Any, ...]] = saved_merges
-            ) -> Optional[Workspace]:
-    """The workspace the window shows; None while nothing is loaded.
+def capture(window, corpus: Optional[CorpusRef], *, branches: Sequence[Any] = ()) -> Optional[Workspace]:
+    """The workspace the window shows (the Workbench's, with the window's parts); None while nothing is loaded.
 
-    ``corpus``: the loaded corpus's reference (its hash may still be None while hashing); ``merges``: how the
-    history is stored (a :class:`~bpe_core.formats.workspace.SavedMerges` converts only what is new)."""
+    ``corpus``: the loaded corpus's reference (its hash may still be None while hashing)."""
     session = window.session
-    if not session.is_loaded or session.corpus is None:
+    if not session.is_loaded or session.corpus is None or session.workbench.run is None:
         return None
-    history = session.history
-    view: Dict[str, Any] = {"current_tab": window.tabs.currentIndex()}
-    if selected_word is not None:
-        view["selected_word"] = selected_word
-    return Workspace(corpus=corpus or CorpusRef(session.corpus.path, -1, None), config=session.config,
-                     position=len(history), merges=merges(history), branches=tuple(branches),
-                     encode_text=window.encode.text(), tabs=tuple(tab_paths(window)), view=view)
+    ws = session.workbench.to_workspace()
+    view: Dict[str, Any] = {**ws.view, "current_tab": window.tabs.currentIndex()}
+    return replace(ws, corpus=corpus or ws.corpus, branches=tuple(branches), tabs=tuple(tab_paths(window)),
+                   view=view)
 
 
 def worth_restoring(ws: Optional[Workspace], default_corpus: str) -> bool:
