@@ -1,1 +1,54 @@
-"""The Workbench: a Qt-free model of everything open (runs, vocabularies, comparisons, analyses)."""
+"""The Workbench: a Qt-free model of everything open (training runs, vocabularies, the encode text, the
+selection, comparisons and analyses), its saved form in a workspace file, and the steps that restore it.
+
+This ``__init__`` is the folder's face: code outside the folder (the app above all) imports these names
+from ``bpe_core.workbench`` (``Workbench`` and its main records from ``bpe_core`` too), never from the
+modules behind it. Each name loads from its home on first use (PEP 562), so importing the face costs
+nothing and pulls no other stage in.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Dict, List
+
+if TYPE_CHECKING:
+    from bpe_core.workbench.records import (DECODE_ERRORS, AnalysisClosed, AnalysisOpened, ComparisonClosed,
+                                            ComparisonOpened, EncodeTextChanged, Event, OpenAnalysis, OpenComparison,
+                                            OpenVocabulary, RunClosed, RunCorpus, RunOpened, Selection,
+                                            SelectionChanged, VocabularyClosed, VocabularyOpened)
+    from bpe_core.workbench.restore import (NO_CORPUS, CorpusCheck, MergeDifference, RestoreReport, RunRestore,
+                                            check_corpus, corpus_problem_of, describe, merges_difference, reopen_run,
+                                            restore_run, worth_restoring)
+    from bpe_core.workbench.runs import TrainingRun, count_corpus
+    from bpe_core.workbench.saved import SavedBench, SavedRun, SavedVocabulary, read_bench
+    from bpe_core.workbench.workbench import RunState, Workbench, WorkbenchState
+
+_RECORDS = ("DECODE_ERRORS", "AnalysisClosed", "AnalysisOpened", "ComparisonClosed", "ComparisonOpened",
+            "EncodeTextChanged", "Event", "OpenAnalysis", "OpenComparison", "OpenVocabulary", "RunClosed", "RunCorpus",
+            "RunOpened", "Selection", "SelectionChanged", "VocabularyClosed", "VocabularyOpened")
+_RESTORE = ("NO_CORPUS", "CorpusCheck", "MergeDifference", "RestoreReport", "RunRestore", "check_corpus",
+            "corpus_problem_of", "describe", "merges_difference", "reopen_run", "restore_run", "worth_restoring")
+
+#: public name -> the module of this folder that is its home
+_HOMES: Dict[str, str] = {
+    **dict.fromkeys(_RECORDS, "records"), **dict.fromkeys(_RESTORE, "restore"),
+    "TrainingRun": "runs", "count_corpus": "runs",
+    "SavedBench": "saved", "SavedRun": "saved", "SavedVocabulary": "saved", "read_bench": "saved",
+    "RunState": "workbench", "Workbench": "workbench", "WorkbenchState": "workbench",
+}
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its home module on first use and keep it here."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))

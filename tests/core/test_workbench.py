@@ -196,3 +196,14 @@ def test_files_names_every_file_open_once(corpus, vocab_file, tmp_path):
     bench.add_vocabulary(bench.open_vocabulary(vocab_file).vocabulary.model)  # in memory: no file
     bench.open_analysis("health", "v1", [str(other), corpus])
     assert bench.files() == (corpus, vocab_file, str(other))
+
+
+def test_the_face_names_what_callers_import_and_each_name_loads_from_its_home():
+    import bpe_core.workbench as face
+
+    for name in face.__all__:
+        value = getattr(face, name)
+        assert value is not None and name in dir(face)
+    assert face.Workbench is Workbench and face.reopen_run.__module__ == "bpe_core.workbench.restore"
+    with pytest.raises(AttributeError):
+        face.nothing_here
