@@ -122,14 +122,26 @@ class Units:
         end-of-word symbol when ``suffix`` and the word takes it."""
         if self.refusal:
             raise BPELensError(self.refusal)
-        units = word_units(word, self.unit)
-        if self.prefix:
-            units[1:] = [self.prefix + u for u in units[1:]]  # type: ignore[operator]
-        if self.end and units:
-            units[-1] = units[-1] + self.end  # type: ignore[operator]
+        units = self.affixed(word_units(word, self.unit))
         if self.end_of_word_suffix and suffix and self.takes_suffix(word):
             units.append(self.end_of_word_suffix)
         return units
+
+    def affixed(self, units: List[Raw]) -> List[Raw]:
+        """``units`` in their HF forms: the prefix on every unit but the first, the end on the last
+        (a new list when there is an affix; ``units`` itself when there is none).
+
+        >>> Units("chars", prefix="##", end="</w>").affixed(["a", "b"])
+        ['a', '##b</w>']
+        """
+        if not (self.prefix or self.end) or not units:
+            return units
+        prefix, out = self.prefix, list(units)
+        if prefix:
+            out[1:] = [prefix + u for u in out[1:]]  # type: ignore[operator]
+        if self.end:
+            out[-1] = out[-1] + self.end  # type: ignore[operator]
+        return out
 
     def __repr__(self) -> str:
         return f"<Units {self.unit} suffix={self.end_of_word_suffix!r}>"

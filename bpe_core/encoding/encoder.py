@@ -84,7 +84,6 @@ class Encoder:
         #: the unit mapper: the same chain the trainer started its words from (a model trained here)
         self._units = model.units
         self._prefix = self._units.prefix
-        self._suffix = self._units.end
         self._sep_suffix = model.end_of_word_suffix
         words: Dict[str, Callable[[str, bool], WordResult]] = {
             "merges": self._word_merges, "tiktoken": self._word_tiktoken,
@@ -244,20 +243,15 @@ class Encoder:
     def _symbols(self, word: str, suffix: bool) -> WordResult:
         """Initial symbol ids and spans: prefix/suffix forms, byte fallback, unk fusing, dropping."""
         m, vocab = self.model, self._vocab
-        units = self._units.base(word)  # bytes or characters; affixes and the separate suffix below
+        units = self._units.base(word)  # bytes or characters (spans count these)
+        forms = self._units.affixed(units)  # with the HF prefix and end forms: what the vocabulary holds
         ids: List[int] = []
         spans: List[Span] = []
         drops: List[Span] = []
         unk: Optional[List[int]] = None  # [start, end] of a pending unk run
-        n = len(units)
         end = 0  # spans are in bytes (bytes models) or characters: a unit may hold several chars
-        for i, u in enumerate(units):
+        for u, s in zip(units, forms):
             start, end = end, end + len(u)
-            s = u
-            if i > 0 and self._prefix:
-                s = self._prefix + s  # type: ignore[operator]
-            if i == n - 1 and self._suffix:
-                s = s + self._suffix  # type: ignore[operator]
             tid = vocab.get(s)
             if tid is not None:
                 if unk is not None:
