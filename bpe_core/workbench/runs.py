@@ -18,11 +18,10 @@ import os
 from pathlib import Path
 from typing import Callable, Optional, Tuple
 
-from bpe_core.base.config import check_config
 from bpe_core.formats.workspace import CorpusRef, SavedMerges, corpus_ref
 from bpe_core.training.branches import Branches
 from bpe_core.training.timeline import Timeline
-from bpe_core.training.trainer import Trainer
+from bpe_core.training.trainer import Trainer, check_config  # as the training face names it
 from bpe_core.types import Progress, TrainerConfig
 from bpe_core.workbench.records import RunCorpus
 from bpe_core.workbench.saved import SavedRun
