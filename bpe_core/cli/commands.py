@@ -93,8 +93,7 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
 def train_config(args: argparse.Namespace) -> TrainerConfig:
     """The preset's config with every flag the user gave applied, checked before any reading."""
     from bpe_core.presets import make_config
-    from bpe_core.training.trainer import check_config
-    from bpe_core.training.config import check_vocab_size, vocab_size_floor
+    from bpe_core.base.config import check_config, check_vocab_size, vocab_size_floor
     pretokenizer = args.pretokenizer or ("regex" if args.pattern else None)
     if args.pattern and pretokenizer != "regex":
         raise BPELensError(f"--pattern needs --pretokenizer regex, not {pretokenizer}")
@@ -159,7 +158,7 @@ def run_train(args: argparse.Namespace) -> int:
             from bpe_core.training.continuing import continue_training
             trainer = continue_training(start, paths, config=cfg, progress=None if quiet else counting,
                                         errors=args.errors)
-    from bpe_core.training.config import check_vocab_size
+    from bpe_core.base.config import check_vocab_size
     check_vocab_size(cfg, trainer.initial_vocab_size, None if start is None else "the vocabulary it continues")
     with ProgressBar("merging") as merging:
         tied = None
@@ -211,9 +210,12 @@ def encode_input(args: argparse.Namespace) -> str:
         return _argument_text(args.text, "--text")
     if args.file is not None:
         name = args.file
-        with open(args.file, "rb") as f:
-            data = f.read()
-        from bpe_core.corpus.source import wide_text_message
+        from bpe_core.base.file_errors import read_error, wide_text_message
+        try:
+            with open(args.file, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise read_error(name, exc) from None
         wide = wide_text_message(name, data[:8192])  # UTF-16 would decode as text with NULs, silently
         if wide is not None:
             raise BPELensError(wide)

@@ -69,7 +69,7 @@ def _is_stdin_copy(path: str) -> bool:
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from bpe_core.presets import make_config
-    from bpe_core.training.config import check_config
+    from bpe_core.base.config import check_config
     cfg = make_config(args.preset, lowercase=args.lowercase, pattern=args.pattern,
                       pretokenizer="regex" if args.pattern else None)
     check_config(cfg)

@@ -4,8 +4,8 @@ Like git (``git commit: error: ...``) the line says which command failed, which 
 runs several; an argument error (argparse's) ends with where the help is. The program is called
 ``bpe-lens-cli`` however it was started (``python -m bpe_core`` runs the same program).
 
->>> error_line("train", "c.txt: no such file")
-'bpe-lens-cli train: error: c.txt: no such file'
+>>> error_line("train", "c.txt: no such file or folder")
+'bpe-lens-cli train: error: c.txt: no such file or folder'
 >>> error_line(None, "the following arguments are required: command", usage=True)
 "bpe-lens-cli: error: the following arguments are required: command (see 'bpe-lens-cli --help')"
 """
@@ -15,6 +15,7 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
+from bpe_core.base.file_errors import no_such_file
 from bpe_core.types import BPELensError
 
 PROG = "bpe-lens-cli"
@@ -66,5 +67,7 @@ def command_of(argv: Sequence[str], commands: Sequence[str]) -> Optional[str]:
 
 def os_error_text(exc: OSError) -> str:
     """An OSError in one line that names its file when it has one (never ``: No space left``)."""
+    if isinstance(exc, FileNotFoundError) and exc.filename:
+        return no_such_file(exc.filename)
     reason = exc.strerror or str(exc)
     return f"{exc.filename}: {reason}" if exc.filename else reason

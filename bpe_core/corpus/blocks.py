@@ -29,8 +29,9 @@ from typing import BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 import regex
 
-from bpe_core.corpus.counting import BLOCK_BYTES, count_block, decode_block, pipeline_of, reads_as_tokenizers
-from bpe_core.corpus.source import BINARY_SNIFF_BYTES, CancelFn, Source, not_text_message
+from bpe_core.corpus.counting import BLOCK_BYTES, ProgressFn, count_block, decode_block, pipeline_of, reads_as_tokenizers
+from bpe_core.base.file_errors import not_text_message
+from bpe_core.corpus.source import BINARY_SNIFF_BYTES, CancelFn, Source
 from bpe_core.base.units import check_text
 from bpe_core.formats.json_text import parse_json
 from bpe_core.types import BPELensError, TrainerConfig
@@ -40,6 +41,32 @@ _SPACE_CUT = regex.compile(rb"[A-Za-z0-9](?= )")
 _WINDOW = 1 << 16
 #: a word's count and first appearance, ``[count, file, offset]`` (lists: merged in place)
 Entry = List[int]
+
+
+#: a corpus counted: each word's count in first-seen order, and each word's first (file, offset)
+Counted = Tuple[Dict[str, int], List[Tuple[int, int]]]
+
+
+def size_of(path: Path) -> int:
+    """The file's size in bytes; 0 when it cannot be read (opening it then names the problem)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # opening it names the problem
+
+
+def whole_text_counts(paths: Sequence[Path], config: TrainerConfig, errors: str, progress: ProgressFn,
+                      cancel: CancelFn) -> Counted:
+    """Count with a whole-text pre-tokenizer (Punkt): the offsets are the words' ranks in the one text."""
+    from bpe_core.corpus.files import count_words_in_files
+
+    counts = count_words_in_files(paths, config, progress=progress, cancel=cancel, errors=errors)
+    return counts, [(0, rank) for rank in range(len(counts))]
+
+
+def one_text(config: TrainerConfig, text_field: Optional[str]) -> bool:
+    """True when counting cannot be cut into blocks: Punkt splits sentences over the whole text."""
+    return not pipeline_of(config).per_line and text_field is None
 
 
 @dataclass(frozen=True)

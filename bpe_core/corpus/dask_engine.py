@@ -19,9 +19,9 @@ from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence
 
-from bpe_core.corpus.blocks import Block, Part, check_texts, count_partition, merge_parts, ordered, plan_blocks
+from bpe_core.corpus.blocks import (Block, Counted, Part, check_texts, count_partition, merge_parts, one_text, ordered,
+                                    plan_blocks, size_of, whole_text_counts)
 from bpe_core.corpus.counting import BLOCK_BYTES, ProgressFn
-from bpe_core.corpus.engines import Counted, one_text, size_of, whole_text_counts
 from bpe_core.types import BPELensError, Progress, TrainerConfig
 
 DASK_CHUNK = 32 * BLOCK_BYTES

@@ -26,7 +26,8 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Deque, Dict, List, Optional, Sequence, Tuple
 
-from bpe_core.corpus.blocks import Part, check_texts, count_block_part, plan_blocks
+from bpe_core.corpus.blocks import (Counted, Part, check_texts, count_block_part, one_text, plan_blocks, size_of,
+                                    whole_text_counts)
 from bpe_core.corpus.counting import BLOCK_BYTES, PARALLEL_MIN_BYTES, ProgressFn, pipeline_of
 from bpe_core.corpus.pool import make_pool, stop_pool, submit
 from bpe_core.corpus.source import CancelFn
@@ -34,31 +35,13 @@ from bpe_core.types import BPELensError, Cancelled, Progress, TrainerConfig
 
 ENGINES = ("local", "dask")
 LOCAL_CHUNK = 8 * BLOCK_BYTES  # big enough that merging the parts costs little next to counting them
-Counted = Tuple[Dict[str, int], List[Tuple[int, int]]]
-
-
-def size_of(path: Path) -> int:
-    """The file's size in bytes; 0 when it cannot be read (opening it then names the problem)."""
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0  # opening it names the problem
-
-
-def whole_text_counts(paths: Sequence[Path], config: TrainerConfig, errors: str, progress: ProgressFn,
-                      cancel: CancelFn) -> Counted:
-    """Count with a whole-text pre-tokenizer (Punkt): the offsets are the words' ranks in the one text."""
-    from bpe_core.corpus.files import count_words_in_files
-
-    counts = count_words_in_files(paths, config, progress=progress, cancel=cancel, errors=errors)
-    return counts, [(0, rank) for rank in range(len(counts))]
 
 
 def count_local(paths: Sequence[Path], config: TrainerConfig, *, workers: Optional[int] = None,
                 text_field: Optional[str] = None, errors: str = "strict", progress: ProgressFn = None,
                 cancel: CancelFn = None, chunk: int = LOCAL_CHUNK) -> Counted:
     """Count ``paths`` with ``workers`` processes (default: every core), first appearance first."""
-    if not pipeline_of(config).per_line and text_field is None:
+    if one_text(config, text_field):
         return whole_text_counts(paths, config, errors, progress, cancel)
     workers = workers or os.cpu_count() or 1
     try:
@@ -138,11 +121,6 @@ def _merge_in_order(total: Dict[str, int], firsts: List[Tuple[int, int]], part: 
             firsts.append((f, o))
         else:
             total[word] = old + n
-
-
-def one_text(config: TrainerConfig, text_field: Optional[str]) -> bool:
-    """True when counting cannot be cut into blocks: Punkt splits sentences over the whole text."""
-    return not pipeline_of(config).per_line and text_field is None
 
 
 def where_counted(engine: str, config: TrainerConfig, text_field: Optional[str] = None) -> str:

@@ -5,8 +5,9 @@ which installs ``zstandard``; recognised by magic bytes). Blocks end after a ``\
 decodes on its own, a decode error knows its real offset, and blocks can be counted in other
 processes and merged in order; for pre-tokenizers that allow it, a huge line is also cut before a
 space (see :meth:`Source.blocks`). Every problem raises a one-line
-:class:`~bpe_core.types.BPELensError` that starts with the file name; UTF-16 or UTF-32 text is named
-as such, with the ``iconv`` command that converts it (:func:`wide_text_message`).
+:class:`~bpe_core.types.BPELensError` that starts with the file name (its path when it cannot be
+read); UTF-16 or UTF-32 text is named as such, with the ``iconv`` command that converts it
+(:func:`bpe_core.base.file_errors.wide_text_message`).
 """
 from __future__ import annotations
 
@@ -19,13 +20,13 @@ import re
 import stat
 import zlib
 from pathlib import Path
-from typing import Callable, Dict, Iterator, Optional, Tuple, Union
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
 import regex
 
+from bpe_core.base.file_errors import PathLike, not_text_message, read_error
 from bpe_core.types import BPELensError, Cancelled
 
-PathLike = Union[str, "os.PathLike[str]"]
 CancelFn = Optional[Callable[[], bool]]
 
 BINARY_SNIFF_BYTES = 8192
@@ -56,94 +57,6 @@ def _refuse_special(p: Path, name: str) -> None:
     kind = next((k for test, k in _SPECIAL_FILES if test(mode)), None)
     if kind is not None:
         raise BPELensError(f"{name}: is {kind}, not a regular file; save its text to a file and open that")
-
-
-#: byte-order marks of the wide Unicode encodings (UTF-32's first: it starts like UTF-16's)
-_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32", "little-endian"), (b"\x00\x00\xfe\xff", "UTF-32", "big-endian"),
-              (b"\xff\xfe", "UTF-16", "little-endian"), (b"\xfe\xff", "UTF-16", "big-endian"))
-
-
-#: UTF-16 without a byte-order mark is taken for text only with this many NULs on one side at least
-#: (``b"abc\0def"`` is binary)
-_WIDE_NULS = 4
-
-
-def wide_encoding(head: bytes) -> Optional[Tuple[str, str]]:
-    """``(iconv's name, what was seen)`` when a file's first bytes are UTF-16 or UTF-32 text; else None.
-
-    Seen by a byte-order mark, or (UTF-16 without one) by NULs at every other byte: ASCII characters in
-    UTF-16 are a letter and a NUL, on odd bytes (little-endian) or even ones (big-endian), where text
-    in UTF-8 has none and binary data has them anywhere.
-
-    >>> wide_encoding("\\ufeffhello".encode("utf-16-le")), wide_encoding("hello world".encode("utf-16-be"))
-    (('UTF-16', 'UTF-16 (little-endian, with a byte-order mark)'), ('UTF-16BE', 'UTF-16 (big-endian, no byte-order mark)'))
-    >>> wide_encoding(b"hello"), wide_encoding(bytes(range(256))), wide_encoding(b"abc\\0def")
-    (None, None, None)
-    """
-    for bom, name, order in _WIDE_BOMS:
-        if head.startswith(bom):
-            return name, f"{name} ({order}, with a byte-order mark)"
-    pairs = len(head) // 2
-    even, odd = head[0:2 * pairs:2].count(0), head[1:2 * pairs:2].count(0)
-    for nuls, other, codec, order in ((odd, even, "UTF-16LE", "little-endian"), (even, odd, "UTF-16BE", "big-endian")):
-        if nuls >= max(_WIDE_NULS, pairs * 3 / 10) and other * 50 <= pairs and _reads_as(head[:2 * pairs], codec):
-            return codec, f"UTF-16 ({order}, no byte-order mark)"
-    return None
-
-
-def _reads_as(head: bytes, codec: str) -> bool:
-    """Whether ``head`` decodes as ``codec`` into text (few control characters), its end maybe cut."""
-    for cut in (head, head[:-2]):  # the sniffed bytes may end inside a surrogate pair
-        try:
-            text = cut.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        controls = sum(1 for c in text if c < " " and c not in "\t\n\r\f\v")
-        return controls * 100 <= len(text)
-    return False
-
-
-_UNPACK = {"gzip": "zcat", "bzip2": "bzcat", "xz": "xzcat", "zstd": "zstdcat"}
-
-
-def wide_text_message(name: str, head: bytes, path: Optional[PathLike] = None,
-                      packed: str = "text") -> Optional[str]:
-    """What to tell about a UTF-16/UTF-32 file (BPE Lens reads UTF-8) and how to convert it; None if
-    it is not one. ``path`` (default ``name``) is the file in the ``iconv`` command shown; ``packed``
-    its compression (``head`` is then the decompressed start), which the command undoes first.
-
-    BPE Lens does not read these itself: a corpus is counted in blocks cut at newline bytes, in
-    parallel, with byte offsets in every message, which all assume UTF-8; converting once is one
-    command, and the converted file is then read like any other.
-
-    >>> print(wide_text_message("notes.txt", "\\ufeffhi".encode("utf-16-le")))
-    notes.txt: UTF-16 (little-endian, with a byte-order mark) text, not UTF-8; BPE Lens reads UTF-8 text: convert it with  iconv -f UTF-16 -t UTF-8 notes.txt > notes-utf8.txt
-    """
-    found = wide_encoding(head)
-    if found is None:
-        return None
-    import shlex
-
-    source = Path(path if path is not None else name)
-    inner = source.with_suffix("") if packed in _UNPACK else source
-    out = inner.with_name(f"{inner.stem}-utf8{inner.suffix}")
-    iconv = f"iconv -f {found[0]} -t UTF-8"
-    command = (f"{_UNPACK[packed]} {shlex.quote(str(source))} | {iconv}" if packed in _UNPACK
-               else f"{iconv} {shlex.quote(str(source))}")
-    return (f"{name}: {found[1]} text, not UTF-8; BPE Lens reads UTF-8 text: convert it with  "
-            f"{command} > {shlex.quote(str(out))}")
-
-
-def not_text_message(name: str, head: bytes, path: Optional[PathLike] = None,
-                     packed: str = "text") -> Optional[str]:
-    """The one line for a corpus whose first bytes are not UTF-8 text: UTF-16/UTF-32 (and how to
-    convert), or a binary file (its first NUL byte); None when neither."""
-    wide = wide_text_message(name, head, path, packed)
-    if wide is not None:
-        return wide
-    if b"\0" in head:
-        return f"{name}: looks like a binary file (NUL byte at byte {head.index(bytes(1))}), not text"
-    return None
 
 
 class _ZstdFrames:
@@ -184,12 +97,8 @@ class Source:
         _refuse_special(p, self.name)
         try:
             self.raw: io.BufferedReader = open(p, "rb")
-        except FileNotFoundError:
-            raise BPELensError(f"{self.name}: file not found ({p})") from None
-        except PermissionError:
-            raise BPELensError(f"{self.name}: cannot read the file (permission denied)") from None
         except OSError as e:
-            raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
+            raise read_error(p, e) from None
         self.total = os.fstat(self.raw.fileno()).st_size
         self._corrupt: Tuple[type, ...] = _CORRUPT
         try:
@@ -197,7 +106,7 @@ class Source:
             self.raw.seek(0)
         except OSError as e:
             self.raw.close()
-            raise BPELensError(f"{self.name}: cannot read the file ({e.strerror or e})") from None
+            raise read_error(p, e) from None
         self.kind = next((k for m, k in _MAGIC if m.match(magic)), "text")
         openers: Dict[str, Callable[[io.BufferedReader], io.BufferedIOBase]] = {
             "gzip": lambda f: gzip.GzipFile(fileobj=f), "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile,

@@ -29,7 +29,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.formats.atomic import atomic_write_bytes, atomic_write_text
 from bpe_core.formats.json_text import parse_json
-from bpe_core.training.config import config_from_dict, config_to_dict
+from bpe_core.base.config import config_from_dict, config_to_dict
+from bpe_core.base.file_errors import read_error
 from bpe_core.types import BPELensError, TrainerConfig
 
 #: the config fields that decide the words (and so the counts); the others only affect training
@@ -172,7 +173,7 @@ def _read_tsv(p: Path) -> WordTable:
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise BPELensError(f"{p.name}: cannot read the file ({exc.strerror or exc})") from None
+        raise read_error(p, exc) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -30,9 +30,9 @@ import json
 from pathlib import Path
 from typing import Optional, Tuple
 
-from bpe_core.corpus.source import wide_text_message
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
+from bpe_core.base.file_errors import no_such_file, read_error, wide_text_message
 from bpe_core.formats.hf_json import NOT_A_FILE
 from bpe_core.formats.seed000_trio import FILES as SEED_FILES
 from bpe_core.formats.seed000_trio import read_seed000, write_seed000
@@ -124,7 +124,7 @@ def write_vocabulary(model: BPEModel, path, fmt: str) -> None:
 # -- sniffing -----------------------------------------------------------------------------
 def _detect(p: Path) -> Tuple[str, Path]:
     if not p.exists():
-        raise BPELensError(f"{p}: no such file or folder")
+        raise BPELensError(no_such_file(p))
     if p.is_dir():
         return _detect_folder(p)
     if not p.is_file():  # opening a pipe would wait for a writer forever; a device may never end
@@ -135,7 +135,7 @@ def _detect(p: Path) -> Tuple[str, Path]:
         with open(p, "rb") as f:
             head = f.read(_SNIFF)
     except OSError as exc:
-        raise BPELensError(f"{p}: cannot read ({exc.strerror or exc})") from None
+        raise read_error(p, exc) from None
     if not head.strip():
         raise BPELensError(f"{p}: the file is empty")
     text = _as_text(head)

@@ -19,7 +19,7 @@ import json
 import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from bpe_core.corpus.source import wide_text_message
+from bpe_core.base.file_errors import read_error, wide_text_message
 from bpe_core.formats.checks import first_duplicate, is_id, table_size
 from bpe_core.formats.json_text import parse_json
 from bpe_core.pipelines.hf import HFPipeline
@@ -42,10 +42,8 @@ def read_text(path: str, what: str) -> str:
     try:
         with open(path, "rb") as f:
             data = f.read()
-    except FileNotFoundError:
-        raise BPELensError(f"{path} does not exist") from None
     except OSError as e:
-        raise BPELensError(f"cannot read {path}: {e.strerror}") from None
+        raise read_error(path, e) from None
     wide = wide_text_message(name, data[:8192], path)
     if wide is not None:
         raise BPELensError(wide)

@@ -19,7 +19,8 @@ from typing import Any, Dict, List, Optional
 from bpe_core.formats.checks import expect, first_duplicate, is_id, table_size
 from bpe_core.formats.json_text import parse_json
 from bpe_core.model import BPEModel
-from bpe_core.training.config import config_from_dict
+from bpe_core.base.config import config_from_dict
+from bpe_core.base.file_errors import read_error
 from bpe_core.base.symbols import from_glyphs, to_glyphs
 from bpe_core.types import BPELensError, Raw
 
@@ -170,8 +171,8 @@ def read_native(path: str) -> BPEModel:
     try:
         with open(path, "rb") as f:
             data = parse_json(f.read().decode("utf-8-sig"), path)
-    except FileNotFoundError:
-        raise BPELensError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise read_error(path, exc) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BPELensError(f"{path}: not a valid JSON file ({exc})") from None
     return native_to_model(data, path)

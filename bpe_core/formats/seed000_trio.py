@@ -20,7 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from bpe_core.corpus.source import wide_text_message
+from bpe_core.base.file_errors import read_error, wide_text_message
 from bpe_core.formats.atomic import atomic_write_files, encode_text
 from bpe_core.formats.json_text import parse_json
 from bpe_core.model import BPEModel
@@ -29,10 +29,6 @@ from bpe_core.types import BPELensError
 FILES = ("freqs.json", "vocab_to_idx.json", "idx_to_vocab.json")
 SPECIALS = ("<line/>", "</line>", "<pad>", "<unk>")
 EOW = "</w>"
-
-
-def is_seed000_folder(path: Path) -> bool:
-    return path.is_dir() and any((path / name).is_file() for name in FILES)
 
 
 def _load(folder: Path, name: str) -> Dict[str, Any]:
@@ -48,7 +44,7 @@ def _load(folder: Path, name: str) -> Dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise BPELensError(f"{file}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:
-        raise BPELensError(f"{file}: cannot read ({exc.strerror or exc})") from exc
+        raise read_error(file, exc) from exc
     try:
         data = parse_json(text, str(file))
     except json.JSONDecodeError as exc:

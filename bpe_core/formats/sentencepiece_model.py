@@ -26,6 +26,7 @@ import struct
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
+from bpe_core.base.file_errors import read_error
 from bpe_core.model import BPEModel
 from bpe_core.pipelines.sentencepiece import SentencePiecePipeline
 from bpe_core.types import BPELensError
@@ -118,7 +119,7 @@ def read_sentencepiece(path) -> BPEModel:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise BPELensError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise read_error(path, exc) from exc
     try:
         pieces, trainer, normalizer = parse_model_proto(data)
     except (ValueError, UnicodeDecodeError, struct.error) as exc:

@@ -15,8 +15,8 @@ import binascii
 import os
 from typing import Dict, List, Optional, Tuple
 
-from bpe_core.corpus.source import wide_text_message
 from bpe_core.base.merge import byte_pair_bounds
+from bpe_core.base.file_errors import read_error, wide_text_message
 from bpe_core.formats.checks import is_id, table_size
 from bpe_core.model import BPEModel
 from bpe_core.pipelines.tiktoken import RegexPipeline
@@ -49,7 +49,7 @@ def _parse(path: str) -> Dict[bytes, int]:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise BPELensError(f"cannot read {path}: {e.strerror}") from None
+        raise read_error(path, e) from None
     wide = wide_text_message(os.path.basename(path), data[:8192], path)
     if wide is not None:
         raise BPELensError(wide)

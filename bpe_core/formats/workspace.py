@@ -34,10 +34,10 @@ import stat
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from bpe_core.corpus.source import wide_text_message
 from bpe_core.base.symbols import to_glyphs
+from bpe_core.base.file_errors import read_error, wide_text_message
 from bpe_core.formats.json_text import parse_json
-from bpe_core.training.config import check_config, config_from_dict, config_to_dict
+from bpe_core.base.config import check_config, config_from_dict, config_to_dict
 from bpe_core.types import BPELensError, Cancelled, Raw, TrainerConfig
 
 FORMAT = "bpe-lens-workspace"
@@ -242,10 +242,8 @@ def read_workspace(path: str) -> Workspace:
     try:
         with open(path, "rb") as f:
             raw = f.read()
-    except FileNotFoundError:
-        raise BPELensError(f"{path}: no such file") from None
     except OSError as exc:
-        raise BPELensError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise read_error(path, exc) from None
     wide = wide_text_message(path, raw[:8192])
     if wide is not None:  # edited and saved by a Windows tool
         raise BPELensError(wide)

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Callable, Dict, Optional, Sequence, Union
 
 from bpe_core.model import BPEModel
-from bpe_core.training.config import check_config, config_of, keeps_its_pipeline
+from bpe_core.base.config import check_config
+from bpe_core.training.config import config_of, keeps_its_pipeline
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError, Progress, TrainerConfig
 

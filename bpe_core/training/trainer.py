@@ -23,14 +23,14 @@ from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, 
 from bpe_core.base.merge import expand_pair, merge_table, segment_all
 from bpe_core.base.symbols import display as display_raw
 from bpe_core.model import BPEModel
-from bpe_core.training.config import (adopted_tokens, alphabet_order, check_config, config_to_dict,
-                                      keeps_its_pipeline, limit_reached, run_target)
+from bpe_core.base.config import check_config, config_to_dict
+from bpe_core.training.config import adopted_tokens, alphabet_order, keeps_its_pipeline, limit_reached, run_target
 from bpe_core.training.memory import gc_paused
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex
 from bpe_core.training.records import changed_pairs, word_changes
 from bpe_core.types import BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
 
-__all__ = ["Trainer", "check_config"]  # check_config: its home is training.config; callers import it here
+__all__ = ["Trainer"]
 
 
 SymbolsFn = Callable[[str], Sequence[Raw]]
@@ -53,7 +53,8 @@ class Trainer:
 
     def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig, *,
                  symbols_fn: Optional[SymbolsFn] = None, start: Optional[BPEModel] = None) -> None:
-        """``start``: continue from a loaded vocabulary - its tokens keep their ids, its merges are
+        """``start``: continue from a loaded vocabulary (callers go through
+        :func:`bpe_core.training.continuing.continue_training`) - its tokens keep their ids, its merges are
         applied to every word first, and new merges are learned on top (undo stops there)."""
         self.config = config
         check_config(config)
@@ -124,12 +125,6 @@ class Trainer:
     def from_texts(cls, texts: Sequence[str], config: TrainerConfig) -> "Trainer":
         from bpe_core.corpus.counting import count_words_in_texts
         return cls(count_words_in_texts(texts, config), config)
-
-    @classmethod
-    def continue_from(cls, model: BPEModel, path: str, *, config: Optional[TrainerConfig] = None, **kw) -> "Trainer":
-        """Learn further merges of ``model`` on the corpus at ``path`` (see training/continuing.py)."""
-        from bpe_core.training.continuing import continue_training
-        return continue_training(model, path, config=config, **kw)
 
     def _adopt(self, model: BPEModel, initial: List[List[Raw]]) -> None:
         for t in adopted_tokens(model, self.config, initial):

@@ -25,7 +25,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bpe_core.analysis.replay import merge_pair
+from bpe_core.base.merge import merge_pair
 from bpe_core.types import MergeStep
 
 Segmentation = Tuple[int, ...]

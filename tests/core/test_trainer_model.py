@@ -5,6 +5,7 @@ import pytest
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import PRESETS, make_config
+from bpe_core.training.continuing import continue_training
 from bpe_core.training.trainer import Trainer
 
 from .paths import EXAMPLES, find, need
@@ -80,7 +81,7 @@ def test_continue_training_equals_one_long_run():
     whole.run()
     part = Trainer.from_corpus(str(SAMPLE), make_config("gpt2", num_merges=60))
     part.run()
-    more = Trainer.continue_from(part.model(), str(SAMPLE), config=make_config("gpt2", num_merges=40))
+    more = continue_training(part.model(), str(SAMPLE), config=make_config("gpt2", num_merges=40))
     assert more.undo() is None and more.merge_count == 0  # the loaded merges are the floor
     more.run()
     combined = more.model()
@@ -92,7 +93,7 @@ def test_continue_training_equals_one_long_run():
 def test_continue_training_from_gpt2_files_on_new_text():
     from bpe_core.formats import read_vocab_merges
     gpt2 = read_vocab_merges(str(need("gpt2/vocab.json")))
-    t = Trainer.continue_from(gpt2, str(EXAMPLES / "seed004_mixed.txt"), config=make_config("gpt2", num_merges=5))
+    t = continue_training(gpt2, str(EXAMPLES / "seed004_mixed.txt"), config=make_config("gpt2", num_merges=5))
     steps = t.run()
     assert len(steps) == 5 and all(s.new_id >= 50257 for s in steps if s.created)
     assert t.model().merges[:50000] == gpt2.merges
