@@ -177,10 +177,6 @@ class TextDiff:
     spans_b: Tuple[Tuple[int, int], ...]
     differing: Tuple[Tuple[int, int], ...]
 
-    @property
-    def differing_chars(self) -> int:
-        return sum(e - s for s, e in self.differing)
-
 
 def differing_spans(spans_a: Sequence[Tuple[int, int]], spans_b: Sequence[Tuple[int, int]],
                     length: int) -> List[Tuple[int, int]]:

@@ -116,8 +116,3 @@ class GroupCurves:
             points.pop()
         points.append((merge, self.values()))
 
-    def series(self, group: str) -> Tuple[List[int], List[float]]:
-        """The x (merge numbers) and y (tokens per word) of one group's curve."""
-        k = self.groups.index(group)
-        return [m for m, _ in self.points], [v[k] for _, v in self.points]
-

@@ -149,9 +149,6 @@ class Branches:
         self.current_id = branch_id
         return tl.seek(target.position)
 
-    def rename(self, branch_id: int, name: str) -> None:
-        self.get(branch_id).name = name
-
     # -- questions --------------------------------------------------------------------------------------
     def tokens_of(self, branch_id: int) -> Dict[int, Raw]:
         """Token id -> token on ``branch_id`` (ids past the alphabet differ between branches)."""

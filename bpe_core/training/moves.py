@@ -108,14 +108,6 @@ class TieWatch:
         return ties
 
 
-def _undos(trainer: Trainer, n: int) -> Iterator[MergeStep]:
-    for _ in range(n):
-        step = trainer.undo()
-        if step is None:
-            return
-        yield step
-
-
 def undos(trainer: Trainer, n: int) -> Iterator[MergeStep]:
     """Undo up to ``n`` merges, yielding each (a move's items)."""
     for _ in range(n):
