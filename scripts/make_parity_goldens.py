@@ -28,6 +28,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -45,6 +46,8 @@ SETTINGS = {
     "window": ["--variant", "window", "--window-size", "100", "--alpha", "2"],
     "hybrid": ["--variant", "base", "--global-merges", "200"],
     "ratio": ["--variant", "base", "--ratio"] + ["1"] * len(LANGS),
+    # every merge by the summed count: classical BPE on the concatenation, the baseline ("{symbols}" is --symbols)
+    "plain": ["--variant", "base", "--global-merges", "{symbols}"],
 }
 LOG_HEAD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - __main__ - INFO - ", re.M)
 ARRAY = r"\[([^\]]*)\]"
@@ -201,11 +204,14 @@ def encode_dev(tokenizer_json: Path, dev_texts: dict, merges: list) -> dict:
 def run(name: str, ref: Path, python: str, work: Path, symbols: int, meta: dict) -> dict:
     dev_files = [f"dev.{lang}" for lang in LANGS]
     args = [SCRIPT, "--symbols", str(symbols), "--input"] + [f"train.{lang}" for lang in LANGS]
-    args += SETTINGS[name] if name == "ratio" else SETTINGS[name] + ["--dev"] + dev_files
+    setting = [arg.format(symbols=symbols) for arg in SETTINGS[name]]
+    args += setting if name == "ratio" else setting + ["--dev"] + dev_files
     args += ["--output", f"{name}.bpe", "--json-output", f"{name}.tokenizer.json", "--verbose"]
     cmd = [python, str(ref / SCRIPT)] + args[1:]
     env = dict(os.environ, TQDM_DISABLE="1", PYTHONHASHSEED="0")
+    started = time.perf_counter()
     proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    seconds = time.perf_counter() - started
     if proc.returncode:
         sys.exit(f"error: the reference failed on {name}: {proc.stderr[-2000:]}")
     merges_text = (work / f"{name}.bpe").read_text(encoding="utf-8")
@@ -232,6 +238,7 @@ def run(name: str, ref: Path, python: str, work: Path, symbols: int, meta: dict)
     golden["encode_dev"] = encode_dev(work / f"{name}.tokenizer.json", dev_texts, merges)
     counts = [golden["encode_dev"]["per_language"][lang]["tokens"] for lang in LANGS]
     golden["encode_dev"]["tokens_equal_final_dev_lengths"] = counts == golden["recount"]["final_dev_lengths"]
+    print(f"{name}: the reference ran {seconds:.1f} s")
     return golden
 
 
