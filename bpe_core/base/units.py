@@ -122,7 +122,9 @@ class Units:
         end-of-word symbol when ``suffix`` and the word takes it."""
         if self.refusal:
             raise BPELensError(self.refusal)
-        units = self.affixed(word_units(word, self.unit))
+        units = word_units(word, self.unit)
+        if self.prefix or self.end:
+            units = self.affixed(units)
         if self.end_of_word_suffix and suffix and self.takes_suffix(word):
             units.append(self.end_of_word_suffix)
         return units

@@ -64,7 +64,7 @@ class Trainer:
             # the config's text pipeline: the chain the corpus was counted with and models encode through
             from bpe_core.pipelines.chain import Pipeline
             chain = self._chain = Pipeline(config)
-            symbols_fn = chain.initial_symbols
+            symbols_fn = chain.units.symbols  # the chain's unit mapper (Pipeline.initial_symbols, one call less)
             # bytes of the word, one symbol each: map UTF-8 straight to ids (no symbol objects)
             fast_bytes = start is None and chain.units.plain_bytes
         least = max(1, config.min_word_count)  # the same filter twice, in the mapping's order: no pairs built
