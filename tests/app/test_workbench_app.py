@@ -151,3 +151,21 @@ def test_the_window_workspace_is_the_workbench_in_its_saved_form(qtbot, loaded_w
     assert ws.view == {**bench.view, "current_tab": 0}  # the window adds the tab in front
     assert replace(ws, corpus=bench.corpus, view=bench.view) == bench  # the corpus: as hashed by the window
     assert ws.corpus.path == bench.corpus.path
+
+
+def test_closing_a_health_tab_with_ctrl_w_stops_its_report(qtbot, window) -> None:
+    """The window says which tab it closed (``tab_closed``), by its close button or Ctrl+W: a health report
+    still running stops (Ctrl+W left it running on a worker: only the tab's button was heard)."""
+    from bpe_core import open_vocabulary
+    from bpe_lens_app.features.health.actions import open_health
+    from tests.core.paths import DATA
+
+    gpt2, wiki = DATA / "gpt2/tokenizer.json", DATA / "wikitext-2-raw/wiki.valid.raw"
+    if not (gpt2.exists() and wiki.exists()):
+        pytest.skip("real data missing: gpt2/tokenizer.json, wikitext-2-raw/wiki.valid.raw")
+    pane = open_health(window, open_vocabulary(str(gpt2)), [str(wiki)])
+    assert pane.is_running and window.tabs.currentWidget() is pane
+    window.findChild(QAction, "action_close_tab").trigger()  # Ctrl+W
+    assert window.tabs.count() == 1
+    qtbot.waitUntil(lambda: not pane.is_running, timeout=20000)
+    assert pane.title.text() == "Cancelled" and pane.report is None
