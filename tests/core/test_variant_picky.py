@@ -4,7 +4,8 @@ The goldens (tests/data/variants/picky/, made by scripts/make_picky_goldens.py) 
 slice and threshold, the reference's initial characters, every merge (pair, count in its pair table,
 frequency actually merged) and removal (token, split, its frequency and the merged frequency) with its
 event number, the tie at each merge (how many pairs had the top count and a digest of their set), the
-final token list of its model file, and picky_tokenize.py's encoding of a held-out slice.
+final token list of its model file, the SHA-256 of that file, and picky_tokenize.py's encoding of a
+held-out slice.
 
 What is compared, and what cannot be: the reference picks, among pairs tied at the top count, the one
 that entered its pair table first. New pairs enter the table while it iterates Python *sets* of Word
@@ -15,7 +16,8 @@ alone in its update, or its update is ordered by the code itself (the initial ta
 pairs), the trainer's own choice must be the reference's. Otherwise the reference's choice must be one
 of the tied pairs of that same update, and the trainer is told to follow it (``step(pair)``); the
 number of such steps is reported in each golden's check. Everything else (counts, merged frequencies,
-removals and their events, final frequencies and presence, encodings) must be identical.
+removals and their events, final frequencies and presence, the model file byte for byte, encodings by
+the trainer's encoder and by one read back from the model file) must be identical.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from bpe_core.variants.picky import PickyTrainer
+from bpe_core.variants.picky_model import encoder_of_model, model_text
 from tests.core.paths import need
 
 GOLDENS = sorted((Path(__file__).resolve().parents[1] / "data" / "variants" / "picky").glob("*.json"))
@@ -88,11 +91,13 @@ def test_trainer_and_encoder_match_the_reference(path):
     assert [[s, f] for _, s, f, _ in trainer.tokens()[4:]] == golden["initial"]
     followed = replay(golden, trainer)
     assert [list(t) for t in trainer.tokens()] == golden["tokens"]
-    encoder = trainer.encoder()
+    text = model_text(trainer)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == golden["model_sha256"], "model file differs"
     held = slice_text(golden["heldout"]).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if held and held[-1] == "":
         held.pop()
-    assert [" ".join(encoder.encode_line(line)) for line in held] == golden["encoding"]
+    for encoder in (trainer.encoder(), encoder_of_model(json.loads(text))):
+        assert [" ".join(encoder.encode_line(line)) for line in held] == golden["encoding"]
     print(f"{path.stem}: {len(trainer.steps)} merges, {followed} set-ordered ties followed")
 
 
