@@ -269,7 +269,7 @@ def render_exports(outdir: Path, corpus: str) -> list[Path]:
     dialog.text.setText("It is a truth universally acknowledged.")
     dialog.path.setText(str(outdir / "export_dialog.gif"))
     dialog.start()
-    wait_for(dialog.exported, dialog.calls.failed)
+    wait_for(dialog.exported, dialog.calls.errored)
     settle(80)
     out = outdir / "export_dialog.png"
     dialog.grab().save(str(out))

@@ -1,16 +1,23 @@
-"""At most one request per event-loop pass: held keys and dragged sliders never queue work.
+"""Throttled and debounced calls on the GUI thread, so held keys and dragged sliders never queue work.
 
-A key held down auto-repeats ~30 times a second; a slider dragged across a timeline emits a value per
-mouse move. When one step takes longer than the repeat interval, Qt delivers the queued events one
-after the other and the app overshoots by dozens of merges after the key is let go. A :class:`Latest`
-runs the first request at once, then, until the event loop has had a pass (and painted), keeps only
-the newest request; that one runs in the next pass. The count shown is always the truth: a dropped
-request never happened. Deliberate presses are never dropped: Qt's shortcuts do not say whether the
-key auto-repeats, so a :class:`KeyRepeat` watches the key events of the widget with the focus (and
-of the window) and a request made while handling a first press runs at once (:meth:`Latest.run`).
+A key held down auto-repeats about 30 times a second, and a slider dragged across the timeline emits a
+value at every mouse move. If one step takes longer than the repeat interval, Qt keeps delivering the
+queued events one after the other, and the app runs on for dozens of merges after the key is let go.
 
-The same holds for drawing: :func:`later` runs a pane's costly redraw in an event-loop pass of its own
-(:class:`Passes`), so one event never draws every pane and chart at once.
+:class:`Throttled` stops that. It is a throttle in the sense of superqt's ``qthrottled`` (leading
+edge, latest arguments kept), whose time window is one pass of the event loop rather than a number
+of milliseconds: the first call runs at once; until the event loop has had a pass (and painted), later
+calls only replace the one waiting; when the pass is over, the waiting call runs. A replaced call
+never happened, so the merge number shown is always the truth.
+
+A deliberate key press must never be dropped, but Qt's shortcuts do not say whether their key event is
+an auto-repeat. :class:`KeyRepeat` watches the key events of the focus widget and of the window and
+says so, and a press that is not a repeat runs at once (:meth:`Throttled.call_now`).
+
+:class:`PassQueue` does the same for drawing: each pane's costly redraw is debounced (superqt's
+``qdebounced``, trailing edge: a newer request replaces the waiting one) and the waiting redraws run
+one per event-loop pass, so a single event never redraws every pane and chart at once.
+:func:`later` and :func:`forget` use the application's queue.
 """
 from __future__ import annotations
 
@@ -21,17 +28,22 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 
-class Latest(QObject):
-    """Call ``fn(*args)`` now, or (while the last call's pass is not over) replace the pending call."""
+class Throttled(QObject):
+    """At most one call per event-loop pass: :meth:`call` runs ``fn(*args)`` now if no call ran in this pass,
+    else keeps it as the waiting call (replacing any call waiting before it), to run once the pass is over.
+
+    ``dropped`` counts the calls replaced before they ran (tests and benches read it).
+    """
 
     def __init__(self, parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
         self._pending: Optional[Tuple[Callable[..., Any], tuple]] = None
-        self._pass = QTimer(self, singleShot=True, interval=0)  # fires once the loop had its pass
+        self._pass = QTimer(self, singleShot=True, interval=0)  # fires once the loop has had its pass
         self._pass.timeout.connect(self._on_pass_timeout)
         self.dropped = 0  # requests replaced by a newer one (for tests and benches)
 
     def call(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Call ``fn(*args)`` now, or after this pass (replacing the waiting call) if a call ran in it."""
         if self._pass.isActive():
             if self._pending is not None:
                 self.dropped += 1
@@ -40,8 +52,9 @@ class Latest(QObject):
         self._pass.start()
         fn(*args)
 
-    def run(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Call now, whatever is pending (which is dropped): a deliberate request."""
+    def call_now(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Call ``fn(*args)`` now, whatever ran in this pass, dropping the waiting call: a deliberate request
+        (a key pressed, not auto-repeated)."""
         if self._pending is not None:
             self._pending = None
             self.dropped += 1
@@ -49,7 +62,7 @@ class Latest(QObject):
         fn(*args)
 
     def flush(self) -> None:
-        """Run the pending call now (if any)."""
+        """Run the waiting call now (if there is one)."""
         self._pass.stop()
         self._on_pass_timeout()
 
@@ -61,11 +74,11 @@ class Latest(QObject):
 
 
 class KeyRepeat(QObject):
-    """Whether the key event being handled auto-repeats (:attr:`active`), for shortcuts' slots.
+    """Whether the key event being handled is an auto-repeat (:attr:`active`), for shortcuts' slots.
 
-    Key events (and the ShortcutOverride Qt sends before a shortcut fires) go to the focus widget,
-    else to the window: only those two are watched, not the whole application, so other events
-    pay nothing.
+    Key events, and the ShortcutOverride event Qt sends before a shortcut fires, go to the widget with the
+    focus, else to the window. Only those two are watched (an event filter on each), not the whole
+    application, so other events cost nothing.
     """
 
     def __init__(self, window: Optional[QWidget] = None, parent: Optional[QObject] = None) -> None:
@@ -95,17 +108,20 @@ class KeyRepeat(QObject):
         return False
 
 
-class Passes(QObject):
-    """Callables run one per event-loop pass, oldest first, each once what was posted before it (a repaint,
-    a scene's flush) has been delivered and the loop's timers have had their turn: a call's turn is a zero
-    timer, started by an event posted after what the call before it (or the caller) posted; Qt runs timers
-    only once no posted event waits.
+class PassQueue(QObject):
+    """Debounced calls, one per owner, run one per event-loop pass, oldest first.
 
-    Why: a corpus installed in one slot redraws every pane, and a pyqtgraph chart's scene, when it
-    flushes its changes, has Qt repaint the window there and then (the scene's dirty-item pass sends the
-    window's pending update request at once). The install and two charts' flushes were one event-loop
-    pass of three repaints (issue 9: the load's stall, up to 63 ms on wiki.valid.raw). Each chart draws
-    a new corpus in a pass of its own instead.
+    :meth:`later` queues an owner's call; a newer call of the same owner replaces the one waiting (as
+    superqt's ``qdebounced`` keeps only the last call). Each call runs in an event-loop pass of its own,
+    after everything posted before it (a repaint, a chart scene's flush) has been delivered and the
+    loop's timers have had their turn. How: a call's turn is a zero-interval timer, started by an event
+    that is posted after whatever the previous call (or the caller) posted, and Qt runs timers only once
+    no posted event is waiting.
+
+    Why: installing a corpus redraws every pane, and a pyqtgraph chart's scene, when it flushes its
+    changes, makes Qt repaint the window there and then. The install and two charts' flushes used to be
+    one event-loop pass with three repaints (issue 9: the load stalled up to 63 ms on wiki.valid.raw).
+    Now each chart draws the new corpus in a pass of its own.
     """
 
     _NEXT = QEvent.Type(QEvent.registerEventType())
@@ -118,22 +134,23 @@ class Passes(QObject):
         self._timer.timeout.connect(self._on_timer_timeout)
 
     def later(self, owner: QObject, fn: Callable[[], Any]) -> None:
-        """Run ``fn()`` in a pass of its own, after those waiting; ``owner``'s call still waiting is dropped
-        (a newer one replaces it), and none runs once ``owner`` is deleted."""
+        """Run ``fn()`` in a pass of its own, after the calls already waiting. A call of ``owner`` that is still
+        waiting is dropped (the newer one replaces it), and nothing runs once ``owner`` is deleted."""
         self._queue.pop(id(owner), None)
         self._queue[id(owner)] = (owner, fn)
         self._schedule()
 
     def waiting(self, owner: QObject) -> bool:
+        """Whether a call of ``owner`` is waiting."""
         return id(owner) in self._queue
 
     def forget(self, owner: QObject) -> bool:
-        """Drop ``owner``'s waiting call (it drew meanwhile); False if none waited."""
+        """Drop ``owner``'s waiting call (it has drawn meanwhile); False if none was waiting."""
         return self._queue.pop(id(owner), None) is not None
 
     @property
     def idle(self) -> bool:
-        """No call waits (what was asked for is drawn)."""
+        """Whether no call is waiting (everything asked for has been drawn)."""
         return not self._queue
 
     def flush(self) -> None:
@@ -162,26 +179,26 @@ class Passes(QObject):
         try:
             if shiboken6.isValid(owner):
                 fn()
-        finally:  # the next turn is posted after what fn posted
+        finally:  # the next turn is posted after whatever fn posted
             self._schedule()
 
 
-_PASSES: Optional[Passes] = None
+_PASS_QUEUE: Optional[PassQueue] = None
 
 
-def passes() -> Passes:
-    """The GUI thread's one :class:`Passes` (made with, and owned by, the application)."""
-    global _PASSES
-    if _PASSES is None or not shiboken6.isValid(_PASSES):
-        _PASSES = Passes(QCoreApplication.instance())
-    return _PASSES
+def pass_queue() -> PassQueue:
+    """The GUI thread's one :class:`PassQueue` (made on first use, owned by the application)."""
+    global _PASS_QUEUE
+    if _PASS_QUEUE is None or not shiboken6.isValid(_PASS_QUEUE):
+        _PASS_QUEUE = PassQueue(QCoreApplication.instance())
+    return _PASS_QUEUE
 
 
 def later(owner: QObject, fn: Callable[[], Any]) -> None:
-    """:meth:`Passes.later` on the application's :func:`passes`."""
-    passes().later(owner, fn)
+    """:meth:`PassQueue.later` on the application's :func:`pass_queue`."""
+    pass_queue().later(owner, fn)
 
 
 def forget(owner: QObject) -> bool:
-    """:meth:`Passes.forget` on the application's :func:`passes`."""
-    return passes().forget(owner)
+    """:meth:`PassQueue.forget` on the application's :func:`pass_queue`."""
+    return pass_queue().forget(owner)

@@ -1,11 +1,12 @@
-"""Encoding off the GUI thread, newest first: the encode pane's background worker.
+"""Encoding off the GUI thread, newest text first: the encode pane's background worker.
 
-3,000 characters take ~50 ms to encode with a vocabulary of thousands of merges (the encoder is
-rebuilt per vocabulary), longer than a frame. :class:`EncodeJobs` runs one encoding at a time on a
-:class:`~bpe_lens_app.runtime.worker.CallWorker`; a job submitted while one runs waits, and a newer one
-replaces it (a held key or fast typing never queues encodings). Results come back on the GUI
-thread with the number they were submitted under, so the pane shows only results newer than what
-it shows. The worker shares the interpreter with the trainer's: the GIL switch interval
+Encoding 3,000 characters with a vocabulary of thousands of merges takes ~50 ms (the encoder is built
+again for each vocabulary), longer than a frame, so it runs on a
+:class:`~bpe_lens_app.runtime.worker.FunctionWorker`. :class:`EncodeJobs` runs one encoding at a time. A
+job submitted while one runs waits, and a newer job replaces the waiting one, so a held key or fast
+typing never piles up encodings. Each result comes back on the GUI thread with the number its job was
+submitted under, and the pane shows a result only if it is newer than what it shows. The worker shares
+the interpreter with the trainer's; the short GIL switch interval
 (:func:`~bpe_lens_app.runtime.worker.share_the_gil`) keeps the GUI thread answering while both run.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from bpe_core import BPEModel, Encoder
 from bpe_core.types import Encoding
 
-from .worker import CallWorker, Threads
+from .worker import FunctionWorker, Threads
 
 #: every encoding thread not yet ended: a QThread destroyed while running aborts the process
 _LIVE = Threads()
@@ -49,19 +50,22 @@ def encode_job(model: BPEModel, merges_limit: Optional[int], encoder: Optional[E
 
 
 class EncodeJobs(QObject):
-    """One encoding at a time on a worker; the newest waiting job replaces older ones."""
+    """One encoding at a time on a worker; the newest waiting job replaces older ones.
+
+    ``finished(EncodeResult)`` comes once per job that ran (a replaced job never runs)."""
 
     finished = Signal(object)  # EncodeResult
 
     def __init__(self, parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
-        self._running: Optional[CallWorker] = None
+        self._running: Optional[FunctionWorker] = None
         self._waiting: Optional[tuple] = None
         self._number = 0
         self._threads = Threads()  # kept alive until their thread ends
 
     @property
     def busy(self) -> bool:
+        """Whether a job runs or waits."""
         return self._running is not None or self._waiting is not None
 
     def submit(self, job: Callable[..., tuple]) -> int:
@@ -90,22 +94,22 @@ class EncodeJobs(QObject):
         def timed(**kw: Any) -> tuple:
             return job(**kw) + ((time.perf_counter() - started) * 1000,)
 
-        worker = self._running = CallWorker(timed)
+        worker = self._running = FunctionWorker(timed)
         worker.number = number
         # bound slots of this object (not lambdas): Qt queues them to the GUI thread
-        worker.succeeded.connect(self._on_worker_succeeded)
-        worker.failed.connect(self._on_worker_failed)
+        worker.returned.connect(self._on_worker_returned)
+        worker.errored.connect(self._on_worker_errored)
         self._threads.track(worker)
         _LIVE.track(worker)
         worker.start()
 
-    def _on_worker_succeeded(self, result: tuple) -> None:
+    def _on_worker_returned(self, result: tuple) -> None:
         self._done(self.sender(), result)
 
-    def _on_worker_failed(self, exc: BaseException) -> None:
+    def _on_worker_errored(self, exc: BaseException) -> None:
         self._done(self.sender(), (None, None, str(exc) or type(exc).__name__, 0.0))
 
-    def _done(self, worker: CallWorker, result: tuple) -> None:
+    def _done(self, worker: FunctionWorker, result: tuple) -> None:
         if worker is self._running:
             self._running = None
         if self._waiting is not None:

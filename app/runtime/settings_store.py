@@ -14,7 +14,7 @@ from typing import List, Optional
 from PySide6.QtCore import QSettings
 
 from bpe_core import BPELensError, TrainerConfig, make_config
-from bpe_core.training import check_config, config_to_dict
+from bpe_core.base import check_config, config_to_dict
 
 CONFIG_KEY = "training/config"
 FONT_KEY = "view/font_size"

@@ -1,27 +1,35 @@
-"""Long work off the GUI thread: a QThread that runs one core call or iterates a core generator.
+"""Long work off the GUI thread, named as in superqt's ``thread_worker`` (which napari uses).
 
-Two shapes, after napari/superqt's ``thread_worker``:
+Loading a corpus, opening a vocabulary or training thousands of merges takes longer than a frame, so
+it runs on a worker thread while the window stays responsive. The worker thread runs only core code
+and emits signals; Qt delivers each signal to the GUI thread as a queued call, so no class here ever
+touches a widget.
 
-* :class:`CallWorker` runs ``fn(progress=..., cancel=...)`` once (load a corpus, open a vocabulary).
-  Progress reports are throttled to ~20 a second; Cancel is ``requestInterruption()``, which the
-  core sees through its ``cancel`` callable and answers with :class:`~bpe_core.types.Cancelled`.
-* :class:`StepWorker` iterates a generator of merges (a :class:`~bpe_core.training.timeline.Move`),
-  checks for interruption between items and hands the GUI *batches*: every ~50 ms it calls
-  ``snapshot(items)`` (still on the worker thread, so it may read the trainer; for a move, its
-  ``frame``), queues the result and emits ``batch_ready`` — never one signal per merge.
+There are two kinds of worker, as in superqt:
 
-:class:`CallSlot` keeps at most one call going (a new load supersedes the one before) and reports
-only the current call's outcome.
+* :class:`FunctionWorker` calls one function once, ``fn(progress=..., cancel=...)`` (load a corpus,
+  open a vocabulary). It reports ``progressed`` at most ~20 times a second, then exactly one of
+  ``returned(result)``, ``errored(exception)`` or ``aborted()``. Cancelling is Qt's
+  ``requestInterruption()``: the core sees it through its ``cancel`` callable and stops by raising
+  :class:`~bpe_core.types.Cancelled`, which the worker turns into ``aborted``.
+* :class:`GeneratorWorker` iterates a generator (a training run: a timeline ``Move`` that yields
+  merges). Instead of one signal per item, which would flood the GUI with thousands of calls, it
+  collects the items and every ~50 ms turns the collected ones into one batch (``snapshot(items)``,
+  still on the worker thread, so it may read the trainer) and emits ``yielded``; the GUI then takes
+  the batches with :meth:`GeneratorWorker.take_batches`. ``ended`` says the generator has stopped.
 
-No class here touches a QWidget: the worker thread only runs core code and emits signals, which
-Qt delivers to the GUI thread as queued calls.
+:class:`LatestWorker` keeps at most one function worker going: starting a new call aborts the one
+before (a second load replaces the first), and only the latest call's signals reach the owner.
+:class:`Threads` holds each worker until its thread has really ended.
 
-Workers run Python, so they hold the GIL: by default a thread that wants it back waits up to 5 ms,
-and the GUI thread asks for it at every call from Qt into Python (each slot, each paint, each model
-``data()``), so one frame could wait hundreds of times. :func:`share_the_gil` shortens the switch
-interval to 50 µs while workers exist (issue 9: the window froze for seconds during Run to target;
-at 0.5 ms a seek's repaint with the trainer catching up still waited ~100 ms in all, at 50 µs ~10 ms;
-the worker loses next to nothing: it is only interrupted while the GUI thread wants the GIL).
+Workers run Python, so they share the GIL with the GUI thread. By default a thread that wants the GIL
+back waits up to 5 ms, and the GUI thread asks for it at every call from Qt into Python (each slot,
+each paint, each model ``data()``), so painting one frame could wait hundreds of times.
+:func:`share_the_gil` shortens that wait to 50 µs while workers exist (issue 9: the window froze for
+seconds during Run to target; at 0.5 ms a seek's repaint still waited ~100 ms in all, at 50 µs ~10 ms;
+the worker loses next to nothing, since it is interrupted only while the GUI thread wants the GIL).
+:data:`GUI_FIRST` goes further for work nobody waits for: a background worker pauses while a frame is
+being painted.
 """
 from __future__ import annotations
 
@@ -41,28 +49,33 @@ SWITCH_INTERVAL = 0.00005
 
 
 class GuiFirst:
-    """A window in which background work stays off the GIL: the GUI thread has just published a frame and is
-    about to paint it (:meth:`paint_soon`); a background :class:`StepWorker` (``background=True``: the
-    trainer catching up or reading ahead, which nobody is waiting for) waits it out between merges. Painting
-    with such a worker running costs the GUI thread a wait at each of its hundreds of calls into Python."""
+    """A short time in which background workers keep off the GIL so that the GUI thread can paint.
+
+    The GUI thread has just published a frame and is about to paint it: it calls :meth:`paint_soon`.
+    Until the frame is painted (:meth:`lift`) or the time runs out, a :class:`GeneratorWorker` made with
+    ``background=True`` (the trainer catching up or reading ahead, work nobody is waiting for) waits
+    between items instead of competing for the GIL at each of the GUI thread's calls into Python.
+    """
 
     def __init__(self) -> None:
         self.until = 0.0  # time.monotonic() deadline; a float store is atomic
 
     def paint_soon(self, seconds: float) -> None:
-        """Open the window for at most ``seconds`` (the session ends it once the frame is painted: :meth:`lift`)."""
+        """Keep background workers waiting for at most ``seconds`` (the session lifts it once the frame is
+        painted)."""
         self.until = time.monotonic() + seconds
 
     def lift(self) -> None:
-        """End the window now (the user waits for what a background worker makes next)."""
+        """Let background workers go on now (the user is waiting for what they make next)."""
         self.until = 0.0
 
     def wait(self, interrupted: Callable[[], bool]) -> None:
+        """Called by a background worker between items: wait while the GUI thread paints."""
         while time.monotonic() < self.until and not interrupted():
             time.sleep(0.001)
 
 
-#: the process's one window (one GUI thread)
+#: the process's one GuiFirst (there is one GUI thread)
 GUI_FIRST = GuiFirst()
 
 
@@ -72,13 +85,19 @@ def share_the_gil() -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-class CallWorker(QThread):
-    """``fn(progress=cb, cancel=cb)`` on a thread; one of succeeded / failed / cancelled follows."""
+class FunctionWorker(QThread):
+    """Calls ``fn(progress=report, cancel=is_cancelled)`` once on its own thread.
+
+    ``progressed(Progress)`` comes at most every 50 ms (and for the last report); then exactly one of
+    ``returned(result)``, ``errored(exception)`` or ``aborted()``. A call interrupted after ``fn``
+    returned still counts as aborted: the owner asked for it to be dropped. Qt's own ``started`` and
+    ``finished`` come as for every QThread.
+    """
 
     progressed = Signal(object)  # Progress
-    succeeded = Signal(object)  # fn's result
-    failed = Signal(object)  # the exception
-    cancelled = Signal()
+    returned = Signal(object)  # fn's result
+    errored = Signal(object)  # the exception fn raised
+    aborted = Signal()
 
     def __init__(self, fn: Callable[..., Any], parent=None) -> None:
         super().__init__(parent)
@@ -96,55 +115,60 @@ class CallWorker(QThread):
         try:
             result = self._fn(progress=self._report, cancel=self.isInterruptionRequested)
         except Cancelled:
-            self.cancelled.emit()
+            self.aborted.emit()
         except Exception as exc:  # noqa: BLE001 - every failure goes to the GUI as a message
-            self.failed.emit(exc)
+            self.errored.emit(exc)
         else:
             if self.isInterruptionRequested():
-                self.cancelled.emit()
+                self.aborted.emit()
             else:
-                self.succeeded.emit(result)
+                self.returned.emit(result)
 
 
-class CallSlot(QObject):
-    """One :class:`CallWorker` at a time: ``start`` supersedes (and cancels) the call before it.
+class LatestWorker(QObject):
+    """Runs one function at a time on a :class:`FunctionWorker`; starting another aborts the one before.
 
-    Only the current call reports: ``on_success(result)`` runs on the GUI thread (what it raises
-    goes to ``failed``, so a bad result cannot lose the current state), else ``failed``/``cancelled``.
-    ``track`` is given every worker started (the owner waits for them when closing).
+    Only the latest call reports. Its result goes to the ``on_returned`` callable given to :meth:`start`,
+    called on the GUI thread; if that callable raises, the exception is reported as ``errored``, so a bad
+    result never replaces what the window shows. Otherwise the latest call's ``progressed``, ``errored``
+    or ``aborted`` is passed on. ``track`` is given every worker started, so that the owner can wait for
+    them when it closes (see :class:`Threads`).
     """
 
     progressed = Signal(object)  # Progress
-    failed = Signal(object)  # the exception
-    cancelled = Signal()
+    errored = Signal(object)  # the exception
+    aborted = Signal()
 
     def __init__(self, track: Callable[[QThread], None], parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
         self._track = track
-        self._current: Optional[CallWorker] = None
-        self._on_success: Callable[[Any], None] = lambda result: None
+        self._current: Optional[FunctionWorker] = None
+        self._on_returned: Callable[[Any], None] = lambda result: None
 
     @property
     def busy(self) -> bool:
+        """Whether a call is under way."""
         return self._current is not None
 
-    def start(self, fn: Callable[..., Any], on_success: Callable[[Any], None]) -> None:
+    def start(self, fn: Callable[..., Any], on_returned: Callable[[Any], None]) -> None:
+        """Abort the call under way (if any) and start ``fn`` on a new worker."""
         self.cancel()
-        worker = self._current = CallWorker(fn)
-        self._on_success = on_success
+        worker = self._current = FunctionWorker(fn)
+        self._on_returned = on_returned
         worker.progressed.connect(self._on_worker_progressed)
-        worker.succeeded.connect(self._on_worker_succeeded)
-        worker.failed.connect(self._on_worker_failed)
-        worker.cancelled.connect(self._on_worker_cancelled)
+        worker.returned.connect(self._on_worker_returned)
+        worker.errored.connect(self._on_worker_errored)
+        worker.aborted.connect(self._on_worker_aborted)
         self._track(worker)
         worker.start()
 
     def cancel(self) -> None:
+        """Ask the call under way to stop; it reports ``aborted`` once it has."""
         if self._current is not None:
             self._current.requestInterruption()
 
     def _take(self) -> bool:
-        """True (and the slot free again) when the sender is the current call."""
+        """True (and nothing under way any more) when the signal comes from the latest call."""
         if self.sender() is None or self.sender() is not self._current:
             return False
         self._current = None
@@ -154,39 +178,43 @@ class CallSlot(QObject):
         if self.sender() is self._current:
             self.progressed.emit(progress)
 
-    def _on_worker_succeeded(self, result: Any) -> None:
+    def _on_worker_returned(self, result: Any) -> None:
         if self._take():
             try:
-                self._on_success(result)
-            except Exception as exc:  # noqa: BLE001 - reported, the current state stays
-                self.failed.emit(exc)
+                self._on_returned(result)
+            except Exception as exc:  # noqa: BLE001 - reported, what the window shows stays
+                self.errored.emit(exc)
 
-    def _on_worker_failed(self, exc: BaseException) -> None:
+    def _on_worker_errored(self, exc: BaseException) -> None:
         if self._take():
-            self.failed.emit(exc)
+            self.errored.emit(exc)
 
-    def _on_worker_cancelled(self) -> None:
+    def _on_worker_aborted(self) -> None:
         if self._take():
-            self.cancelled.emit()
+            self.aborted.emit()
 
 
-class StepWorker(QThread):
-    """Iterate ``items`` on a thread; hand over ``snapshot(batch)`` results every ``batch_interval`` s.
+class GeneratorWorker(QThread):
+    """Iterates ``items`` on its own thread and hands the GUI batches instead of single items.
 
-    ``interval`` (seconds) paces the items for Play; 0 runs flat out. Between batches ``progressed``
-    reports the count ~20 times a second (a bulk run shows progress and draws a batch only once a
-    second: drawing competes with the trainer for the GIL). After the thread ends every item has
-    been flushed, so a caller that ``wait()``-ed can still :meth:`take_batches` the rest.
+    Every ``batch_interval`` seconds the items collected so far become one batch, ``snapshot(items)``
+    (run on the worker thread), and ``yielded`` is emitted; the GUI takes the batches, oldest first,
+    with :meth:`take_batches`. Between batches, ``progressed(count)`` reports how many items are done,
+    at most ~20 times a second (a bulk run shows progress often but draws a batch only once a second:
+    drawing competes with the trainer for the GIL). ``interval`` paces the items for Play (seconds
+    between items; 0 runs flat out). ``ended(error)`` comes once the generator has stopped, by running
+    out, by being aborted (``requestInterruption()``) or by raising (``error`` is then the exception,
+    else None); by then every item is in a batch, so a caller that ``wait()``-ed can still take the rest.
     """
 
-    batch_ready = Signal()
+    yielded = Signal()  # a batch is ready: take_batches()
     progressed = Signal(int)  # items done so far, between batches
     ended = Signal(object)  # None, or the exception that stopped the generator
 
     def __init__(self, items: Iterable[Any], snapshot: Callable[[list], Any], *, interval: float = 0.0,
                  batch_interval: float = FLUSH_INTERVAL, background: bool = False, parent=None) -> None:
         super().__init__(parent)
-        self._background = background  # waits out :data:`GUI_FIRST` between items
+        self._background = background  # waits while GUI_FIRST says the GUI thread paints
         share_the_gil()
         self._items = iter(items)
         self._close = getattr(items, "close", None)  # a generator's or a timeline move's
@@ -202,7 +230,7 @@ class StepWorker(QThread):
         self._interval = interval  # one attribute store: atomic, read by the worker between items
 
     def take_batches(self) -> list:
-        """The snapshots not yet taken, oldest first (GUI thread)."""
+        """The batches not yet taken, oldest first (called on the GUI thread)."""
         with self._lock:
             out, self._batches = self._batches, []
         return out
@@ -212,10 +240,10 @@ class StepWorker(QThread):
             batch = self._snapshot(pending)
             with self._lock:
                 self._batches.append(batch)
-            self.batch_ready.emit()
+            self.yielded.emit()
 
     def _pause(self, until: float) -> None:
-        # sleep in short slices so Pause/Cancel answer within ~20 ms
+        # sleep in short slices so that Pause and Cancel answer within ~20 ms
         while not self.isInterruptionRequested() and (left := until - time.monotonic()) > 0:
             time.sleep(min(left, 0.02))
 
@@ -255,9 +283,13 @@ class StepWorker(QThread):
 
 
 class Threads:
-    """The worker threads an owner started, each held until it has really ended: ``finished`` comes just
-    before a QThread ends, and one destroyed while it runs aborts the process. :meth:`track` is a
-    :class:`CallSlot`'s ``track``; :meth:`wait` when the owner closes."""
+    """The worker threads an owner started, each held until its thread has really ended.
+
+    Qt emits a QThread's ``finished`` just before the thread ends, and destroying a QThread whose thread
+    still runs aborts the process, so a worker must be kept a little longer than its signals say.
+    :meth:`track` is what a :class:`LatestWorker` is given as ``track``; the owner calls :meth:`wait`
+    when it closes.
+    """
 
     def __init__(self) -> None:
         self._threads: set = set()
@@ -266,6 +298,7 @@ class Threads:
         return len(self._threads)
 
     def track(self, thread: QThread) -> None:
+        """Hold ``thread`` until it has ended."""
         self._threads.add(thread)
         thread.finished.connect(lambda t=thread: self._forget(t))
 
@@ -275,8 +308,8 @@ class Threads:
             self._threads.discard(thread)
 
     def wait(self, timeout_ms: Optional[int] = None, *, interrupt: bool = False) -> None:
-        """Wait for every thread (``interrupt``: asking each to stop first); one still running after
-        ``timeout_ms`` stays held."""
+        """Wait for every thread (with ``interrupt``, asking each to stop first); a thread still running
+        after ``timeout_ms`` stays held."""
         for thread in list(self._threads):
             if interrupt:
                 thread.requestInterruption()
@@ -284,9 +317,9 @@ class Threads:
                 self._threads.discard(thread)
 
 
-#: workers owned by views that may close before them (a tab, a dock): the thread object must outlive it
+#: workers owned by views that may close before them (a tab, a dock): the thread object must outlive the view
 _KEPT = Threads()
-#: hold a worker until it has ended (a :class:`CallSlot`'s ``track`` for views without a session)
+#: hold a worker until it has ended (a :class:`LatestWorker`'s ``track`` for views without a session)
 keep_alive = _KEPT.track
 
 

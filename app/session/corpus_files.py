@@ -15,7 +15,7 @@ from typing import Callable, Sequence, Tuple, Union
 from PySide6.QtCore import QSettings
 
 from bpe_core import Trainer, TrainerConfig
-from bpe_core.training import check_config
+from bpe_core.base import check_config
 
 #: how bytes that are not UTF-8 are read: an error naming the byte, or U+FFFD (the CLI's ``--errors``)
 DECODE_ERRORS = ("strict", "replace")

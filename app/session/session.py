@@ -6,7 +6,7 @@ views (``segmentation(i)``, ``top_pairs``, ``display(id)``, ``history``, ``stats
 
 Every fact is the core's :class:`~bpe_core.training.timeline.Timeline`'s; the session keeps none of
 its own. Up to :data:`SYNC_STEPS` merges run on the GUI thread; more run as a timeline *move* on a
-:class:`~bpe_lens_app.runtime.worker.StepWorker`, which hands over a frame of what changed ~20 times a second.
+:class:`~bpe_lens_app.runtime.worker.GeneratorWorker`, which hands over a frame of what changed ~20 times a second.
 The session applies each frame on the GUI thread (``Timeline.apply``), so a pane may read the session
 at any time without racing the worker.
 
@@ -35,7 +35,7 @@ from .ends import RunEnds
 from .replay import Replays
 from .views import SessionViews
 from .workbench_adapter import WorkbenchAdapter
-from ..runtime.worker import FLUSH_INTERVAL, GUI_FIRST, CallSlot, StepWorker, Threads
+from ..runtime.worker import FLUSH_INTERVAL, GUI_FIRST, LatestWorker, GeneratorWorker, Threads
 
 
 class Session(SessionViews, RunEnds, Replays):
@@ -47,11 +47,11 @@ class Session(SessionViews, RunEnds, Replays):
         self._tl: Optional[Timeline] = None
         self._corpus: Optional[CorpusInfo] = None
         self._threads = Threads()  # every worker started, held until it has ended
-        self._calls = CallSlot(self._threads.track)
+        self._calls = LatestWorker(self._threads.track)
         self._calls.progressed.connect(self.load_progress)
-        self._calls.failed.connect(self._on_calls_failed)
-        self._calls.cancelled.connect(self.load_cancelled)
-        self._run: Optional[StepWorker] = None
+        self._calls.errored.connect(self._on_calls_errored)
+        self._calls.aborted.connect(self.load_cancelled)
+        self._run: Optional[GeneratorWorker] = None
         self._run_kind = ""
         self._run_total: Optional[int] = None
         self._run_goal: Optional[int] = None
@@ -289,7 +289,7 @@ class Session(SessionViews, RunEnds, Replays):
         if move is not None:
             self._start_run(kind, move, move.total)
 
-    def _on_calls_failed(self, exc: BaseException) -> None:
+    def _on_calls_errored(self, exc: BaseException) -> None:
         self.error_raised.emit(user_message(exc))
 
     def _install(self, timeline: Timeline, paths: tuple, config: TrainerConfig) -> None:
@@ -314,8 +314,8 @@ class Session(SessionViews, RunEnds, Replays):
     def _start_run(self, kind: str, move: Move, total: Optional[int], *, interval: float = 0.0) -> None:
         # read ahead: a frame a merge; a catch-up: small frames (each applied between paints, none shown)
         batch = {"play": FLUSH_INTERVAL, AHEAD: 0.0, KEY_STEP: 0.0, CATCH_UP: FLUSH_INTERVAL}.get(kind, BULK_FRAME_INTERVAL)
-        worker = StepWorker(move, move.frame, interval=interval, batch_interval=batch, background=kind in (CATCH_UP, AHEAD))
-        worker.batch_ready.connect(self._on_run_batch_ready)
+        worker = GeneratorWorker(move, move.frame, interval=interval, batch_interval=batch, background=kind in (CATCH_UP, AHEAD))
+        worker.yielded.connect(self._on_run_batch_ready)
         worker.progressed.connect(self._on_run_progressed)
         worker.ended.connect(self._on_run_ended)
         self._run, self._run_kind, self._run_total = worker, kind, total
@@ -336,7 +336,7 @@ class Session(SessionViews, RunEnds, Replays):
 
     def _show(self, steps: List[MergeStep], undone: bool) -> None:
         """Tell the panes; background workers wait while they take the steps in and paint them (until a
-        coalesce.Passes turn after what the panes posted, their repaints; at most PAINT_WINDOW_S). A zero timer
+        coalesce.PassQueue turn after what the panes posted, their repaints; at most PAINT_WINDOW_S). A zero timer
         started here could run before those repaints when timers came due meanwhile."""
         GUI_FIRST.paint_soon(PAINT_WINDOW_S)
         (self.steps_undone if undone else self.steps_applied).emit(steps)

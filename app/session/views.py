@@ -10,7 +10,7 @@ from typing import List, Optional, Tuple
 from PySide6.QtCore import QObject, Signal
 
 from bpe_core import BPEModel, MergeStep, Trainer, TrainerConfig
-from bpe_core.training import WordHistory, target_merges, word_changes
+from bpe_core.training import WordHistory, changed_word_examples as word_changes, target_merges
 from bpe_core.types import PairCount, Raw, TrainingStats, WordChange
 
 from .facts import Fact

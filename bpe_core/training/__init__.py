@@ -16,8 +16,7 @@ if TYPE_CHECKING:
     from bpe_core.training.branches import Branch, BranchComparison, Branches, shared_prefix
     from bpe_core.training.ties import Ties
     from bpe_core.training.continuing import continue_training, continued_config
-    from bpe_core.training.records import word_changes
-    from bpe_core.training.trainer import check_config, config_to_dict
+    from bpe_core.training.records import word_changes as changed_word_examples
 
 #: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
 _HOMES: Dict[str, str] = {
@@ -26,8 +25,7 @@ _HOMES: Dict[str, str] = {
     "Branch": "branches", "BranchComparison": "branches", "Branches": "branches", "shared_prefix": "branches",
     "Ties": "ties",
     "continue_training": "continuing", "continued_config": "continuing",
-    "word_changes": "records",
-    "check_config": "trainer", "config_to_dict": "trainer",
+    "changed_word_examples": "records:word_changes",
 }
 
 __all__ = list(_HOMES)

@@ -135,10 +135,10 @@ def window(session, window_for):
 @pytest.fixture
 def drawn(qtbot):
     """``drawn()`` waits until every pane has drawn what it was asked to (a load's charts draw in passes
-    after it: ``coalesce.Passes``)."""
-    from bpe_lens_app.runtime.coalesce import passes
+    after it: ``coalesce.PassQueue``)."""
+    from bpe_lens_app.runtime.coalesce import pass_queue
 
-    return lambda: qtbot.waitUntil(lambda: passes().idle, timeout=5000)
+    return lambda: qtbot.waitUntil(lambda: pass_queue().idle, timeout=5000)
 
 
 @pytest.fixture
@@ -157,7 +157,7 @@ def user_window(qtbot):
     With no argument it opens the embedded default corpus. Returns ``window`` once the corpus has loaded
     and every pane has drawn it. The journeys (tests/app/test_journeys*.py) start here."""
     from bpe_lens_app.__main__ import open_window, parse_args
-    from bpe_lens_app.runtime.coalesce import passes
+    from bpe_lens_app.runtime.coalesce import pass_queue
 
     opened = []
 
@@ -167,7 +167,7 @@ def user_window(qtbot):
         opened.append(session)
         if wait:
             qtbot.waitUntil(lambda: session.corpus is not None and not session.is_loading, timeout=120000)
-            qtbot.waitUntil(lambda: passes().idle, timeout=10000)
+            qtbot.waitUntil(lambda: pass_queue().idle, timeout=10000)
         return window
 
     yield start

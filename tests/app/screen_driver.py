@@ -223,7 +223,7 @@ def main() -> int:
     parser.add_argument("--restored", nargs=4, type=int, metavar=("W", "H", "X", "Y"))
     args = parser.parse_args()
     from bpe_lens_app.__main__ import make_app, open_window, parse_args
-    from bpe_lens_app.runtime.coalesce import passes
+    from bpe_lens_app.runtime.coalesce import pass_queue
     from bpe_lens_app.main_window import MainWindow
 
     app = make_app()
@@ -235,7 +235,7 @@ def main() -> int:
     session.error_raised.connect(lambda message: out["errors"].append(str(message)))
     try:
         loaded = wait_until(lambda: session.corpus is not None and not session.is_loading, 120)
-        wait_until(lambda: passes().idle, 20)
+        wait_until(lambda: pass_queue().idle, 20)
         QTest.qWait(200)  # a frame's late geometry changes
         screen = window.screen()
         out["screen"] = rect(screen.geometry())

@@ -112,7 +112,7 @@ def test_cancel_on_a_large_corpus(qtbot, window) -> None:
     from bpe_core.formats.detect import open_vocabulary
     pane = health_feature.open_health(window, open_vocabulary(str(gpt2)), [str(wiki)])
     assert pane.is_running and pane.cancel_button.isVisible()
-    with qtbot.waitSignal(pane.calls.cancelled, timeout=20000):
+    with qtbot.waitSignal(pane.calls.aborted, timeout=20000):
         pane.cancel_button.click()
     assert pane.title.text() == "Cancelled" and not pane.progress.isVisible() and pane.report is None
 

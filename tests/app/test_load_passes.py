@@ -1,5 +1,5 @@
 """Issue 9, the load's stall: a corpus is installed in one pass and each chart draws it in a pass of its own
-(``coalesce.Passes``), after what the pass before posted (a scene's flush repaints the window at once) and
+(``coalesce.PassQueue``), after what the pass before posted (a scene's flush repaints the window at once) and
 after the timers that came due. The stall's figure is bench/bench_stall.py's (``load``)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import List
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 
-from bpe_lens_app.runtime.coalesce import Passes
+from bpe_lens_app.runtime.coalesce import PassQueue
 
 
 class Log(QObject):
@@ -42,8 +42,8 @@ def logged(log: Log, name: str, fn):
 
 @pytest.fixture
 def passes(qapp):
-    """A Passes of the test's own (the application owns it)."""
-    return Passes(qapp)
+    """A PassQueue of the test's own (the application owns it)."""
+    return PassQueue(qapp)
 
 
 def test_each_call_runs_after_what_the_one_before_posted_and_the_timers_due(qtbot, passes):
@@ -163,7 +163,7 @@ def test_a_step_before_a_charts_pass_draws_the_new_corpus_first(qtbot, window, s
 def test_a_bulk_frames_history_chart_draws_after_the_windows_repaint(qtbot, loaded_window, drawn, monkeypatch):
     """A frame of a run (more than SYNC_STEPS merges) is published and the window repainted; the history chart's
     curves and axes are drawn in a pass after that (its own repaint then comes at once, as its scene flushes).
-    (Its zero timer, before coalesce.Passes, met this here too; where timers came due during a long publish, as
+    (Its zero timer, before coalesce.PassQueue, met this here too; where timers came due during a long publish, as
     under bench_stall's 2 ms ticker, it ran first and the window's and the chart's repaints made one stall.)"""
     from bpe_lens_app.session.session import SYNC_STEPS
 
@@ -194,7 +194,7 @@ def test_a_bulk_frames_history_chart_draws_after_the_windows_repaint(qtbot, load
 
 def test_background_work_waits_until_a_steps_repaint_is_done(qtbot, loaded_window):
     """A step shown on the GUI thread keeps background workers (read-ahead, catch-up) off the GIL until the window
-    has repainted it (worker.GUI_FIRST, lifted in a coalesce.Passes turn after what the panes posted). (The zero
+    has repainted it (worker.GUI_FIRST, lifted in a coalesce.PassQueue turn after what the panes posted). (The zero
     timer before it met this here too; under bench_stall's 2 ms ticker it could lift before the repaint.)"""
     from bpe_lens_app.runtime.worker import GUI_FIRST
 

@@ -82,7 +82,7 @@ def test_animation_dialog_cancel_stops_the_worker(qtbot, loaded_window, tmp_path
     dialog.path.setText(str(tmp_path / "never.gif"))
     dialog.start()
     qtbot.waitUntil(lambda: dialog.progress.maximum() == 100, timeout=10_000)
-    with qtbot.waitSignal(dialog.calls.cancelled, timeout=10_000):
+    with qtbot.waitSignal(dialog.calls.aborted, timeout=10_000):
         qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
     assert dialog.status.text() == "Cancelled." and dialog.export_button.isEnabled()
     assert not (tmp_path / "never.gif").exists()

@@ -246,6 +246,26 @@ def test_every_core_face_has_an_all_whose_names_resolve():
     assert missing == {}
 
 
+def test_no_face_exports_a_name_its_submodules_shadow():
+    """Importing ``bpe_core.training.word_changes`` sets the attribute ``word_changes`` of the package
+    ``bpe_core.training`` to that module, so a function the face exported under the same name would turn into
+    the module as soon as anything imported it. A face's name that is also one of its folder's modules must be
+    that module (``bpe_core.pretokenize.punkt``)."""
+    import importlib
+    import pkgutil
+
+    clashes = []
+    for face in CORE_FACES:
+        module = importlib.import_module(face)
+        if not hasattr(module, "__path__"):
+            continue
+        submodules = {info.name for info in pkgutil.iter_modules(module.__path__)}
+        for name in set(module.__all__) & submodules:
+            if getattr(module, name) is not importlib.import_module(f"{face}.{name}"):
+                clashes.append(f"{face}.{name}")
+    assert clashes == []
+
+
 def test_the_app_imports_bpe_core_only_through_its_faces():
     """Rule (c): app code imports ``bpe_core`` or one of ``CORE_FACES``, and only names in that face's ``__all__``
     (``from bpe_core import resources`` names the face ``bpe_core.resources``). A name the facade exports is taken

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bpe_lens_app.runtime.worker import FLUSH_INTERVAL, CallWorker, StepWorker
+from bpe_lens_app.runtime.worker import FLUSH_INTERVAL, FunctionWorker, GeneratorWorker
 from bpe_core.types import Cancelled, Progress
 
 
@@ -18,8 +18,8 @@ def test_call_worker_returns_on_the_gui_thread(qtbot):
         progress(Progress(1, 1))
         return 42
 
-    worker = CallWorker(work)
-    with qtbot.waitSignal(worker.succeeded) as result:
+    worker = FunctionWorker(work)
+    with qtbot.waitSignal(worker.returned) as result:
         worker.start()
     worker.wait()
     assert result.args == [42]
@@ -33,17 +33,17 @@ def test_call_worker_cancel_and_failure(qtbot):
                 raise Cancelled()
             time.sleep(0.005)
 
-    worker = CallWorker(slow)
+    worker = FunctionWorker(slow)
     worker.start()
-    with qtbot.waitSignal(worker.cancelled, timeout=5000):
+    with qtbot.waitSignal(worker.aborted, timeout=5000):
         worker.requestInterruption()
     worker.wait()
 
     def broken(*, progress, cancel):
         raise ValueError("bad input")
 
-    worker = CallWorker(broken)
-    with qtbot.waitSignal(worker.failed) as failed:
+    worker = FunctionWorker(broken)
+    with qtbot.waitSignal(worker.errored) as failed:
         worker.start()
     worker.wait()
     assert isinstance(failed.args[0], ValueError)
@@ -55,10 +55,10 @@ def test_call_worker_throttles_progress(qtbot):
             progress(Progress(i, 20000))
         return None
 
-    worker = CallWorker(chatty)
+    worker = FunctionWorker(chatty)
     reports = []
     worker.progressed.connect(reports.append)
-    with qtbot.waitSignal(worker.succeeded):
+    with qtbot.waitSignal(worker.returned):
         worker.start()
     worker.wait()
     assert 1 <= len(reports) < 200
@@ -70,9 +70,9 @@ def test_step_worker_batches_and_stops_between_items(qtbot):
             time.sleep(0.001)
             yield i
 
-    worker = StepWorker(items(), lambda batch: list(batch))
+    worker = GeneratorWorker(items(), lambda batch: list(batch))
     batches = []
-    worker.batch_ready.connect(lambda: batches.extend(worker.take_batches()))
+    worker.yielded.connect(lambda: batches.extend(worker.take_batches()))
     worker.start()
     qtbot.waitUntil(lambda: len(batches) >= 3, timeout=5000)
     started = time.monotonic()
@@ -89,9 +89,9 @@ def test_step_worker_batches_and_stops_between_items(qtbot):
 
 @pytest.mark.parametrize("interval", [0.1])
 def test_step_worker_paces_items_for_play(qtbot, interval):
-    worker = StepWorker(iter(range(3)), list, interval=interval)
+    worker = GeneratorWorker(iter(range(3)), list, interval=interval)
     batches = []
-    worker.batch_ready.connect(lambda: batches.extend(worker.take_batches()))
+    worker.yielded.connect(lambda: batches.extend(worker.take_batches()))
     started = time.monotonic()
     with qtbot.waitSignal(worker.ended, timeout=5000):
         worker.start()

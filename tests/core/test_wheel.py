@@ -38,8 +38,8 @@ APP_CHECK = textwrap.dedent("""
     def check_default(tries=[0]):
         w = window()
         tries[0] += 1
-        from bpe_lens_app.runtime.coalesce import passes
-        if not w.session.is_loaded or not passes().idle:  # a load's charts draw in passes after it
+        from bpe_lens_app.runtime.coalesce import pass_queue
+        if not w.session.is_loaded or not pass_queue().idle:  # a load's charts draw in passes after it
             return QTimer.singleShot(100, check_default) if tries[0] < 600 else app.exit(3)
         print("corpus", w.session.corpus.path)
         print("words", len(w.session.words), "pairs", len(w.session.top_pairs), "top", w.pair_chart.labels()[0])

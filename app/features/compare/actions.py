@@ -2,7 +2,7 @@
 
 *Compare*: pick A and B among vocabulary files, the current training and the open vocabularies (the
 session's Workbench holds them; no tab is looked through);
-the files are read and the diff computed on a worker (:class:`~bpe_lens_app.runtime.worker.CallSlot`), then a
+the files are read and the diff computed on a worker (:class:`~bpe_lens_app.runtime.worker.LatestWorker`), then a
 :class:`~bpe_lens_app.features.compare.pane.CompareTab` opens.
 
 *Train further*: an inspector tab's vocabulary is continued on a corpus the user picks: the session
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
 from bpe_core import BPEModel
 
 from .pane import CompareTab
-from ...runtime.worker import CallSlot, keep_alive
+from ...runtime.worker import LatestWorker, keep_alive
 
 #: new merges a "Train further" run aims at (the timeline's target; Play and Run go that far)
 FURTHER_MERGES = 1000
@@ -42,8 +42,8 @@ class CompareFeature:
 
     def __init__(self, window) -> None:
         self.window = window
-        self.calls = CallSlot(keep_alive)  # held until it has ended, whatever becomes of the window
-        self.calls.failed.connect(self._on_calls_failed)
+        self.calls = LatestWorker(keep_alive)  # held until it has ended, whatever becomes of the window
+        self.calls.errored.connect(self._on_calls_errored)
         self.error_box: Optional[QMessageBox] = None
         self.base: Optional[Tuple[str, BPEModel]] = None  # the vocabulary the current training continues
         self.dialog: Optional[CompareDialog] = None
@@ -134,7 +134,7 @@ class CompareFeature:
         """A vocabulary's inspector tab was made: its "Train further" button trains that vocabulary."""
         tab.train_further_requested.connect(partial(self.ask_and_train_further, vocabulary))
 
-    def _on_calls_failed(self, exc: BaseException) -> None:
+    def _on_calls_errored(self, exc: BaseException) -> None:
         """A file that could not be read (or compared): say so without blocking (tests read ``error_box``)."""
         self.window.statusBar().clearMessage()
         self.error_box = QMessageBox(QMessageBox.Warning, "Compare vocabularies", f"Could not compare: {exc}",

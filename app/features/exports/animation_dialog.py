@@ -1,7 +1,7 @@
 """File → Export → Animation of merges…: merges N..M of the open corpus as a GIF or APNG for slides.
 
 The dialog only gathers the choices; the work is :func:`bpe_core.render.animation.animate_corpus`
-(the same renderer as ``python -m bpe_core animate``) run on a :class:`~app.worker.CallWorker`, with
+(the same renderer as ``python -m bpe_core animate``) run on a :class:`~app.worker.FunctionWorker`, with
 progress and Cancel: it counts the corpus again and trains its own Trainer, so the session's
 trainer (owned by the GUI's moves) is never touched from another thread.
 """
@@ -21,7 +21,7 @@ from bpe_core.render import have_mp4
 from bpe_core.types import Progress
 
 from ...session.payloads import user_message
-from ...runtime.worker import CallSlot, Threads
+from ...runtime.worker import LatestWorker, Threads
 
 #: format label -> file suffix
 FORMATS = {"Animated GIF (.gif)": ".gif", "Animated PNG (.png, APNG)": ".png"}
@@ -65,10 +65,10 @@ class AnimationDialog(QDialog):
         self.folder = folder or Path.home()
         self.frames: List = []
         self._threads = Threads()
-        self.calls = CallSlot(self._threads.track, self)
+        self.calls = LatestWorker(self._threads.track, self)
         self.calls.progressed.connect(self._on_calls_progressed)
-        self.calls.failed.connect(self._on_calls_failed)
-        self.calls.cancelled.connect(self._on_calls_cancelled)
+        self.calls.errored.connect(self._on_calls_errored)
+        self.calls.aborted.connect(self._on_calls_aborted)
         self._build(first, last, words, text)
 
     def _build(self, first: int, last: int, words: Sequence[str], text: str) -> None:
@@ -173,12 +173,12 @@ class AnimationDialog(QDialog):
         self.status.setText(f"Saved {path}: {len(frames)} frames (merges {frames[0].merge}..{frames[-1].merge}).")
         self.exported.emit(path)
 
-    def _on_calls_failed(self, exc: BaseException) -> None:
+    def _on_calls_errored(self, exc: BaseException) -> None:
         self._set_running(False)
         self.progress.setVisible(False)
         self.status.setText(user_message(exc))
 
-    def _on_calls_cancelled(self) -> None:
+    def _on_calls_aborted(self) -> None:
         self._set_running(False)
         self.progress.setVisible(False)
         self.status.setText("Cancelled.")

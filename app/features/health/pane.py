@@ -1,7 +1,7 @@
 """Vocabulary health on a corpus, in a tab: every token's usage and status, usage by rank, fertility.
 
 The report is :func:`bpe_core.analysis.health.vocabulary_health`, computed on a worker
-(:class:`~bpe_lens_app.runtime.worker.CallSlot`, progress + Cancel); the pane only shows it:
+(:class:`~bpe_lens_app.runtime.worker.LatestWorker`, progress + Cancel); the pane only shows it:
 
 * a sortable, filterable table (token, rank, usage, merge count, status), exportable to CSV;
 * a chart of usage by merge rank (log y): each used merged token as a dot, the mean of each slice
@@ -27,7 +27,7 @@ from bpe_core.types import Progress
 from ...session.payloads import user_message
 from ...widgets.theme import BAR, CURVES, follow_palette, graphic_color, sort_arrows_follow_order
 from ...widgets.axes import short_labels
-from ...runtime.worker import CallSlot, keep_alive
+from ...runtime.worker import LatestWorker, keep_alive
 from .model import HealthTableModel
 
 __all__ = ["HealthPane"]
@@ -43,10 +43,10 @@ class HealthPane(QWidget):
         self.report: Optional[HealthReport] = None
         self.vocab_model: Optional[BPEModel] = None
         self.paths: List[Path] = []
-        self.calls = CallSlot(keep_alive, self)
+        self.calls = LatestWorker(keep_alive, self)
         self.calls.progressed.connect(self._on_calls_progressed)
-        self.calls.failed.connect(self._on_calls_failed)
-        self.calls.cancelled.connect(self._on_calls_cancelled)
+        self.calls.errored.connect(self._on_calls_errored)
+        self.calls.aborted.connect(self._on_calls_aborted)
         self.title = QLabel("No report yet", wordWrap=True, objectName="health_title")
         self.title.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.progress = QProgressBar(objectName="health_progress")
@@ -179,13 +179,13 @@ class HealthPane(QWidget):
         self.progress.setValue(int(1000 * p.done / p.total) if p.total else 0)
         self.progress.setFormat(f"{phase} %p%")
 
-    def _on_calls_failed(self, exc: BaseException) -> None:
+    def _on_calls_errored(self, exc: BaseException) -> None:
         self._set_running(False)
         message = user_message(exc)
         self.title.setText(f"Health failed: {message}")
         self.failed.emit(message)
 
-    def _on_calls_cancelled(self) -> None:
+    def _on_calls_aborted(self) -> None:
         self._set_running(False)
         self.title.setText("Cancelled")
 

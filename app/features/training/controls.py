@@ -3,7 +3,7 @@ the controls pane (buttons, ×N, speed, merge number / vocab size, the timeline 
 status bar's progress bar + Cancel for loads and runs.
 
 Widgets here only emit intents; :func:`bind` connects them to the session's commands. Step/undo
-intents and timeline moves are coalesced to one per event-loop pass (:class:`~bpe_lens_app.runtime.coalesce.Latest`):
+intents and timeline moves are coalesced to one per event-loop pass (:class:`~bpe_lens_app.runtime.coalesce.Throttled`):
 a held key or a dragged slider never queues merges. The timeline spans the merges trained so far, so
 scrubbing never starts a run (Step, Play and Run to target train further).
 """
@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QProgressBar, QSpinBox, QStatusBar, QStyle,
                                QToolButton, QVBoxLayout, QWidget)
 
-from ...runtime.coalesce import KeyRepeat, Latest
+from ...runtime.coalesce import KeyRepeat, Throttled
 from ...session.session import RunEnd, Session
 from ...session.stop_text import STOP_RULES, stop_text
 from ...widgets.theme import bold_font
@@ -58,7 +58,7 @@ class TrainActions(QObject):
         super().__init__(parent)
         self.n = 10
         self.actions: Dict[str, QAction] = {}
-        self.latest = Latest(self)  # one step/undo per event-loop pass: auto-repeat never queues
+        self.latest = Throttled(self)  # one step/undo per event-loop pass: auto-repeat never queues
         self.key_repeat = KeyRepeat(parent if isinstance(parent, QWidget) else None, self)
         for name, (text, keys, tip, icon) in self.SPEC.items():
             action = QAction(text, self)
@@ -75,7 +75,7 @@ class TrainActions(QObject):
 
         def once(emit, n: int) -> None:  # a held key's repeat may be dropped (and says so); a press never is
             repeat = self.key_repeat.active
-            (self.latest.call if repeat else self.latest.run)(emit, n, repeat)
+            (self.latest.call if repeat else self.latest.call_now)(emit, n, repeat)
 
         self.actions["undo"].triggered.connect(lambda: once(self.undo_requested.emit, 1))
         self.actions["step"].triggered.connect(lambda: once(self.step_requested.emit, 1))
@@ -169,7 +169,7 @@ class ControlsPane(QWidget):
                                  "(Step, Play or Run to target train further)")
         self.timeline.setFocusPolicy(Qt.NoFocus)  # ←/→ step the trainer, not the slider
         self.timeline.valueChanged.connect(self._on_timeline_value_changed)
-        self._latest = Latest(self)  # a drag emits a value per mouse move: seek the newest once per pass
+        self._latest = Throttled(self)  # a drag emits a value per mouse move: seek the newest once per pass
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(row)

@@ -223,7 +223,7 @@ class HistoryChart(QWidget):
         self._draw()
 
     def _on_session_corpus_loaded(self, *_) -> None:
-        """The new corpus's values now; its curves and axes in a pass of their own (coalesce.Passes), not with
+        """The new corpus's values now; its curves and axes in a pass of their own (coalesce.PassQueue), not with
         the window's first repaint (each chart's scene flush repaints the window at once)."""
         self._reset()
         later(self.layout_widget, self._draw)
@@ -267,7 +267,7 @@ class HistoryChart(QWidget):
                 self._write(step)
         self._n = self.session.merge_count
         if len(steps) > SYNC_STEPS:  # a bulk frame (a run's, a long seek's or jump's): its curves and axes are drawn
-            # in a pass after the window's repaint (coalesce.Passes): the publish, that repaint and this chart's
+            # in a pass after the window's repaint (coalesce.PassQueue): the publish, that repaint and this chart's
             # (which Qt does at once when its scene flushes) were one stall
             later(self.layout_widget, self._draw)
         else:  # what a command merged on the GUI thread is drawn when the command returns

@@ -20,7 +20,7 @@ from bpe_core.analysis import GroupCurves, words_scripts
 
 from ...session.session import Session
 from ...widgets.theme import ACCENT, CURVES, follow_palette, graphic_color
-from ...runtime.worker import CallSlot, keep_alive
+from ...runtime.worker import LatestWorker, keep_alive
 
 #: points drawn per curve at most (longer runs are thinned; the last point is always drawn)
 MAX_POINTS = 2048
@@ -37,7 +37,7 @@ class ScriptCurvesChart(QWidget):
         self.session = session
         self.tracker: Optional[GroupCurves] = None
         self.tracking = False
-        self.calls = CallSlot(keep_alive, self)
+        self.calls = LatestWorker(keep_alive, self)
         self.plot_widget = pg.PlotWidget(objectName="script_curves")
         plot = self.plot_widget.getPlotItem()
         plot.setTitle("tokens per word, by script")

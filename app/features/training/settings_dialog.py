@@ -18,9 +18,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from bpe_core import PRESETS, BPELensError, TrainerConfig, make_config
-from bpe_core.base import visible_whitespace
+from bpe_core.base import check_config, visible_whitespace
 from bpe_core.pretokenize import PRETOKENIZERS, compile_user_pattern, get_pretokenizer, pattern_warnings
-from bpe_core.training import check_config
 from bpe_core.types import TIE_BREAKS
 
 from ...widgets.theme import error_text_color, readable_on

@@ -26,7 +26,7 @@ from ...runtime import settings_store
 from .autosave import DECLINED, Autosaver, crashed_autosaves, data_dir
 from ...session.payloads import user_message
 from ...recent_menus import fill_menu
-from ...runtime.worker import CallSlot, Threads
+from ...runtime.worker import LatestWorker, Threads
 from .restore import Restorer
 from .state import capture, describe, worth_restoring
 
@@ -58,10 +58,10 @@ class WorkspaceController(QObject):
         self._branches_source: Callable[[], List[Any]] = lambda: list(self._branches)
         self._branches: List[Any] = []
         self._threads = Threads()
-        self._hashes = CallSlot(self._threads.track, self)
-        self._saves = CallSlot(self._threads.track, self)
+        self._hashes = LatestWorker(self._threads.track, self)
+        self._saves = LatestWorker(self._threads.track, self)
         for slot in (self._hashes, self._saves):
-            slot.failed.connect(lambda exc: self._tell("BPE Lens", user_message(exc)))
+            slot.errored.connect(lambda exc: self._tell("BPE Lens", user_message(exc)))
         self.restorer = Restorer(window, tell=self._tell, track=self._threads.track, remember_ref=self._remember_ref)
         self.restored = self.restorer.restored  # Workspace: loaded, trained to its merge and checked
         self.branches_loaded = self.restorer.branches_loaded  # the saved branches, for their feature

@@ -7,7 +7,7 @@ whose process is gone is therefore what a crash, a ``kill -9`` or a power cut le
 apps running at once each have their own file, and neither offers the other's (it is alive).
 
 Saving never blocks the GUI thread: the window's state is captured there (small, immutable), then
-serialised and written atomically by a :class:`~bpe_lens_app.runtime.worker.CallWorker`. A failed write (a
+serialised and written atomically by a :class:`~bpe_lens_app.runtime.worker.FunctionWorker`. A failed write (a
 full disk) leaves the previous autosave whole (``formats/atomic.py``) and is reported once.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
 from bpe_core.formats import WORKSPACE_SUFFIX as SUFFIX, Workspace, remove_stale_temps_in, write_workspace
 
-from ...runtime.worker import CallSlot, Threads
+from ...runtime.worker import LatestWorker, Threads
 
 #: the data folder, when set (tests and scratch profiles); else Qt's AppDataLocation
 DATA_ENV = "BPE_LENS_APP_DATA"
@@ -79,8 +79,8 @@ class Autosaver(QObject):
         self._busy, self._live = busy, live
         self.path = autosave_path(folder)
         self._threads = Threads()
-        self._writes = CallSlot(self._threads.track, self)
-        self._writes.failed.connect(self._on_writes_failed)
+        self._writes = LatestWorker(self._threads.track, self)
+        self._writes.errored.connect(self._on_writes_errored)
         self._timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
         self._timer.timeout.connect(self.save_now)
         self._last: Optional[Workspace] = None
@@ -131,7 +131,7 @@ class Autosaver(QObject):
         self.writes += 1
         self._reported = False
 
-    def _on_writes_failed(self, exc: BaseException) -> None:
+    def _on_writes_errored(self, exc: BaseException) -> None:
         self._last = None  # try again at the next change
         if not self._reported:  # once, not every few seconds while the disk stays full
             self._reported = True

@@ -21,7 +21,7 @@ from bpe_core.formats import (CorpusRef, Workspace, corpus_change, corpus_proble
                               merges_vocabulary, saved_merges)
 
 from ...session.payloads import user_message
-from ...runtime.worker import CallSlot
+from ...runtime.worker import LatestWorker
 from .state import select_word
 
 
@@ -39,10 +39,10 @@ class Restorer(QObject):
         self.pending: Optional[Workspace] = None  # being restored
         self._tell, self._remember_ref = tell, remember_ref
         self._restored_tab: Any = None  # the tab that was current, once the tabs are back
-        self._hashes = CallSlot(track, self)
-        self._tabs = CallSlot(track, self)
+        self._hashes = LatestWorker(track, self)
+        self._tabs = LatestWorker(track, self)
         for slot in (self._hashes, self._tabs):
-            slot.failed.connect(lambda exc: tell("BPE Lens", user_message(exc)))
+            slot.errored.connect(lambda exc: tell("BPE Lens", user_message(exc)))
 
     @property
     def busy(self) -> bool:
