@@ -6,13 +6,16 @@ user should meet the same sentence for the same problem whichever of them reads 
 * a path where nothing is: :func:`no_such_file` (``PATH: no such file or folder``);
 * a file the system refuses to read: :func:`read_error`, which also turns a missing file into the
   sentence above (the one call for an ``except OSError``);
+* bytes that are not UTF-8: :func:`not_utf8` (where the first bad byte is);
 * UTF-16 or UTF-32 text where UTF-8 is read: :func:`wide_text_message`, with the ``iconv`` command
-  that converts it; a binary file: :func:`not_text_message`.
+  that converts it; a binary file: :func:`binary_file`, and :func:`not_text_message` for either.
 
 >>> no_such_file("corpus/notes.txt")
 'corpus/notes.txt: no such file or folder'
 >>> str(read_error("v.json", PermissionError(13, "Permission denied")))
 'v.json: cannot read (Permission denied)'
+>>> not_utf8("latin1.txt", 3), binary_file("image.txt", 8)
+('latin1.txt: not valid UTF-8 at byte 3', 'image.txt: looks like a binary file (NUL byte at byte 8), not text')
 """
 from __future__ import annotations
 
@@ -35,6 +38,17 @@ def read_error(path: PathLike, exc: OSError) -> BPELensError:
     if isinstance(exc, FileNotFoundError):
         return BPELensError(no_such_file(path))
     return BPELensError(f"{os.fspath(path)}: cannot read ({exc.strerror or exc})")
+
+
+def not_utf8(name: PathLike, at: int, detail: str = "") -> str:
+    """The one line for bytes that are not UTF-8 text: the first bad byte's offset, then ``detail`` (what
+    the byte is, what to do)."""
+    return f"{os.fspath(name)}: not valid UTF-8 at byte {at}{detail}"
+
+
+def binary_file(name: PathLike, at: int) -> str:
+    """The one line for a binary file where text is read: ``at`` is its first NUL byte's offset."""
+    return f"{os.fspath(name)}: looks like a binary file (NUL byte at byte {at}), not text"
 
 
 #: byte-order marks of the wide Unicode encodings (UTF-32's first: it starts like UTF-16's)
@@ -121,5 +135,5 @@ def not_text_message(name: str, head: bytes, path: Optional[PathLike] = None,
     if wide is not None:
         return wide
     if b"\0" in head:
-        return f"{name}: looks like a binary file (NUL byte at byte {head.index(bytes(1))}), not text"
+        return binary_file(name, head.index(bytes(1)))
     return None

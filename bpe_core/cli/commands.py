@@ -17,6 +17,7 @@ import sys
 from typing import List, Optional
 
 from bpe_core import __version__
+from bpe_core.base.file_errors import not_utf8, read_error, wide_text_message
 from bpe_core.cli.errors import EXIT_PIPE, EXIT_USAGE, Parser, UsageError, command_of, os_error_text, report
 from bpe_core.cli.progress import ProgressBar
 from bpe_core.cli.streams import (StatusStream, mark_input, mark_output, output_name, release, silence_closed_pipes,
@@ -210,7 +211,6 @@ def encode_input(args: argparse.Namespace) -> str:
         return _argument_text(args.text, "--text")
     if args.file is not None:
         name = args.file
-        from bpe_core.base.file_errors import read_error, wide_text_message
         try:
             with open(args.file, "rb") as f:
                 data = f.read()
@@ -230,7 +230,7 @@ def encode_input(args: argparse.Namespace) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BPELensError(f"{name}: not valid UTF-8 at byte {exc.start}") from None
+        raise BPELensError(not_utf8(name, exc.start)) from None
 
 
 def _argument_text(value: str, flag: str) -> str:
@@ -245,7 +245,7 @@ def _argument_text(value: str, flag: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BPELensError(f"{flag}: not valid UTF-8 at byte {exc.start}") from None
+        raise BPELensError(not_utf8(flag, exc.start)) from None
 
 
 argument_text = _argument_text  # the public name other command modules use

@@ -25,6 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, Iterator, Optional, Tuple
 
+from bpe_core.base.file_errors import not_utf8
 from bpe_core.corpus.pool import make_pool, stop_pool, submit
 from bpe_core.corpus.source import CancelFn, PathLike, Source
 from bpe_core.pretokenize.guard import PatternTimeout
@@ -61,9 +62,8 @@ def decode_block(name: str, data: bytes, offset: int, errors: str, universal: bo
     try:
         text = data.decode("utf-8", errors)
     except UnicodeDecodeError as e:
-        raise BPELensError(
-            f"{name}: not valid UTF-8 at byte {offset + e.start} (0x{data[e.start]:02X}); "
-            "decode with replacement to continue") from None
+        raise BPELensError(not_utf8(name, offset + e.start, f" (0x{data[e.start]:02X}); decode with replacement to "
+                                             "continue")) from None
     # Universal newlines as Python's open() does them (tokenizers keeps the "\r").
     if universal and "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")

@@ -24,7 +24,7 @@ from typing import Callable, Dict, Iterator, Optional, Tuple
 
 import regex
 
-from bpe_core.base.file_errors import PathLike, not_text_message, read_error
+from bpe_core.base.file_errors import PathLike, binary_file, not_text_message, read_error
 from bpe_core.types import BPELensError, Cancelled
 
 CancelFn = Optional[Callable[[], bool]]
@@ -155,7 +155,7 @@ class Source:
                     raise BPELensError(problem)
                 if b"\0" in head:
                     at = sniffed + head.index(b"\0")
-                    raise BPELensError(f"{self.name}: looks like a binary file (NUL byte at byte {at}), not text")
+                    raise BPELensError(binary_file(self.name, at))
                 # buffered reads fill the block: no short read
                 if sniffed == 0 and not keep_bom and data.startswith(_BOM):
                     data, offset = data[3:], 3

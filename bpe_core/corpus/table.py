@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from bpe_core.formats.atomic import atomic_write_bytes, atomic_write_text
 from bpe_core.formats.json_text import parse_json
 from bpe_core.base.config import config_from_dict, config_to_dict
-from bpe_core.base.file_errors import read_error
+from bpe_core.base.file_errors import not_utf8, read_error
 from bpe_core.types import BPELensError, TrainerConfig
 
 #: the config fields that decide the words (and so the counts); the others only affect training
@@ -177,7 +177,7 @@ def _read_tsv(p: Path) -> WordTable:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise BPELensError(f"{p.name}: not valid UTF-8 at byte {exc.start}") from None
+        raise BPELensError(not_utf8(p.name, exc.start)) from None
     rows: List[Tuple[str, int]] = []
     lines: List[int] = []
     reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", strict=True)

@@ -32,7 +32,7 @@ from typing import Optional, Tuple
 
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError
-from bpe_core.base.file_errors import no_such_file, read_error, wide_text_message
+from bpe_core.base.file_errors import no_such_file, not_utf8, read_error, wide_text_message
 from bpe_core.formats.hf_json import NOT_A_FILE
 from bpe_core.formats.seed000_trio import FILES as SEED_FILES
 from bpe_core.formats.seed000_trio import read_seed000, write_seed000
@@ -153,8 +153,7 @@ def _detect(p: Path) -> Tuple[str, Path]:
     if wide is not None:  # UTF-16/UTF-32 (Windows tools write it): say so and how to convert, not "binary"
         raise BPELensError(wide)
     if text is None and b"\0" not in head:  # Latin-1 or another 8-bit text: say so, not "binary"
-        raise BPELensError(f"{p}: not UTF-8 text at byte {_utf8_error_at(head)} (BPE Lens reads UTF-8 "
-                           "vocabulary files)")
+        raise BPELensError(not_utf8(p, _utf8_error_at(head), " (BPE Lens reads UTF-8 vocabulary files)"))
     if text is None or "\0" in text:
         raise BPELensError(f"{p}: a binary file that is no SentencePiece model (nor any vocabulary format "
                            "BPE Lens reads)")
@@ -198,7 +197,7 @@ def _detect_json(p: Path) -> Tuple[str, Path]:
     try:
         data = parse_json(p.read_bytes().decode("utf-8-sig"), str(p))
     except UnicodeDecodeError as exc:
-        raise BPELensError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+        raise BPELensError(not_utf8(p, exc.start)) from None
     except json.JSONDecodeError as exc:
         raise BPELensError(f"{p}: invalid JSON at line {exc.lineno} column {exc.colno} ({exc.msg})") from None
     if not isinstance(data, dict):

@@ -43,7 +43,7 @@ def sibling_names(path: str) -> Tuple[str, str]:
 
 
 def _merge_lines(path: str) -> List[Tuple[str, str, int]]:
-    text = read_text(path, "a merges.txt")
+    text = read_text(path)
     out: List[Tuple[str, str, int]] = []
     for no, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")
@@ -62,7 +62,7 @@ def read_vocab_merges(path: str) -> BPEModel:
         if not os.path.exists(p):
             raise BPELensError(f"{os.path.basename(path)} needs {os.path.basename(p)} beside it, "
                                f"and {os.path.dirname(p) or '.'} has none")
-    vocab = load_json(vocab_path, "a vocab.json")
+    vocab = load_json(vocab_path)
     if not isinstance(vocab, dict) or not all(isinstance(v, int) for v in vocab.values()):
         raise BPELensError(f"{os.path.basename(vocab_path)} is not a JSON object of token -> id")
     lines = _merge_lines(merges_path)

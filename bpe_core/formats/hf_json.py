@@ -19,7 +19,7 @@ import json
 import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from bpe_core.base.file_errors import read_error, wide_text_message
+from bpe_core.base.file_errors import binary_file, not_utf8, read_error, wide_text_message
 from bpe_core.formats.checks import first_duplicate, is_id, table_size
 from bpe_core.formats.json_text import parse_json
 from bpe_core.pipelines.hf import HFPipeline
@@ -34,7 +34,7 @@ _NOT_BPE = ("WordPiece", "Unigram", "WordLevel")
 NOT_A_FILE = "is not a regular file (a pipe, a device or a socket); a vocabulary is read from a file"
 
 
-def read_text(path: str, what: str) -> str:
+def read_text(path: str) -> str:
     """The file as UTF-8 text; BPELensError for a missing, unreadable or binary file."""
     name = os.path.basename(path)
     if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
@@ -48,15 +48,15 @@ def read_text(path: str, what: str) -> str:
     if wide is not None:
         raise BPELensError(wide)
     if b"\0" in data[:8192]:
-        raise BPELensError(f"{name} is a binary file, not {what}")
+        raise BPELensError(binary_file(name, data.index(b"\0")))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise BPELensError(f"{name} is not UTF-8 text (byte {e.start}), not {what}") from None
+        raise BPELensError(not_utf8(name, e.start)) from None
 
 
-def load_json(path: str, what: str) -> Any:
-    text = read_text(path, what)
+def load_json(path: str) -> Any:
+    text = read_text(path)
     name = os.path.basename(path)
     try:
         return parse_json(text, name)
@@ -136,7 +136,7 @@ def _has_byte_level(d: Any) -> bool:
 def read_tokenizer_json(path: str) -> BPEModel:
     """A ``tokenizer.json`` with a BPE model; BPELensError for anything else."""
     name = os.path.basename(path)
-    d = load_json(path, "a tokenizer.json")
+    d = load_json(path)
     if not isinstance(d, dict) or not isinstance(d.get("model"), dict):
         raise BPELensError(f"{name} has no \"model\" object: not a tokenizers tokenizer.json")
     model = d["model"]

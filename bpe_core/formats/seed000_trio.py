@@ -20,7 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from bpe_core.base.file_errors import read_error, wide_text_message
+from bpe_core.base.file_errors import not_utf8, read_error, wide_text_message
 from bpe_core.formats.atomic import atomic_write_files, encode_text
 from bpe_core.formats.json_text import parse_json
 from bpe_core.model import BPEModel
@@ -42,7 +42,7 @@ def _load(folder: Path, name: str) -> Dict[str, Any]:
             raise BPELensError(wide)
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise BPELensError(f"{file}: not UTF-8 text (byte {exc.start})") from exc
+        raise BPELensError(not_utf8(file, exc.start)) from exc
     except OSError as exc:
         raise read_error(file, exc) from exc
     try:

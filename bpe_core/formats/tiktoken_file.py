@@ -16,7 +16,7 @@ import os
 from typing import Dict, List, Optional, Tuple
 
 from bpe_core.base.merge import byte_pair_bounds
-from bpe_core.base.file_errors import read_error, wide_text_message
+from bpe_core.base.file_errors import binary_file, read_error, wide_text_message
 from bpe_core.formats.checks import is_id, table_size
 from bpe_core.model import BPEModel
 from bpe_core.pipelines.tiktoken import RegexPipeline
@@ -54,7 +54,7 @@ def _parse(path: str) -> Dict[bytes, int]:
     if wide is not None:
         raise BPELensError(wide)
     if b"\0" in data[:4096]:
-        raise BPELensError(f"{os.path.basename(path)} is a binary file, not a tiktoken rank file")
+        raise BPELensError(binary_file(os.path.basename(path), data.index(b"\0")))
     name = os.path.basename(path)
     ranks: Dict[bytes, int] = {}
     line_of: Dict[int, int] = {}  # rank -> line number, to name both lines of a duplicate

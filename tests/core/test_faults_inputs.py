@@ -205,7 +205,7 @@ JSON_TOO_MUCH = [
     ("r.tiktoken", "YQ== 0\nYg== 99999999999\n", "r.tiktoken: id 99999999999 is far beyond its 2 entries "
                                                   "(a corrupt or hand-edited file)"),
     ("r.tiktoken", "YQ== 0\nYg== -1\n", "r.tiktoken line 2 is not 'base64 rank': 'Yg== -1'"),
-    ("latin1.txt", "caf\xe9 1\n", "latin1.txt: not UTF-8 text at byte 3 (BPE Lens reads UTF-8 vocabulary files)"),
+    ("latin1.txt", "caf\xe9 1\n", "latin1.txt: not valid UTF-8 at byte 3 (BPE Lens reads UTF-8 vocabulary files)"),
     *JSON_TOO_MUCH,
 ])
 def test_damaged_vocabulary_is_one_line(capsys, tmp_path: Path, monkeypatch, name, content, message) -> None:

@@ -75,3 +75,21 @@ def test_the_cli_says_it_in_the_same_wording(tmp_path: Path, capsys: pytest.Capt
 def test_read_error_keeps_the_reason_and_the_path() -> None:
     assert str(read_error("a/b.txt", FileNotFoundError(2, "No such file or directory"))) == no_such_file("a/b.txt")
     assert str(read_error("a/b.txt", IsADirectoryError(21, "Is a directory"))) == "a/b.txt: cannot read (Is a directory)"
+
+
+NOT_UTF8 = b"caf\xe9 1\n"  # Latin-1: the first bad byte is byte 3
+
+
+@pytest.mark.parametrize("reader", ["corpus", "word-count table", "tokenizer.json", "any vocabulary"])
+def test_text_that_is_not_utf8_is_said_in_one_wording(tmp_path: Path, reader: str) -> None:
+    path = tmp_path / NAMES.get(reader, "latin1.json")
+    path.write_bytes(NOT_UTF8)
+    said = _message(reader, path)
+    assert said.split(": ", 1)[-1].startswith("not valid UTF-8 at byte 3"), said
+
+
+@pytest.mark.parametrize("reader", ["corpus", "tokenizer.json", ".tiktoken"])
+def test_a_binary_file_is_said_in_one_wording(tmp_path: Path, reader: str) -> None:
+    path = tmp_path / NAMES.get(reader, "image.json")
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    assert _message(reader, path) == f"{path.name}: looks like a binary file (NUL byte at byte 8), not text"
