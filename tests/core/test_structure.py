@@ -8,6 +8,8 @@ between folders. A folder is a subpackage (``bpe_core.training``); a top-level m
 Imports under ``if TYPE_CHECKING:`` do not count as edges of the function-level and folder-level graphs:
 they never run, and they let an annotation name a type of a layer above without a runtime dependency
 (the facade names its exports that way). The module-level test keeps counting them, as it always has.
+Names loaded with ``importlib`` (the faces' lazy ``__getattr__``) are not seen: a folder's face loads only
+modules of its own folder, and the facade stands above every folder it loads from.
 
 The folders stand in layers, bottom to top; each imports only folders of layers below it (``LAYERS``):
 
