@@ -208,9 +208,6 @@ class EncodePane(QWidget):
         (:class:`~bpe_lens_app.panes.encode_follow.SessionFollower` says when)."""
         self._follower = SessionFollower(self, session)
 
-    def set_merges_limit(self, merges_limit: Optional[int]) -> None:
-        self.set_model(self.model(), merges_limit)
-
     def model(self) -> Optional[BPEModel]:
         if self._source is not None:
             self._model, self._source = self._source(), None

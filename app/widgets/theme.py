@@ -26,8 +26,7 @@ CURVES = (QColor("#1c7ed6"), QColor("#2b8a3e"), QColor("#ae3ec9"), QColor("#e677
 #: the hue of rows the last merge changed (words pane, merges table current row), mixed into the base
 CHANGED_TINT = QColor("#fab005")
 CHANGED_TINT_AMOUNT = 0.25
-#: outline drawn around chips a merge just created (~300 ms)
-FLASH = QColor("#f03e3e")
+#: how long the chips a merge just created stay marked
 FLASH_MS = 300
 #: a pane makes the next merge's chips this long after a step is shown (the user reads it; a held key's next
 #: step comes sooner and the pane makes nothing ahead)

@@ -13,9 +13,10 @@ from PySide6.QtTest import QTest  # noqa: E402
 
 from bpe_lens_app.demo import demo_byte_model, render_inspector_demo  # noqa: E402
 from bpe_lens_app.panes.encode_pane import make_encoder  # noqa: E402
-from bpe_lens_app.features.inspector.pane import InspectorTab, load_vocabulary  # noqa: E402
+from bpe_lens_app.features.inspector.pane import InspectorTab  # noqa: E402
 from bpe_lens_app.features.inspector.token_model import TokenTableModel  # noqa: E402
 from bpe_lens_app.widgets.merge_tree import MergeTreeView  # noqa: E402
+from bpe_core import open_vocabulary  # noqa: E402
 from bpe_core.model import BPEModel  # noqa: E402
 
 from tests.core.paths import find
@@ -236,7 +237,7 @@ def test_big_vocabulary_loads_and_searches_fast(qtbot):
 
 @pytest.mark.skipif(not os.path.exists(GPT2), reason="GPT-2 tokenizer.json not available")
 def test_gpt2_international(qtbot):
-    gpt2 = load_vocabulary(GPT2)
+    gpt2 = open_vocabulary(GPT2)  # as File -> Open vocabulary does
     tab = InspectorTab(gpt2, "gpt2")
     qtbot.addWidget(tab)
     tid = gpt2.id_of(b" international")

@@ -87,9 +87,6 @@ class HealthTableModel(QAbstractTableModel):
         self._all = rows
         self._rebuild()
 
-    def row_at(self, r: int) -> Optional[TokenHealth]:
-        return self._rows[r] if 0 <= r < len(self._rows) else None
-
     @property
     def shown(self) -> List[TokenHealth]:
         """The rows as the view shows them (filtered, sorted)."""

@@ -24,14 +24,7 @@ from ...widgets.merge_tree import MergeTreeView
 from ...panes.encode_pane import EncodePane
 from .token_model import TOKEN_ID_ROLE, TokenTableModel
 
-__all__ = ["TokenChipDelegate", "InspectorTab", "load_vocabulary"]
-
-
-def load_vocabulary(path) -> BPEModel:
-    """Any vocabulary file or folder :func:`bpe_core.formats.detect.open_vocabulary` reads."""
-    from bpe_core import open_vocabulary
-
-    return open_vocabulary(path)
+__all__ = ["TokenChipDelegate", "InspectorTab"]
 
 
 class TokenChipDelegate(QStyledItemDelegate):
