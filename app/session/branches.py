@@ -1,7 +1,11 @@
-"""The tie and branch commands over the session: what ties where the timeline stands, merge a pair by hand
-(a branch when merges follow), switch branches, compare two. The algorithms are the core's
-(:mod:`bpe_core.training.ties`, :mod:`bpe_core.training.branches`); this only turns intents into calls
-and tells the panes (through the session's own signals) what changed.
+"""The commands for ties and branches, over the session.
+
+At a merge where several pairs are tied for the most frequent, the user may look at the ties, merge
+another pair by hand (which starts a new branch when merges were already known after that point),
+switch between branches, and compare two of them. The algorithms belong to the core
+(:mod:`bpe_core.training.ties`, :mod:`bpe_core.training.branches`). :class:`BranchCommands` only turns
+the user's intent into those calls, waits for the trainer when it must, and tells the panes what changed
+through the session's own signals (``republish``).
 """
 from __future__ import annotations
 
@@ -17,16 +21,17 @@ from .session import Session
 
 
 class BranchCommands(QObject):
-    """Ties, manual picks and branches of the session's timeline (a new corpus starts one branch, main)."""
+    """Ties, pairs merged by hand, and branches of the session's timeline. A new corpus starts with one
+    branch, main."""
 
-    branches_changed = Signal()  # a branch was made or switched to: the list changed
-    ties_changed = Signal()  # the position moved (or the trainer arrived there): ask :meth:`ties` again
+    branches_changed = Signal()  # a branch was made or switched to, so the list of branches changed
+    ties_changed = Signal()  # the position moved, or the trainer arrived there: ask :meth:`ties` again
 
     def __init__(self, session: Session, parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
         self.session = session
         self._branches: Optional[Branches] = None
-        self._watching = False  # the tie inspector is shown: the timeline records the ties where its trainer passes
+        self._watching = False  # the tie inspector is shown, so the timeline records the ties the trainer passes
         for signal in (session.steps_applied, session.steps_undone, session.reset_done, session.caught_up,
                        session.run_finished):
             signal.connect(self.ties_changed)
@@ -35,6 +40,7 @@ class BranchCommands(QObject):
     # -- questions -------------------------------------------------------------------------------------
     @property
     def branches(self) -> Optional[Branches]:
+        """The branches of the current timeline (made afresh for a new timeline); None before a corpus."""
         tl = self.session.core
         if tl is None:
             return None
@@ -43,22 +49,24 @@ class BranchCommands(QObject):
         return self._branches
 
     def ties(self) -> Optional[Ties]:
-        """The pairs tied at the position: read where the trainer passed it while watched (reading ahead, a run),
-        or from the trainer standing there. None: not yet (:meth:`fetch_ties` brings the trainer)."""
+        """The pairs tied at the position. They are known when the trainer passed this merge while the ties
+        were watched (reading ahead, or in a run), or when the trainer stands here. None when they are not
+        known yet: :meth:`fetch_ties` brings the trainer."""
         tl = self.session.core
         return tl.ties_here() if tl is not None else None
 
     def watch_ties(self, on: bool) -> None:
-        """Record the ties at each position the trainer passes (while the inspector is shown): steps read ahead
-        show theirs at once. Off: nothing is computed."""
+        """Record the ties at each merge the trainer passes, while the tie inspector is shown, so that steps
+        read ahead show their ties at once. When off, no ties are computed."""
         self._watching = on
         if self.session.core is not None:
             self.session.core.watch_ties = on
 
     def fetch_ties(self, then) -> bool:
-        """The ties at the position are unknown and the trainer stands idle elsewhere (read ahead, or past a seek
-        back): bring it here, then ``then()`` (True: asked). Never while it moves (a step, a catch-up, a run the
-        user started: their frames bring the ties, or the next call finds it idle)."""
+        """Bring the trainer here and then call ``then()``, when the ties at the position are unknown and the
+        trainer stands idle elsewhere (it read ahead, or the user sought back). Returns True when it was asked.
+        Nothing is asked while the trainer moves (a step, a catch-up, a run): its frames bring the ties, or
+        the next call finds it idle."""
         tl, s = self.session.core, self.session
         if tl is None or tl.is_moving or s.is_loading or s.is_running or not tl.is_lagging:
             return False
@@ -66,6 +74,7 @@ class BranchCommands(QObject):
         return True
 
     def all(self) -> List[Branch]:
+        """Every branch, main first."""
         return self.branches.all() if self.branches is not None else []
 
     @property
@@ -73,14 +82,16 @@ class BranchCommands(QObject):
         return self.branches.current_id if self.branches is not None else 0
 
     def compare(self, a: int, b: int, words: Tuple[int, ...] = ()) -> Optional[BranchComparison]:
+        """How branches ``a`` and ``b`` differ (their merges, and the segmentations of ``words``)."""
         return self.branches.compare(a, b, words=words) if self.branches is not None else None
 
     # -- commands --------------------------------------------------------------------------------------
     def pick(self, left: int, right: int) -> None:
-        """Merge (left, right) at the position instead of the rule's pair (waits for the trainer). Where no merge
-        was reached after the position yet, the rule's next merge is reached first (shown as the next merge in
-        the pair chart all along): picking another pair "instead" keeps it as this branch's and forks, so the
-        two can be compared; picking the rule's own pair just steps."""
+        """Merge the pair (left, right) at the position instead of the pair the tie rule would take. This waits
+        for the trainer. When no merge after the position is known yet, the rule's next merge is made first
+        (the pair chart showed it as the next merge all along), so that picking another pair keeps the rule's
+        merge on this branch and starts a new branch, and the two can be compared. Picking the rule's own pair
+        is just a step."""
         if self.branches is None or not self.session.when_ready(lambda: self.pick(left, right)):
             return
         tl = self.session.core
@@ -96,7 +107,7 @@ class BranchCommands(QObject):
         self.branches_changed.emit()  # a new branch, or the current one knows other merges now
 
     def switch(self, branch_id: int) -> None:
-        """The timeline shows ``branch_id``'s merges, at the position that branch was left at."""
+        """Show the merges of branch ``branch_id``, at the merge where the user left that branch."""
         br = self.branches
         if br is None or branch_id == br.current_id or not self.session.when_ready(lambda: self.switch(branch_id)):
             return
@@ -113,7 +124,7 @@ class BranchCommands(QObject):
         self.branches_changed.emit()
 
     def restore(self, data: dict) -> None:
-        """Rebuild saved branches (:meth:`Branches.to_data`) on a corpus just loaded (a workspace)."""
+        """Rebuild the branches a workspace saved (:meth:`Branches.to_data`) on the corpus just loaded."""
         tl = self.session.core
         if tl is None or not self.session.when_ready(lambda: self.restore(data)):
             return

@@ -1,10 +1,11 @@
-"""A corpus of several files, and one that is not UTF-8: how the app counts them, as the CLI does.
+"""How the app reads a corpus made of several files, or one that is not valid UTF-8, the way the CLI does.
 
-``bpe-lens-cli train a.txt b.txt`` counts several files as one corpus, their concatenation
-(:func:`bpe_core.corpus.files.count_words_in_files`); File → Open corpus… with several files selected
-loads them the same way (it loaded the first one, silently). ``--errors replace`` reads bytes that are
-not UTF-8 as U+FFFD; the app's choice is the training settings' "Decode errors" (remembered), and a
-corpus that fails to decode offers "Decode with replacement" in its message box.
+``bpe-lens-cli train a.txt b.txt`` counts several files as one corpus, as if they were one file
+(:func:`bpe_core.corpus.files.count_words_in_files`). File → Open corpus… with several files selected
+loads them the same way (it used to load only the first one, without a word). The CLI's
+``--errors replace`` reads bytes that are not UTF-8 as U+FFFD. In the app, that choice is the training
+settings' "Decode errors", which is remembered, and the message box for a corpus that fails to decode
+offers a "Decode with replacement" button.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Callable, Sequence, Tuple, Union
 
 from PySide6.QtCore import QSettings
 
-from bpe_core import Trainer, TrainerConfig
+from bpe_core import Timeline, Trainer, TrainerConfig
 from bpe_core.base import check_config
 
 #: how bytes that are not UTF-8 are read: an error naming the byte, or U+FFFD (the CLI's ``--errors``)
@@ -43,11 +44,13 @@ def corpus_name(paths: Sequence[str]) -> str:
 
 
 def corpus_factory(factory: Callable, errors: str = "strict") -> Callable:
-    """A trainer factory ``(paths, config, *, progress, cancel)`` over ``factory`` (a ``Trainer.from_corpus``
-    of one path): one file read strictly goes to ``factory`` as before; several files, or reading with
-    replacement, are counted as the CLI counts them (a Trainer's own ``from_corpus``: its class is kept,
-    so a test's slowed trainer stays slow). Another factory gets the list and ``errors`` when they are not
-    its usual one file, read strictly."""
+    """Wrap ``factory`` (which makes a trainer from one path, like ``Trainer.from_corpus``) into a factory
+    ``(paths, config, *, progress, cancel)`` for a whole corpus.
+
+    One file read strictly goes to ``factory`` unchanged. Several files, or reading with replacement, are
+    counted the way the CLI counts them, and the trainer is made by ``factory``'s own class, so that a
+    test's slowed trainer stays slow. Any other kind of factory receives the list of paths, and
+    ``errors``, when the corpus is not one file read strictly."""
     def make(paths: Sequence[str], config: TrainerConfig, *, progress=None, cancel=None):
         if len(paths) == 1 and errors == "strict":
             return factory(paths[0], config, progress=progress, cancel=cancel)
@@ -64,6 +67,17 @@ def corpus_factory(factory: Callable, errors: str = "strict") -> Callable:
         return factory(corpus, config, progress=progress, cancel=cancel, **extra)
 
     return make
+
+
+def corpus_loader(paths: Sequence[str], config: TrainerConfig, factory: Callable, errors: str = "strict") -> Callable:
+    """The job a worker runs to load a corpus: it counts the words of ``paths`` with ``factory``'s trainer
+    (see :func:`corpus_factory`) and returns the new :class:`~bpe_core.training.timeline.Timeline`."""
+    make = corpus_factory(factory, errors)
+
+    def load(*, progress, cancel) -> Timeline:
+        return Timeline.from_corpus(paths, config, progress=progress, cancel=cancel, factory=make)
+
+    return load
 
 
 def is_decode_error(message: str) -> bool:

@@ -1,17 +1,24 @@
-"""What the session's signals carry: frozen records, and the text an error becomes for the user.
+"""What the session's signals carry: small frozen records, and the sentence an error becomes for the user.
 
-(The core's own records, ``MergeStep``, ``Progress``, ``BPEModel``, travel as they are.)
+The core's own records (``MergeStep``, ``Progress``, ``BPEModel``) travel in the signals as they are;
+the records here describe what only the session knows: the corpus loaded, and a run's progress and end.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Optional, Tuple
 
 from bpe_core import BPELensError, TrainerConfig
 
+from .corpus_files import corpus_name
+
+if TYPE_CHECKING:
+    from bpe_core import Timeline
+
 
 def user_message(exc: BaseException) -> str:
-    """What the user reads for an exception: our own messages as they are, others named."""
+    """The sentence the user reads for an exception: our own messages as they are, other errors with
+    their kind named."""
     if isinstance(exc, BPELensError):
         return str(exc)
     if isinstance(exc, UnicodeDecodeError):
@@ -23,6 +30,8 @@ def user_message(exc: BaseException) -> str:
 
 @dataclass(frozen=True)
 class CorpusInfo:
+    """The corpus just loaded (``corpus_loaded``): its files, its name, and the counts the window shows."""
+
     path: str
     name: str
     unique_words: int
@@ -36,6 +45,9 @@ class CorpusInfo:
 
 @dataclass(frozen=True)
 class RunProgress:
+    """How far a run the user started has come (``run_progress``): ``done`` of ``total`` merges (None:
+    unknown), and the position it has reached."""
+
     kind: str  # "run" | "play" | "seek" | "reset"
     done: int
     total: Optional[int]
@@ -44,7 +56,17 @@ class RunProgress:
 
 @dataclass(frozen=True)
 class RunEnd:
+    """How a run or a step ended (``run_finished``), and the position it ended at."""
+
     kind: str
     #: why it ended: the trainer's stop reason, "paused", "cancelled", "done" or an error message
     reason: str
     merge_count: int
+
+
+def corpus_info(timeline: Timeline, paths: Tuple[str, ...], config: TrainerConfig) -> CorpusInfo:
+    """The record ``corpus_loaded`` carries for a timeline just counted from ``paths``."""
+    stats = timeline.stats
+    return CorpusInfo(path=paths[0], name=corpus_name(paths), unique_words=len(timeline.words),
+                      total_words=stats.total_words, total_units=stats.total_units,
+                      initial_vocab=timeline.initial_vocab, config=config, paths=paths)

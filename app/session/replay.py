@@ -1,133 +1,139 @@
-"""Run to target over merges already known: shown from the timeline's records, never trained again.
+"""Run to target over merges the timeline already knows: shown from its records, never trained again.
 
-A mixin of :class:`~bpe_lens_app.session.session.Session` (kept apart so that the session's commands fit one file).
-After Reset the timeline still knows every merge the training reached; Run to target shows them from the
-records (:meth:`Timeline.jump <bpe_core.training.timeline.Timeline.jump>`) in :data:`REPLAY_FRAMES` frames, one
-event-loop pass each, with the progress bar and Cancel of any run (issue 23, finding 2: on the 17.6 MB corpus
-the run waited 9.5 s for the trainer to go back to merge 0, showing nothing, then trained the 29,743 merges
-again). The trainer follows afterwards, in the background (a catch-up, as after a seek).
+After Reset, the timeline still remembers every merge the training reached. When the user then presses
+Run to target, training those merges again would waste the user's time: on the 17.6 MB corpus the run
+used to wait 9.5 seconds, showing nothing, for the trainer to go back to merge 0, and then trained all
+29,743 merges again (issue 23, finding 2). Instead, a :class:`Replay` shows the known merges from the
+records (:meth:`Timeline.jump <bpe_core.training.timeline.Timeline.jump>`) in :data:`REPLAY_FRAMES`
+frames, one event-loop pass each, with the progress bar and the Cancel button of any run. The trainer
+follows afterwards, in the background, as it does after a seek.
 
-Known merges that end short of the target (a run was cancelled) replay, then the run waits, still a run that
-Cancel stops, for the trainer to reach the last of them, and trains on from there. Where a run ended on a stop
-rule is remembered (:meth:`_note_end`), so a replay to there ends with the same words, and Run to target
-pressed there says so at once instead of waiting for the trainer.
+When the known merges end before the target (an earlier run was cancelled), the replay shows them, and
+then the run, still a run that Cancel stops, waits for the trainer to reach the last of them and trains
+on from there. When a run had stopped on a training rule at the last known merge (known_end.py), the
+replay ends with the same reason, and Run to target pressed right there says at once why training
+stopped, instead of waiting for the trainer to get there and find out again.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer
 
+from bpe_core import MergeStep
+
+from .known_end import KnownEnd
 from .payloads import RunEnd, RunProgress
 from .run_kinds import AHEAD, CATCH_UP
-from .stop_text import STOP_RULES
 
-#: a replay shows the known merges in this many frames (the target after as many event-loop passes)
+#: A replay shows the known merges in this many frames, so it reaches its goal after as many event-loop passes.
 REPLAY_FRAMES = 8
-#: ms between a replay's frames: each is painted, with its progress, before the next
+#: Milliseconds between a replay's frames: each frame, with its progress, is painted before the next.
 REPLAY_MS = 15
 
 
-class Replays:
-    """Run to target from the records (see the module doc); the session calls the hooks named ``_..._replay``."""
+class Replay(QObject):
+    """Run to target from the records, for the session (see the module's description).
 
-    def _init_replay(self) -> None:
-        self._replay: Optional[Tuple[int, int]] = None  # (first merge, last merge) of the replay going on
-        self._replay_waits = False  # the replay is done short of the target: the run waits for the trainer
-        self._known_end: Optional[tuple] = None  # (timeline, merges known, last pair, stop rule) of a run's end
-        self._replay_timer = QTimer(self, singleShot=True, interval=REPLAY_MS)
-        self._replay_timer.timeout.connect(self._replay_frame)
+    It is given the session, whose timeline it reads and whose run signals it emits, the session's
+    :class:`~bpe_lens_app.session.runs.Runs` (a run that the user started stops when the replay starts;
+    a silent one may go on), the session's :class:`KnownEnd`, and ``show(steps, undone)``, which tells the
+    panes what a jump changed. While the replay shows frames, or while its run waits for the trainer to
+    train on, the session counts it as a run the user started (:attr:`is_on`).
+    """
+
+    def __init__(self, session, runs, known_end: KnownEnd, *,
+                 show: Callable[[List[MergeStep], bool], None]) -> None:
+        super().__init__(session)
+        self._session, self._runs, self._known_end, self._show = session, runs, known_end, show
+        self._span: Optional[Tuple[int, int]] = None  # (first merge, goal) while frames are being shown
+        self._waits = False  # the frames are shown, and the run waits for the trainer to train on
+        self._timer = QTimer(self, singleShot=True, interval=REPLAY_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
 
     @property
-    def _replaying(self) -> bool:
-        """A run the user started is on, shown from the records (or waiting for the trainer to train on)."""
-        return self._replay is not None or self._replay_waits
+    def is_on(self) -> bool:
+        """Frames are being shown, or the run the replay started waits for the trainer."""
+        return self._span is not None or self._waits
 
-    def _known_stop(self) -> Optional[str]:
-        """The stop rule where the known merges end, remembered from the run that ended there (None: unknown)."""
-        end, tl = self._known_end, self._tl
-        if end is None or tl is None or end[0] is not tl or len(tl.steps) != end[1]:
-            return None
-        last = tl.steps[-1] if tl.steps else None
-        return end[3] if (last and (last.left, last.right)) == end[2] else None
+    @property
+    def is_showing(self) -> bool:
+        """Frames are still being shown: the trainer should not start following meanwhile."""
+        return self._span is not None
 
-    def _note_end(self) -> None:
-        """Remember a stop rule reached at the last known merge (after each frame and each run's end)."""
-        tl = self._tl
-        if tl is not None and tl.stop_reason in STOP_RULES and not tl.is_lagging and tl.merge_count == len(tl.steps):
-            last = tl.steps[-1] if tl.steps else None
-            self._known_end = (tl, len(tl.steps), last and (last.left, last.right), tl.stop_reason)
-
-    def _replay_to_target(self) -> bool:
-        """Run to target from the records when merges past the position are known; False: the trainer must run.
-        At the known end it says at once why training stopped there."""
-        tl = self._tl
-        if tl is None or self._calls.busy:
+    def run_to_target(self) -> bool:
+        """Start Run to target from the records when merges past the position are known; at the known end,
+        say at once why training stopped there. False: nothing is known ahead, so the trainer must run."""
+        s, runs = self._session, self._runs
+        tl = s.core
+        if tl is None or s.is_loading:
             return False
-        if self._replaying:
+        if self.is_on:
             return True  # pressed again: the replay goes on
-        at, reason = tl.merge_count, self._known_stop()
+        at, reason = tl.merge_count, self._known_end.stop_rule(tl)
         goal = min(tl.target_merges, len(tl.steps))
         if reason is not None and at == len(tl.steps):
-            self._stop_run("paused")
-            self.run_started.emit("run")
-            self.run_finished.emit(RunEnd("run", reason, at))
+            runs.stop("paused")
+            s.run_started.emit("run")
+            s.run_finished.emit(RunEnd("run", reason, at))
             return True
         if goal <= at:
             return False
-        if self._run is not None and self._run_kind not in (CATCH_UP, AHEAD):
-            self._stop_run("paused")  # a run the user started (Play, a long step); a silent move goes on
-        self._then = None
-        self._replay = (at, goal)
-        self._run_goal = goal if reason is not None else tl.target_merges
-        self.run_started.emit("run")
-        self._replay_timer.start(0)  # the first frame once the run's start (Cancel, the busy bar) is painted
+        if runs.worker is not None and not runs.is_a(CATCH_UP, AHEAD):
+            runs.stop("paused")  # Play, a long step, a key step; a catch-up or read-ahead goes on
+        runs.waiting = None
+        runs.goal = goal if reason is not None else tl.target_merges
+        s.run_started.emit("run")
+        self._span = (at, goal)
+        self._timer.start(0)  # the first frame once the run's start (Cancel, the busy bar) is painted
         return True
 
-    def _replay_frame(self) -> None:
-        """Show the next frame of known merges; at the last, finish (or train on past the known merges)."""
-        if self._replay is None or self._tl is None:
+    def end(self, reason: str) -> None:
+        """A command, Cancel or a load stops the replay where it is, or the run that waits after it."""
+        if not self.is_on:
             return
-        (first, goal), tl = self._replay, self._tl
+        self._timer.stop()
+        if self._waits:
+            self._runs.waiting = None
+        self._span, self._waits = None, False
+        self._runs.follow_later.start()  # the trainer follows to where the replay stopped
+        self._session.run_finished.emit(RunEnd("run", reason, self._session.merge_count))
+
+    def _on_timer_timeout(self) -> None:
+        """Show the next frame of known merges; after the last one, finish or train on."""
+        s, runs = self._session, self._runs
+        tl = s.core
+        if self._span is None or tl is None:
+            return
+        first, goal = self._span
         k = min(goal, tl.merge_count + max(1, -(-(goal - first) // REPLAY_FRAMES)))
         self._show(*tl.jump(k))
-        if self._run is not None and self._needs_catch_up():
-            self._run.requestInterruption()  # a silent move heading elsewhere: the trainer follows at the end
-        total = max(self.target_merges, goal) - first
-        self.run_progress.emit(RunProgress("run", k - first, total, k))
+        if runs.worker is not None and runs.needs_catch_up():
+            runs.worker.requestInterruption()  # a silent run heading elsewhere: the trainer follows at the end
+        s.run_progress.emit(RunProgress("run", k - first, max(s.target_merges, goal) - first, k))
         if k < goal:
-            self._replay_timer.start(REPLAY_MS)
+            self._timer.start(REPLAY_MS)
             return
-        self._replay = None
-        reason = self._known_stop()
+        self._span = None
+        reason = self._known_end.stop_rule(tl)
         if reason is not None or k >= tl.target_merges:
-            self._settle_later.start()  # the trainer follows, once this frame is painted
-            self.run_finished.emit(RunEnd("run", reason or "done", k))
+            runs.follow_later.start()  # the trainer follows, once this frame is painted
+            s.run_finished.emit(RunEnd("run", reason or "done", k))
         else:
-            self._train_on()
+            self._wait_for_trainer()
+
+    def _wait_for_trainer(self) -> None:
+        """The known merges end short of the target: the run waits for the trainer there, then trains on."""
+        runs = self._runs
+        self._waits = True
+        runs.waiting = self._train_on
+        if runs.worker is None:  # else a silent run goes on; redirected here, it calls ``waiting`` on arrival
+            runs.follow_later.stop()
+            if self._session.core.is_lagging or runs.needs_catch_up():
+                runs.catch_up(exact=True)
+            else:
+                self._train_on()
 
     def _train_on(self) -> None:
-        """The known merges end short of the target: the run waits for the trainer there, then trains on."""
-        self._replay_waits = True
-        self._then = self._trained_on
-        if self._run is None:  # else a silent move goes on; redirected here, it runs ``_then`` on arrival
-            self._settle_later.stop()
-            if self._tl.is_lagging or self._needs_catch_up():
-                self._catch_up(exact=True)
-            else:
-                self._trained_on()
-
-    def _trained_on(self) -> None:
-        self._replay_waits = False
-        self.run_to_target()
-
-    def _end_replay(self, reason: str) -> None:
-        """A command, Cancel or a load stops the replay where it is (or the run waiting for the trainer)."""
-        if not self._replaying:
-            return
-        self._replay_timer.stop()
-        if self._replay_waits:
-            self._then = None
-        self._replay, self._replay_waits = None, False
-        self._settle_later.start()  # the trainer follows to where it stopped
-        self.run_finished.emit(RunEnd("run", reason, self.merge_count))
+        self._waits = False
+        self._session.run_to_target()

@@ -83,7 +83,7 @@ def test_no_stall_over_budget_during_run_and_seek(qtbot, wiki_window):
         assert s.merge_count == 400
         qtbot.waitUntil(lambda: _settled(s), timeout=60000)
         qtbot.wait(100)  # the encode pane's worker and repaint
-    assert s._trainer.merge_count == 400
+    assert s.core.trainer.merge_count == 400
     print(f"longest stalls: run {run.ms:.0f} ms, back {back.ms:.0f} ms, forward {forward.ms:.0f} ms")
     assert max(run.ms, back.ms, forward.ms) < STALL_BUDGET_MS, (run.ms, back.ms, forward.ms)
 
@@ -106,7 +106,7 @@ def test_a_seek_shows_the_state_of_merge_k_at_once(qtbot, loaded_window):
     qtbot.waitUntil(lambda: w.encode.encoding() is not None
                     and w.encode.encoding().ids == make_encoder(s.model()).encode(text).ids, timeout=5000)
     qtbot.waitUntil(lambda: _settled(s), timeout=20000)
-    assert s._trainer.merge_count >= 7  # at merge 7, or reading ahead of it
+    assert s.core.trainer.merge_count >= 7  # at merge 7, or reading ahead of it
     assert list(s.top_pairs) == fresh.top_pairs(len(s.top_pairs))
     assert w.pair_chart.bar_lengths()[0] == float(s.top_pairs[0].count)
 
@@ -121,7 +121,7 @@ def test_steps_while_the_trainer_catches_up_land_where_asked(qtbot, loaded_windo
     s.undo(2)
     assert s.merge_count == 9
     qtbot.waitUntil(lambda: _settled(s), timeout=20000)
-    assert s._trainer.merge_count >= 9  # at the position, or reading ahead of it
+    assert s.core.trainer.merge_count >= 9  # at the position, or reading ahead of it
     _assert_shows_merge(s, 9)
     s.step(3)  # a plain step, or merges read ahead shown from the records
     assert s.merge_count == 12
@@ -168,7 +168,7 @@ def test_held_keys_never_queue(qtbot, loaded_window):
         _auto_repeat(w)
     # the first goes to the trainer at once, the rest wait for the next pass, where only the newest is asked
     # for (after the first merge: a held key's request replaces what waits, it never adds to it)
-    qtbot.waitUntil(lambda: s.merge_count == 2 and not (s._run is not None and s._run_kind == KEY_STEP), timeout=10000)
+    qtbot.waitUntil(lambda: s.merge_count == 2 and not s._runs.is_a(KEY_STEP), timeout=10000)
     qtbot.wait(100)
     assert s.merge_count == 2  # and nothing more arrives
     assert w.train_actions.latest.dropped == 4
@@ -188,7 +188,7 @@ def test_deliberate_presses_are_never_dropped(qtbot, loaded_window):
 def test_steps_show_merges_read_ahead_at_once_and_exact(qtbot, loaded_window):
     """After a step the trainer reads ahead on a worker; the next steps show those merges from the records
     at once (no merge on the GUI thread), exactly as a fresh run, and the slider does not grow by them.
-    (Read-ahead is on by default, see session_defaults.READ_AHEAD.)"""
+    (Read-ahead is on by default, see run_kinds.READ_AHEAD.)"""
     w = loaded_window
     s = w.session
     s.read_ahead = 64
@@ -203,11 +203,11 @@ def test_steps_show_merges_read_ahead_at_once_and_exact(qtbot, loaded_window):
 
 
 def test_read_ahead_is_on_by_default(qtbot, loaded_window):
-    """On since background workers wait while a frame is painted (session_defaults.READ_AHEAD says why)."""
+    """On since background workers wait while a frame is painted (run_kinds.READ_AHEAD says why)."""
     s = loaded_window.session
     assert s.read_ahead == 64
     s.step()
-    qtbot.waitUntil(lambda: s._trainer.merge_count > s.merge_count == 1, timeout=20000)  # the trainer reads on
+    qtbot.waitUntil(lambda: s.core.trainer.merge_count > s.merge_count == 1, timeout=20000)  # the trainer reads on
     assert len(s.timeline) == 1 and loaded_window.controls.timeline.maximum() == 1  # unshown, not on the slider
 
 
@@ -217,7 +217,7 @@ def test_a_step_asked_before_the_trainer_read_it_lands_when_it_has(qtbot, loaded
     s.read_ahead = 0
     s.step()
     s.read_ahead = 4
-    s._catch_up()  # reading ahead from merge 1
+    s._runs.catch_up()  # reading ahead from merge 1
     target = s.merge_count + 6  # beyond what it reads at first: the requests wait for the worker's frames
     while s.merge_count < target:
         start = s.merge_count

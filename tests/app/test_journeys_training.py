@@ -70,7 +70,7 @@ def counter_numbers(window):
 
 def settled(session) -> bool:
     """No run, no catch-up, no read-ahead: the trainer rests at the position."""
-    return not session.is_running and session._run is None and not session.is_catching_up
+    return not session.is_running and not session.core.is_moving and not session.is_catching_up
 
 
 STOPPED = ("No pair occurs", "The vocabulary reached its target size")  # the stop rules' words (stop_text.py)
@@ -187,7 +187,7 @@ def test_reset_then_run_to_target_replays_the_known_merges(qtbot, user_window, a
     qtbot.keyClick(window, Qt.Key_Home)  # Reset
     assert counter_numbers(window)[0] == 0
     qtbot.wait(300)  # the trainer starts back to merge 0 in the background
-    counted = MergeCounter(session._trainer)
+    counted = MergeCounter(session.core.trainer)
     shown = []
     session.steps_applied.connect(lambda steps: shown.append((steps[-1].rank, counted.count)))
 
@@ -205,7 +205,7 @@ def test_reset_then_run_to_target_replays_the_known_merges(qtbot, user_window, a
     qtbot.keyClick(window, Qt.Key_End)
     assert window.statusBar().currentMessage().startswith(stopped)
     qtbot.waitUntil(lambda: settled(session), timeout=300000)  # the trainer caught up, in the background
-    assert counter_numbers(window) == (end, end) and session._trainer.merge_count == end
+    assert counter_numbers(window) == (end, end) and session.core.trainer.merge_count == end
 
 
 @pytest.mark.parametrize("argv", CORPORA)

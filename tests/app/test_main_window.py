@@ -202,7 +202,7 @@ def test_closing_during_a_run_stops_the_worker(qtbot, tmp_path, slow_trainer_fac
         session.load_corpus(RESOURCES / "corpus" / "default.txt")
     with qtbot.waitSignal(session.run_progress, timeout=10000):
         window.train_actions["run"].trigger()
-    worker = session._run
+    worker = session._runs.worker
     assert session.is_running and worker.isRunning()
     window.close()
     assert not worker.isRunning() and not session.is_running

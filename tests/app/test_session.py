@@ -37,7 +37,7 @@ def test_long_seek_runs_on_a_worker_in_batches(qtbot, loaded_session: Session):
     assert s.model().merges == [(st.left, st.right) for st in s.history]
     # the mirrors hold what the trainer holds
     for i in range(len(s.words)):
-        assert s.segmentation(i) == s._trainer.segmentation(i)
+        assert s.segmentation(i) == s.core.trainer.segmentation(i)
 
 
 def test_word_history_ends_at_the_current_segmentation(qtbot, loaded_session: Session):
@@ -95,4 +95,4 @@ def test_run_to_target_replays_the_known_merges_then_trains_on(qtbot, loaded_ses
         assert s.is_running and s.run_kind == "run"
     assert end.args[0].reason == s.stop_reason == "min_frequency" and s.merge_count > known
     assert running and all(running) and kinds[0] == "run"
-    assert s._trainer.merge_count == s.merge_count == len(s.core.steps)
+    assert s.core.trainer.merge_count == s.merge_count == len(s.core.steps)

@@ -146,10 +146,10 @@ def test_play_and_pause(qtbot, loaded_window):
     assert all(len(batch) == 1 for batch in applied[:3])  # 20/s: one merge per batch
     finished = []
     s.run_finished.connect(finished.append)
-    worker = s._run
+    worker = s._runs.worker
     w.controls.speed_box.setCurrentIndex(w.controls.speed_box.findData(500))  # faster, same run
     qtbot.waitUntil(lambda: any(len(batch) > 1 for batch in applied), timeout=10000)
-    assert s._run is worker and not finished and play.isChecked()
+    assert s._runs.worker is worker and not finished and play.isChecked()
     with qtbot.waitSignal(s.run_finished) as end:
         play.trigger()
     assert end.args[0].reason == "paused"
