@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -39,10 +40,25 @@ CORPORA = {
     "wiki": ("wikitext-2-raw/wiki.valid.raw", (0, 2400), (3600, 3760), 3000),
 }
 THRESHOLDS = (0.6, 0.9, 1.0)
+#: small random texts (``small_text``) for the reference's rare paths: the first 20 seeds, one where it
+#: crashes (an empty pair table), and every seed of 1000-1299 where a merge forms a string that is already
+#: a present token (its "Additional merges", which makes its pair counts drift)
+SMALL_SEEDS = list(range(1000, 1020)) + [1034, 1037, 1074, 1079, 1092, 1122, 1127, 1139, 1149, 1169, 1191,
+                                         1216, 1217, 1256, 1281, 1292]
 
 
 def run_names() -> list:
-    return [f"{c}_t{t}" for c in CORPORA for t in THRESHOLDS]
+    return [f"{c}_t{t}" for c in CORPORA for t in THRESHOLDS] + ["small"]
+
+
+def small_text(seed: int) -> tuple:
+    """A small random text over 1-4 letters, with a threshold and a vocabulary size: (text, τ, size)."""
+    rnd = random.Random(seed)
+    alphabet = rnd.choice(["ab", "abc", "abcd", "ab ", "aab"]).strip()
+    words = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 9))) for _ in range(rnd.randint(3, 40))]
+    lines = [" ".join(rnd.choice(words) for _ in range(rnd.randint(1, 8))) for _ in range(rnd.randint(1, 30))]
+    threshold = rnd.choice([0.3, 0.5, 0.6, 0.8, 0.9, 1.0])
+    return "\n".join(lines) + "\n", threshold, rnd.randint(6, 40)
 
 
 def line_slice(path: Path, lines: tuple) -> bytes:
@@ -70,7 +86,10 @@ def reference_commit(ref: Path) -> str:
 class Observer:
     """Wraps three methods of the reference's BPE class to record what its run does."""
 
+    last = None   # the latest observer, to read a run that crashed
+
     def __init__(self, bpe_module):
+        Observer.last = self
         self.cls = bpe_module.BPE
         self.saved = {}
         self.initial = []
@@ -184,6 +203,36 @@ def make_run(ref: Path, name: str, tmp: Path) -> dict:
     }
 
 
+def make_small(ref: Path, tmp: Path) -> dict:
+    """The reference on each of SMALL_SEEDS' texts; where it crashes, its events up to the crash."""
+    cases = []
+    for seed in SMALL_SEEDS:
+        text, threshold, vocab_size = small_text(seed)
+        train_file, model_file = tmp / f"{seed}.txt", tmp / f"{seed}.model.json"
+        train_file.write_text(text, encoding="utf-8")
+        case = {"seed": seed, "text": text, "vocab_size": vocab_size, "threshold": threshold}
+        try:
+            bpe, obs = train(ref, train_file, model_file, vocab_size, threshold)
+        except IndexError as e:   # the reference's most_common(1)[0] on an empty pair table
+            case["error"] = f"IndexError: {e}"
+            case["events"] = [[m["count"], m["actual"]] for m in Observer.last.merges]
+            cases.append(case)
+            continue
+        model = json.loads(model_file.read_text(encoding="utf-8"))
+        case.update({
+            "initial": obs.initial, "events": events_of(bpe, obs) if bpe.events else [],
+            "ties": {str(i): [len(m["tied"]), tie_digest(m["tied"])]
+                     for i, m in enumerate(obs.merges) if len(m["tied"]) > 1},
+            "tokens": [[d["id"], d["str"], d["freq"], d["present"]] for d in model["tokens"]],
+            "model_sha256": sha256(model_file.read_bytes()),
+            "encoding": tokenize(ref, model_file, train_file, tmp / f"{seed}.tok.txt"),
+        })
+        cases.append(case)
+    return {"reference": {"repo": "pchizhov/picky_bpe", "commit": reference_commit(ref)},
+            "generator": "scripts/make_picky_goldens.py small_text(seed)", "coverage": 0.9999,
+            "python": sys.version.split()[0], "cases": cases}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref", required=True, type=Path, help="checkout of pchizhov/picky_bpe")
@@ -193,9 +242,13 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for name in args.runs or run_names():
         with tempfile.TemporaryDirectory() as tmp:
-            golden = make_run(args.ref.resolve(), name, Path(tmp))
+            make = make_small if name == "small" else lambda ref, tmp: make_run(ref, name, tmp)
+            golden = make(args.ref.resolve(), Path(tmp))
         path = args.out / f"{name}.json"
         path.write_text(json.dumps(golden, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+        if name == "small":
+            print(f"small: {len(golden['cases'])} texts, {path.stat().st_size} bytes")
+            continue
         n_split = sum(1 for e in golden["events"] if e[0] == "s")
         print(f"{name}: {len(golden['events']) - n_split} merges, {n_split} removals, "
               f"{len(golden['ties'])} tied steps, {golden['seconds']} s, {path.stat().st_size} bytes")

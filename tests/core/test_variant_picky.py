@@ -31,7 +31,9 @@ from bpe_core.variants.picky import PickyTrainer
 from bpe_core.variants.picky_model import encoder_of_model, model_text
 from tests.core.paths import need
 
-GOLDENS = sorted((Path(__file__).resolve().parents[1] / "data" / "variants" / "picky").glob("*.json"))
+PICKY = Path(__file__).resolve().parents[1] / "data" / "variants" / "picky"
+GOLDENS = sorted(p for p in PICKY.glob("*.json") if p.stem != "small")
+SMALL = json.loads((PICKY / "small.json").read_text(encoding="utf-8"))["cases"]
 
 
 def tie_digest(pairs) -> str:
@@ -99,6 +101,41 @@ def test_trainer_and_encoder_match_the_reference(path):
     for encoder in (trainer.encoder(), encoder_of_model(json.loads(text))):
         assert [" ".join(encoder.encode_line(line)) for line in held] == golden["encoding"]
     print(f"{path.stem}: {len(trainer.steps)} merges, {followed} set-ordered ties followed")
+
+
+@pytest.mark.parametrize("case", SMALL, ids=[str(c["seed"]) for c in SMALL])
+def test_small_texts_match_the_reference_on_its_rare_paths(case):
+    """Small random texts (scripts/make_picky_goldens.py ``small_text``): restores, removals of A when A is
+    B, merges that form a string already present (the reference's pair counts drift then, and so do the
+    trainer's), and a text where the reference crashes on an empty pair table, where the trainer stops."""
+    trainer = PickyTrainer(case["text"], case["vocab_size"], case["threshold"])
+    if "error" in case:
+        steps = trainer.train()
+        assert [[s.count, s.actual] for s in steps] == case["events"] and trainer.size < case["vocab_size"]
+        return
+    assert [[s, f] for _, s, f, _ in trainer.tokens()[4:]] == case["initial"]
+    replay(case, trainer)
+    assert [list(t) for t in trainer.tokens()] == case["tokens"]
+    text = model_text(trainer)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == case["model_sha256"]
+    encoder = encoder_of_model(json.loads(text))
+    assert [" ".join(encoder.encode_line(line)) for line in case["text"].split("\n")[:-1]] == case["encoding"]
+
+
+def test_the_small_texts_reach_the_rare_paths():
+    """At least one small text makes a merge whose string is already present, restores a token, and
+    crashes the reference."""
+    additional = restored = 0
+    for case in SMALL:
+        made = {}
+        for e in case["events"]:
+            if e[0] == "m":
+                additional += made.get(e[3]) is True
+                restored += made.get(e[3]) is False
+                made[e[3]] = True
+            elif e[0] == "s":
+                made[e[1]] = False
+    assert additional >= 15 and restored > 0 and any("error" in c for c in SMALL)
 
 
 def test_goldens_are_present():
