@@ -27,7 +27,7 @@ from bpe_core.training import Frame, Move
 from ..runtime.worker import GeneratorWorker, Threads
 from .ends import Next, after_key_step, after_silent_move
 from .payloads import RunEnd, RunProgress, user_message
-from .replay import KnownEnd
+from .known_end import KnownEnd
 from .run_kinds import AHEAD, CATCH_UP, CATCH_UP_DELAY_MS, KEY_STEP, READ_ON_MS, SILENT, frame_interval, needs_catch_up
 
 
@@ -71,7 +71,7 @@ class Runs(QObject):
     def start(self, kind: str, move: Move, total: Optional[int], *, interval: float = 0.0) -> None:
         """Carry out ``move`` on a worker (``interval``: seconds between merges, for Play)."""
         worker = GeneratorWorker(move, move.frame, interval=interval, batch_interval=frame_interval(kind),
-                            background=kind in (CATCH_UP, AHEAD))
+                                 background=kind in (CATCH_UP, AHEAD))
         worker.yielded.connect(self._on_worker_yielded)
         worker.progressed.connect(self._on_worker_progressed)
         worker.ended.connect(self._on_worker_ended)
@@ -95,6 +95,7 @@ class Runs(QObject):
 
     # -- the trainer following the position ---------------------------------------------------------------
     def needs_catch_up(self) -> bool:
+        """The trainer must come to the position (see :func:`~bpe_lens_app.session.run_kinds.needs_catch_up`)."""
         tl = self._session.core
         return tl is not None and needs_catch_up(tl.trainer_lead, tl.top_pairs_exact, self._session.read_ahead)
 
@@ -104,11 +105,13 @@ class Runs(QObject):
         if exact or self.needs_catch_up():
             move, kind = tl.catch_up(), CATCH_UP
         else:
-            move, kind = (tl.read_ahead(lead) if (lead := self._session.read_ahead) else None), AHEAD
+            lead = self._session.read_ahead  # 0: the trainer never reads ahead
+            move, kind = (tl.read_ahead(lead) if lead else None), AHEAD
         if move is not None:
             self.start(kind, move, move.total)
 
     def _on_follow_timeout(self) -> None:
+        """A step's frame is drawn, or the user stopped scrubbing: the trainer follows, unless it is busy."""
         s = self._session
         if s.core is not None and self.worker is None and not s.is_loading and not self._replaying():
             self.catch_up()
@@ -175,6 +178,7 @@ class Runs(QObject):
         self._do(after, then, error)
 
     def _do(self, after: Next, then: Optional[Callable[[], None]], error: Optional[BaseException]) -> None:
+        """Carry out ``after``'s actions in order; ``then`` is the command that was waiting, if any."""
         s = self._session
         if after.report_error:
             s.error_raised.emit(user_message(error))

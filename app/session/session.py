@@ -154,6 +154,7 @@ class Session(QObject):
         """Where training ends: the configured number of merges, or the vocabulary size minus the alphabet."""
         return self._tl.target_merges if self._tl else target_merges(self._config, None)
 
+    # Methods, not Facts: panes keep the bound method (TokenChips(session.token)) across corpus loads.
     def segmentation(self, i: int) -> Tuple[int, ...]:
         """Word ``i`` as token ids at the position."""
         return self._tl.segmentation(i)

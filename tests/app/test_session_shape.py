@@ -72,3 +72,14 @@ def test_the_trainer_catches_up_when_behind_unsure_or_too_far_ahead():
 
 def test_the_end_rules_need_no_qt():
     assert "PySide6" not in inspect.getsource(ends)
+
+
+def test_a_view_method_kept_before_a_corpus_reads_the_corpus_loaded_later(qtbot, session, small_corpus):
+    """Panes keep bound views for good (``TokenChips(session.token)`` is made before any corpus): each call
+    must read the session's current timeline, never the one that was current when the method was taken."""
+    token, display, segmentation = session.token, session.display, session.segmentation
+    with qtbot.waitSignal(session.corpus_loaded, timeout=10000):
+        session.load_corpus(small_corpus)
+    first = segmentation(0)
+    assert "".join(display(t) for t in first) == "".join(session.display(t) for t in session.segmentation(0))
+    assert token(first[0]) == session.token(first[0])
