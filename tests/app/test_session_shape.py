@@ -70,7 +70,7 @@ def test_the_trainer_catches_up_when_behind_unsure_or_too_far_ahead():
     assert needs_catch_up(1, False, 64)  # ahead, but the top pairs shown come from the records
 
 
-def test_the_end_rules_need_no_qt():
+def test_the_end_rules_are_plain_functions_that_import_no_qt_themselves():
     assert "PySide6" not in inspect.getsource(ends)
 
 
