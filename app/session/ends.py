@@ -8,7 +8,7 @@ worker. When such a run ends, what happens next depends on a few plain facts: di
 by a command, has the trainer arrived where the position needs it, and is a command waiting for it.
 
 The functions here take those facts and return a :class:`Next`, the list of things the session then does.
-They hold no state and need no Qt, so each rule can be read, and tested, on its own.
+They hold no state and call nothing (no signal, no worker), so each rule can be read, and tested, on its own.
 """
 from __future__ import annotations
 
