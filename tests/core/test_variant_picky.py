@@ -29,7 +29,7 @@ import pytest
 
 from bpe_core.variants.picky import PickyTrainer
 from bpe_core.variants.picky_model import encoder_of_model, model_text
-from tests.core.paths import need
+from .paths import need
 
 PICKY = Path(__file__).resolve().parents[1] / "data" / "variants" / "picky"
 GOLDENS = sorted(p for p in PICKY.glob("*.json") if p.stem != "small")
