@@ -29,8 +29,9 @@ the GUI's start-up; type checkers see them through the ``TYPE_CHECKING`` imports
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Dict
+
+from bpe_core.base.faces import lazy_names
 
 __version__ = "0.1.0"
 
@@ -79,14 +80,4 @@ __all__ = ["BPELensError", "BPEModel", "Encoder", "MergeStep", "PRESETS", "Timel
            "Selection", "VocabularyOpened", "VocabularyClosed"]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'bpe_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

@@ -8,8 +8,9 @@ the face costs nothing and pulls no other stage in.
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Dict
+
+from bpe_core.base.faces import lazy_names
 
 if TYPE_CHECKING:
     from bpe_core.encoding.encoder import LensEncoding
@@ -24,17 +25,4 @@ _HOMES: Dict[str, str] = {
 __all__ = list(_HOMES)
 
 
-def __getattr__(name: str) -> Any:
-    """Load ``name`` from its home module on first use and keep it here. A home named like the name is the
-    module itself; ``"home:original"`` gives the name under which the home defines it."""
-    home, _, original = _HOMES.get(name, "").partition(":")
-    if not home:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(f"{__name__}.{home}")
-    value = module if home == name else getattr(module, original or name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import importlib
 from types import SimpleNamespace
-from typing import Any, Dict, List
+from typing import Dict
 
+from bpe_core.base.faces import lazy_names
 from bpe_core.types import BPELensError
 
 #: public name -> the module of this folder that is its home (no TYPE_CHECKING imports of them here: fonts.py
@@ -49,15 +50,4 @@ def require_pillow() -> SimpleNamespace:
     return _PIL
 
 
-def __getattr__(name: str) -> Any:
-    """Load ``name`` from its home module on first use and keep it here."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

@@ -8,8 +8,9 @@ nothing and pulls no other stage in.
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Dict
+
+from bpe_core.base.faces import lazy_names
 
 if TYPE_CHECKING:
     from bpe_core.workbench.records import (DECODE_ERRORS, AnalysisClosed, AnalysisOpened, ComparisonClosed,
@@ -40,15 +41,4 @@ _HOMES: Dict[str, str] = {
 __all__ = list(_HOMES)
 
 
-def __getattr__(name: str) -> Any:
-    """Load ``name`` from its home module on first use and keep it here."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

@@ -202,6 +202,7 @@ CORE_FACES = {
     "bpe_core.resources": "where the data files are (default corpus, examples, Punkt tables, icon)",
     "bpe_core.base": "units and how they are shown (glyphs, hex, visible whitespace), the config's checks",
     "bpe_core.pretokenize": "the pre-tokenizers the settings dialog offers and checks",
+    "bpe_core.pipelines": "the text chain (normalizer, pre-tokenizer, units): the settings dialog's split preview",
     "bpe_core.corpus": "corpus files counted into words",
     "bpe_core.training": "the trainer's helpers: timeline moves, branches, ties, continued training",
     "bpe_core.encoding": "the encoder's spans and the encoding advanced a merge",

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from bpe_core import PRESETS, BPELensError, TrainerConfig, make_config
 from bpe_core.base import check_config, visible_whitespace
+from bpe_core.pipelines import Pipeline
 from bpe_core.pretokenize import PRETOKENIZERS, compile_user_pattern, get_pretokenizer, pattern_warnings
 from bpe_core.types import TIE_BREAKS
 
@@ -50,7 +51,7 @@ def split_preview(config: TrainerConfig, line: str) -> str:
 
     Raises :class:`BPELensError` for a pattern the core refuses.
     """
-    words = get_pretokenizer(config).words(line.lower() if config.lowercase else line)
+    words = Pipeline(config).words(line)  # the chain the counter uses: normalizer, then pre-tokenizer
     return PREVIEW_SEPARATOR.join(visible_whitespace(w) for w in words) or "(no words)"
 
 
