@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any, Dict, List, Literal, Optional, Tuple
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple
 
 from bpe_core.base.merge import pair_ranks, shadowed_ranks
 from bpe_core.base.symbols import display as display_raw
 from bpe_core.base.units import Units
 from bpe_core.pipelines.base import TextPipeline
-from bpe_core.types import Raw, TokenInfo, Unit
+from bpe_core.types import MergeStep, Raw, TokenInfo, Unit
 
 Algorithm = Literal["merges", "tiktoken", "seed000-greedy"]
 
@@ -141,6 +141,15 @@ class BPEModel:
     @cached_property
     def special_ids(self) -> frozenset:
         return frozenset(self.specials.values())
+
+    def extended(self, steps: Sequence[MergeStep]) -> "BPEModel":
+        """The same model with the merges of ``steps`` appended (and the tokens they created): the vocabulary
+        at a later merge, built from a run's records without its trainer."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(tokens=list(self.tokens) + [s.new_token for s in steps if s.created],
+                      merges=list(self.merges) + [(s.left, s.right) for s in steps],
+                      merge_counts=list(self.merge_counts) + [s.count for s in steps], config=dict(self.config))
+        return BPEModel(**values)
 
     def truncated(self, num_merges: int) -> "BPEModel":
         """The same model restricted to its first ``num_merges`` merges (ids unchanged)."""

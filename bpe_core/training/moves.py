@@ -5,10 +5,10 @@ is driven on any one thread; frames are immutable, cheap per batch, and publishe
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from bpe_core.training.ties import Ties, find_ties
+from bpe_core.training.ties import Ties
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import MergeStep, PairCount, TrainingStats
 
@@ -35,7 +35,7 @@ class Frame:
     #: the frame takes these lists over: a frame is applied once)
     word_ranks: Optional[Mapping[int, List[int]]] = None
     #: the ties where the trainer stands after ``steps``, read only while the timeline watches them
-    #: (:attr:`TieWatch.watch_ties`); else None
+    #: (:attr:`Timeline.watch_ties <bpe_core.training.timeline.Timeline.watch_ties>`); else None
     ties: Optional[Ties] = None
 
 
@@ -78,34 +78,6 @@ class Move:
     def frame(self, steps: Sequence[MergeStep]) -> Frame:
         """The frame after ``steps`` (the merges since the last frame): where the move runs, before closing it."""
         return self._frame(steps, self.undone)
-
-
-class TieWatch:
-    """A :class:`~bpe_core.training.timeline.Timeline` mixin: the ties at positions the trainer has left.
-
-    The tie inspector reads the ties where the position is, and only the trainer standing there knows them
-    (:func:`~bpe_core.training.ties.find_ties`); reading ahead keeps it elsewhere. While :attr:`watch_ties` is
-    on, each frame carries the ties where its move left the trainer (a read-ahead: every merge), kept with
-    that position's top pairs (``_tops``: position -> (top pairs, ties or None)), dropped with them.
-    """
-
-    #: record the ties at each position a move passes (on while a tie inspector is shown)
-    watch_ties = False
-
-    def _watched_frame(self, steps: Sequence[MergeStep], undone: bool) -> Frame:
-        """A move's frame (:meth:`Timeline._frame`), with the ties while watched (on the move's thread)."""
-        frame = self._frame(steps, undone)
-        return replace(frame, ties=find_ties(self.trainer)) if self.watch_ties and steps else frame
-
-    def ties_here(self) -> Optional[Ties]:
-        """The ties at the position: recorded where the trainer passed it while watched, or read from the
-        trainer standing there free. None: neither (the trainer must come here: ``catch_up``)."""
-        k = self._position
-        top, ties = self._tops.get(k, (None, None))
-        if ties is None and not self._busy and self.trainer.merge_count == k:
-            ties = find_ties(self.trainer)
-            self._tops[k] = (top if top is not None else tuple(self.trainer.top_pairs(self.top_k)), ties)
-        return ties
 
 
 def undos(trainer: Trainer, n: int) -> Iterator[MergeStep]:

@@ -19,29 +19,24 @@ configuration cannot produce, drops the old future).
 >>> [(step and step.rank, [tl.display(t) for t in seg]) for step, seg in tl.word_history(3)][-1]
 (1, ['w', 'i', 'd', 'es', 't', '</w>'])
 
-Design: two sides, one owner each (docs/architecture.md, "The Timeline" has the whole of it)
----------------------------------
-The trainer side: a :class:`Move` (forward, back, toward) owns the trainer while a worker drives it and hands
-over immutable :class:`Frame` s; the published side: :meth:`Timeline.apply` folds them into what readers see,
-on the reading thread only. Without threads, :meth:`step`, :meth:`undo`, :meth:`seek` do both at once.
-
-Seeking without waiting, stepping from the records
---------------------------------------------------
-Moving a big corpus's trainer thousands of merges takes seconds. :meth:`Timeline.jump` publishes any
-known merge at once from the records (segmentations from :class:`~bpe_core.training.word_changes.WordChanges`,
-stats from the records); the trainer stays elsewhere (:attr:`is_lagging`) until :meth:`catch_up`'s move
-brings it there. :meth:`read_ahead` trains past the position without showing it, so steps are jumps too.
+The timeline has two sides, each with one owner (docs/architecture.md, "The Timeline", tells the whole of it).
+On the trainer's side a :class:`Move` (forward, back, toward) owns the trainer while a worker drives it, and
+hands over immutable :class:`Frame` s. On the published side :meth:`Timeline.apply` folds those frames into
+what readers see, on the reading thread only. Without threads, :meth:`step`, :meth:`undo` and :meth:`seek` do
+both at once. Moving a big corpus's trainer thousands of merges takes seconds, so :meth:`Timeline.jump`
+publishes any known merge at once from the records, and the trainer follows later (:meth:`catch_up`);
+:meth:`read_ahead` trains past the position without showing it, so that steps are jumps too.
 """
 from __future__ import annotations
 
-import dataclasses
 from operator import attrgetter
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from bpe_core.base.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.training.config import DEFAULT_TARGET, target_merges
-from bpe_core.training.moves import Frame, Move, Segmentation, TieWatch, undos
+from bpe_core.training.moves import Frame, Move, Segmentation, undos
+from bpe_core.training.ties import Ties, find_ties
 from bpe_core.training.trainer import Trainer
 from bpe_core.training.word_changes import WordChanges, ranks_by_word, word_history
 from bpe_core.types import MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
@@ -56,7 +51,7 @@ WordHistory = List[Tuple[Optional[MergeStep], Segmentation]]
 _MERGED = attrgetter("left", "right")
 
 
-class Timeline(TieWatch):
+class Timeline:
     """The published position on a trainer's run, and the moves that change it (see the module doc).
 
     >>> from bpe_core.types import TrainerConfig
@@ -64,6 +59,10 @@ class Timeline(TieWatch):
     >>> [tl.display(s.new_id) for s in tl.step(2)], tl.undo(2) and tl.merge_count, len(tl.steps)
     (['aa', 'ab'], 0, 2)
     """
+
+    #: record the ties at each position a move passes (on while a tie inspector is shown: only the trainer
+    #: standing at a position knows its ties, and reading ahead keeps it elsewhere)
+    watch_ties = False
 
     def __init__(self, trainer: Trainer, *, top_k: int = TOP_K) -> None:
         if trainer.merge_count:
@@ -184,18 +183,11 @@ class Timeline(TieWatch):
         if full:
             model = self._full_model = self.trainer.model()
         elif self._base_model.algorithm == "merges":
-            model = self._records_model()
+            model = self._base_model.extended(self.history)
         else:
             model = self._full_model
         self._model = (self._position, full, model)
         return model
-
-    def _records_model(self) -> BPEModel:
-        base, history = self._base_model, self.history
-        return dataclasses.replace(
-            base, tokens=list(base.tokens) + [s.new_token for s in history if s.created],
-            merges=list(base.merges) + [(s.left, s.right) for s in history],
-            merge_counts=list(base.merge_counts) + [s.count for s in history], config=dict(base.config))
 
     # -- moves (the trainer side) ---------------------------------------------------------------------
     def forward(self, n: Optional[int] = None, *, detail: bool = False) -> Move:
@@ -230,7 +222,7 @@ class Timeline(TieWatch):
     def _move(self, items: Iterator[MergeStep], undone: bool, total: Optional[int]) -> Move:
         self._check_free()
         self._busy = True
-        return Move(items, undone=undone, total=total, frame=self._watched_frame, release=self._release)
+        return Move(items, undone=undone, total=total, frame=self._frame, release=self._release)
 
     def _release(self) -> None:
         self._busy = False
@@ -241,7 +233,8 @@ class Timeline(TieWatch):
         latest = trainer.detail(trainer.history[-1]) if trainer.history else None
         return Frame(tuple(steps), undone, {i: trainer.segmentation(i) for i in changed},
                      tuple(trainer.top_pairs(self.top_k)), trainer.stats, trainer.vocab_size,
-                     trainer.stop_reason, latest, None if undone or not steps else ranks_by_word(steps))
+                     trainer.stop_reason, latest, None if undone or not steps else ranks_by_word(steps),
+                     find_ties(trainer) if self.watch_ties and steps else None)
 
     # -- publishing ---------------------------------------------------------------------------------
     def apply(self, frame: Frame, *, show: bool = True) -> List[MergeStep]:
@@ -316,6 +309,16 @@ class Timeline(TieWatch):
         """The move that brings the trainer to the published position (None: it is there)."""
         return self.toward(self._position) if self.is_lagging else None
 
+    def ties_here(self) -> Optional[Ties]:
+        """The ties at the position: recorded where the trainer passed it while :attr:`watch_ties` was on,
+        or read from the trainer standing there free. None: neither (the trainer must come here first)."""
+        k = self._position
+        top, ties = self._tops.get(k, (None, None))
+        if ties is None and not self._busy and self.trainer.merge_count == k:
+            ties = find_ties(self.trainer)
+            self._tops[k] = (top if top is not None else tuple(self.trainer.top_pairs(self.top_k)), ties)
+        return ties
+
     @property
     def top_pairs_exact(self) -> bool:
         """Whether :attr:`top_pairs` are the trainer's at the position (after a jump: maybe from the records)."""
@@ -327,13 +330,10 @@ class Timeline(TieWatch):
         return self._segs_at - self._position
 
     def read_ahead(self, lead: int) -> Optional[Move]:
-        """The move that takes the trainer up to ``lead`` merges past the position (not past the target),
-        so that steps show at once from the records (:meth:`jump`; apply its frames with ``show=False``, one
-        merge each: so each merge is detailed as it merges, from its own count log, which costs a fraction
-        of detailing it afterwards from its words — wiki.valid.raw's first 64 merges: a merge and its frame
-        p50 2.1 ms instead of 4.6, the longest frame 3.5 ms instead of 24). None: the trainer is behind,
-        half that far ahead, at the end, or seed 000's tables.
-        """
+        """The move that takes the trainer up to ``lead`` merges past the position (not past the target), so
+        that steps show at once from the records (:meth:`jump`). Apply its frames with ``show=False``. Each
+        merge is detailed as it merges, which costs far less than detailing it later (docs/benchmarks.md).
+        None: the trainer is behind, already half that far ahead, at the end, or on seed 000's tables."""
         at, end = self._segs_at, min(self._position + lead, self.target_merges)
         far = at < self._position or at - self._position >= lead // 2 or at >= end
         usable = self._base_model.algorithm == "merges" and not self.trainer.stop_reason
