@@ -68,7 +68,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return desktop_entry.install() if args.install_desktop else desktop_entry.uninstall()
     missing = [p for p in (args.file, args.corpus, args.vocab) if p and not os.path.exists(p)]
     if missing:  # said on the command line, before any window opens
-        print(f"bpe-lens: {missing[0]}: no such file or folder", file=sys.stderr)
+        from bpe_core.base import no_such_file
+        print(f"bpe-lens: {no_such_file(missing[0])}", file=sys.stderr)
         return 2
     from .display import missing_display
 

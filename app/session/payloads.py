@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional, Tuple
 
 from bpe_core import BPELensError, TrainerConfig
+from bpe_core.base import not_utf8, read_error
 
 from .corpus_files import corpus_name
 
@@ -18,13 +19,13 @@ if TYPE_CHECKING:
 
 def user_message(exc: BaseException) -> str:
     """The sentence the user reads for an exception: our own messages as they are, other errors with
-    their kind named."""
+    their kind named. File problems read as the core words them (``bpe_core.base``'s file errors)."""
     if isinstance(exc, BPELensError):
         return str(exc)
     if isinstance(exc, UnicodeDecodeError):
-        return f"The file is not UTF-8 text ({exc.reason} at byte {exc.start})."
+        return not_utf8("The file", exc.start, f" ({exc.reason})")
     if isinstance(exc, OSError):
-        return f"Cannot open {exc.filename or 'the file'}: {exc.strerror or exc}"
+        return str(read_error(exc.filename or "The file", exc))
     return f"Unexpected error: {type(exc).__name__}: {exc}"
 
 

@@ -209,6 +209,7 @@ CORE_FACES = {
     "bpe_core.formats": "vocabulary and workspace files, atomic writes, output checks",
     "bpe_core.analysis": "questions asked of a vocabulary or a run: diff, health, explain, lineage, scripts",
     "bpe_core.render": "pictures without Qt: frames, SVG, chip labels and the palette",
+    "bpe_core.workbench": "the Workbench's records and the steps that restore a workspace",
 }
 
 
