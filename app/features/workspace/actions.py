@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 from bpe_core import resources
 from bpe_core.formats import (WORKSPACE_SUFFIX as SUFFIX, CorpusRef, Workspace, corpus_ref, read_workspace,
                               write_workspace)
+from bpe_core.workbench import describe, worth_restoring
 
 from ...runtime import settings_store
 from .autosave import DECLINED, Autosaver, crashed_autosaves, data_dir
@@ -28,7 +29,7 @@ from ...session.payloads import user_message
 from ...recent_menus import fill_menu
 from ...runtime.worker import LatestWorker, Threads
 from .restore import Restorer
-from .state import capture, describe, worth_restoring
+from .state import capture
 
 RECENT_WORKSPACES = "recent_workspaces"
 FILTER = f"BPE Lens workspace (*{SUFFIX});;All files (*)"

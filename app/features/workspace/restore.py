@@ -7,18 +7,26 @@ choose another one, or the saved merges alone as a vocabulary in an inspector ta
 goes to the saved merge (a seek run on a worker when it is far) and the merges taken are compared
 with the saved ones: a difference is said with the first merge that differs. The encode text, the
 inspector tabs (read on a worker), the tab in front and the selected word come back.
+
+The restore logic is the core's (``bpe_core.workbench``'s restore steps, tested without Qt): which corpus
+cannot be read (:func:`corpus_problem_of`), how it changed (:func:`check_corpus`, on a worker) and where the
+merges part (:func:`merges_difference`). This module keeps the Qt parts: asking the user and putting the view
+back. The session trains the restored run itself (its timeline, its seek runs on a worker), so the core's
+``restore_run``, which builds a timeline of its own, is not used here.
 """
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from bpe_core import open_vocabulary, resources
-from bpe_core.formats import (CorpusRef, Workspace, corpus_change, corpus_problem, corpus_ref, first_difference,
-                              merges_vocabulary, saved_merges)
+from bpe_core import BPELensError
+from bpe_core.formats import CorpusRef, Workspace, merges_vocabulary
+from bpe_core.workbench import NO_CORPUS, CorpusCheck, SavedRun, check_corpus, corpus_problem_of, merges_difference
+from bpe_core.workbench import read_bench
 
 from ...session.payloads import user_message
 from ...runtime.worker import LatestWorker
@@ -54,33 +62,35 @@ class Restorer(QObject):
 
     def restore(self, ws: Workspace) -> None:
         """Check the corpus (hashed on a worker), then load, train to the position and check the merges."""
-        problem = corpus_problem(ws.corpus.path) if ws.corpus else "The workspace names no corpus"
+        run = _current_run(ws)
+        problem = corpus_problem_of(run)
         if problem is not None:  # missing, a folder, a pipe, a device: never opened
             self._ask_corpus(ws, problem)
             return
         path = ws.corpus.path
-        self._hashes.start(lambda *, progress, cancel: corpus_ref(path, cancel=cancel, progress=progress),
-                           lambda now: self._on_corpus_hashed(ws, now))
+        self._hashes.start(lambda *, progress, cancel: check_corpus(run, cancel=cancel, progress=progress),
+                           lambda check: self._on_corpus_checked(ws, check))
         self.window.statusBar().showMessage(f"Checking {os.path.basename(path)}…")
 
-    def _on_corpus_hashed(self, ws: Workspace, now: CorpusRef) -> None:
-        self._remember_ref(now)
-        change = corpus_change(ws.corpus, now)
-        if change is None:
-            self._load(ws, ws.corpus.path)
+    def _on_corpus_checked(self, ws: Workspace, check: CorpusCheck) -> None:
+        if check.refs:
+            self._remember_ref(check.refs[0])
+        if check.change is None:
+            self._load(ws, _corpus_paths(ws))
         else:
-            self._ask_corpus(ws, change)
+            self._ask_corpus(ws, check.change)
 
     def _ask_corpus(self, ws: Workspace, change: str) -> None:
         """Say what happened to the corpus and offer what is possible (non-modal: the window stays live)."""
-        problem = corpus_problem(ws.corpus.path) if ws.corpus else "missing"
+        problem = corpus_problem_of(_current_run(ws))
         there = problem is None
         title = ("The corpus has changed" if there else
-                 "The corpus is missing" if problem.endswith("missing") else "The corpus cannot be read")
+                 "The corpus is missing" if problem == NO_CORPUS or problem.endswith("missing")
+                 else "The corpus cannot be read")
         box = self.question = QMessageBox(QMessageBox.Warning, title, change + ".", QMessageBox.Cancel, self.window,
                                           objectName="corpus_box")
         if there:
-            self._button(box, "Open with the changed corpus", "open_changed", lambda: self._load(ws, ws.corpus.path))
+            self._button(box, "Open with the changed corpus", "open_changed", lambda: self._load(ws, _corpus_paths(ws)))
         self._button(box, "Choose another corpus…", "choose_corpus", lambda: self._choose_corpus(ws))
         if ws.position:
             self._button(box, f"Open the {ws.position:,} merges as a vocabulary", "open_merges",
@@ -112,7 +122,7 @@ class Restorer(QObject):
         vocabulary = self.session.workbench.add_vocabulary(merges_vocabulary(ws, name), name=name)
         self.window.inspector(vocabulary.id).encode_pane.set_text(ws.encode_text)  # its tab, made and in front
 
-    def _load(self, ws: Workspace, corpus: str) -> None:
+    def _load(self, ws: Workspace, corpus: Union[str, List[str]]) -> None:
         self.pending = ws
         self.session.corpus_loaded.connect(self._on_pending_loaded)
         self.session.error_raised.connect(self._on_pending_failed)
@@ -148,13 +158,14 @@ class Restorer(QObject):
     def _check_merges(self) -> None:
         """Arrived (or stopped short): the merges taken against the saved ones; the view put back."""
         ws, self.pending = self.pending, None
-        now = saved_merges(self.session.history)
-        rank = first_difference(ws.merges[: ws.position], now)
+        run = self.session.workbench.run
+        now = run.saved().merges if run is not None else ()
+        difference = merges_difference(ws.merges[: ws.position], now)
         select_word(self.window, ws.view.get("selected_word"))
-        if rank is None:
+        if difference is None:
             self.window.statusBar().showMessage(f"Workspace restored at merge {ws.position:,}", 10000)
         else:
-            self._tell("Workspace restored with other merges", _difference_text(ws, now, rank))
+            self._tell("Workspace restored with other merges", difference.text(ws.position, len(now)))
         self.restored.emit(ws)
 
     def _reopen_tabs(self, ws: Workspace) -> None:
@@ -187,13 +198,18 @@ class Restorer(QObject):
             self._tell("Some inspector tabs were not reopened", "\n".join(problems))
 
 
-def _difference_text(ws: Workspace, now, rank: int) -> str:
-    """Where the merges taken now part from the saved ones, in words."""
-    def show(m) -> str:
-        return f"{m[0]!r} + {m[1]!r} ({m[2]:,})" if m else "none (training stopped)"
 
-    saved = ws.merges[rank] if rank < ws.position else None
-    taken = now[rank] if rank < len(now) else None
-    return (f"From merge {rank + 1:,} on, training took other merges than the workspace saved: "
-            f"saved {show(saved)}, now {show(taken)}. The corpus or the settings differ "
-            f"(now at merge {len(now):,} of {ws.position:,}).")
+def _current_run(ws: Workspace) -> SavedRun:
+    """The run the workspace's own fields hold (its corpus files, all of them), as the core reads it; a
+    workbench part that cannot be read leaves the run the fields say."""
+    try:
+        bench = read_bench(ws)
+        run = next((r for r in bench.runs if r.id == bench.current_run), None)
+    except BPELensError:
+        run = None
+    return run or SavedRun("r1", (ws.corpus,) if ws.corpus else (), ws.config, ws.position, ws.merges, ws.branches)
+
+
+def _corpus_paths(ws: Workspace) -> List[str]:
+    """Every file of the saved corpus (a corpus of several files is loaded whole, as it was saved)."""
+    return [ref.path for ref in _current_run(ws).corpus]

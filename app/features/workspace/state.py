@@ -33,12 +33,6 @@ def capture(window, corpus: Optional[CorpusRef], *, branches: Sequence[Any] = ()
                    view=view)
 
 
-def worth_restoring(ws: Optional[Workspace], default_corpus: str) -> bool:
-    """Whether a crash would lose anything: merges taken, text typed, tabs open or another corpus."""
-    return ws is not None and bool(ws.position or ws.encode_text or ws.tabs or ws.branches
-                                   or (ws.corpus is not None and ws.corpus.path != default_corpus))
-
-
 def select_word(window, word: Optional[str]) -> bool:
     """Select ``word`` in the words pane (a saved view); False when the corpus has no such word."""
     if not word:
@@ -50,14 +44,3 @@ def select_word(window, word: Optional[str]) -> bool:
     window.words.select_word(index)
     return True
 
-
-def describe(ws: Workspace) -> str:
-    """One line for the restore offer: corpus, settings, merge, what else is there."""
-    corpus = ws.corpus.path if ws.corpus else "no corpus"  # absolute (read_workspace): the file it would read
-    extra = []
-    if ws.encode_text:
-        text = " ".join(ws.encode_text.split())
-        extra.append(f"encode text “{text[:40]}…”" if len(text) > 40 else f"encode text “{text}”")
-    if ws.tabs:
-        extra.append(f"{len(ws.tabs)} inspector tab{'s' * (len(ws.tabs) > 1)}")
-    return f"{corpus} ({ws.config.preset}) at merge {ws.position:,}" + (f", {', '.join(extra)}" if extra else "")
