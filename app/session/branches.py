@@ -6,6 +6,9 @@ switch between branches, and compare two of them. The algorithms belong to the c
 (:mod:`bpe_core.training.ties`, :mod:`bpe_core.training.branches`). :class:`BranchCommands` only turns
 the user's intent into those calls, waits for the trainer when it must, and tells the panes what changed
 through the session's own signals (``republish``).
+
+The branches are the Workbench run's (:attr:`TrainingRun.branches <bpe_core.workbench.TrainingRun>`): one owner,
+so what a workspace saves (the Workbench's saved form) is the branches the user made here.
 """
 from __future__ import annotations
 
@@ -30,7 +33,6 @@ class BranchCommands(QObject):
     def __init__(self, session: Session, parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
         self.session = session
-        self._branches: Optional[Branches] = None
         self._watching = False  # the tie inspector is shown, so the timeline records the ties the trainer passes
         for signal in (session.steps_applied, session.steps_undone, session.reset_done, session.caught_up,
                        session.run_finished):
@@ -40,13 +42,9 @@ class BranchCommands(QObject):
     # -- questions -------------------------------------------------------------------------------------
     @property
     def branches(self) -> Optional[Branches]:
-        """The branches of the current timeline (made afresh for a new timeline); None before a corpus."""
-        tl = self.session.core
-        if tl is None:
-            return None
-        if self._branches is None or self._branches.timeline is not tl:
-            self._branches = Branches(tl)
-        return self._branches
+        """The branches of the Workbench run on the session's timeline; None before a corpus."""
+        tl, run = self.session.core, self.session.workbench.run
+        return run.branches if tl is not None and run is not None and run.timeline is tl else None
 
     def ties(self) -> Optional[Ties]:
         """The pairs tied at the position. They are known when the trainer passed this merge while the ties
@@ -125,19 +123,20 @@ class BranchCommands(QObject):
 
     def restore(self, data: dict) -> None:
         """Rebuild the branches a workspace saved (:meth:`Branches.to_data`) on the corpus just loaded."""
-        tl = self.session.core
-        if tl is None or not self.session.when_ready(lambda: self.restore(data)):
+        tl, run = self.session.core, self.session.workbench.run
+        if tl is None or run is None or run.timeline is not tl:
+            return
+        if not self.session.when_ready(lambda: self.restore(data)):
             return
         try:
-            self._branches = Branches.from_data(tl, data)
+            run.branches = Branches.from_data(tl, data)
         except (BPELensError, KeyError, TypeError, ValueError) as exc:
-            self._branches = None
+            run.branches = Branches(tl)
             self.session.error_raised.emit(user_message(BPELensError(f"the branches cannot be restored: {exc}")))
             return
         self.session.republish([], list(tl.history))
         self.branches_changed.emit()
 
     def _on_session_corpus_loaded(self, *_) -> None:
-        self._branches = None
         self.watch_ties(self._watching)  # a new timeline
         self.branches_changed.emit()

@@ -3,6 +3,7 @@ or missing corpus is said clearly; autosave (a full disk keeps the previous one)
 and the issue's test: the real app killed with SIGKILL at merge 30 comes back at merge 30."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -291,11 +292,12 @@ def test_branches_that_do_not_fit_the_corpus_are_said_and_the_rest_is_restored(q
     branches = [{"name": "min-frequency 3", "from_merge": 4, "config": {"min_frequency": 3},
                  "merges": [["Ġ", "t", 23], ["h", "e", 22]]}]
     a = window_for(session)
-    a.workspace.set_branches_source(lambda: branches)
     trained_window(qtbot, a, small_corpus, tmp_path, merges=4)
     path = tmp_path / "branches.bpelens"
     a.workspace.save_to(str(path))
     qtbot.waitUntil(path.exists, timeout=10000)
+    # the branches are the Workbench run's (issue 24): made-up ones are written into the file itself
+    write_workspace(dataclasses.replace(read_workspace(str(path)), branches=tuple(branches)), str(path))
     assert read_workspace(str(path)).branches == tuple(branches)
     b = window_for(make_session())
     said = []

@@ -3,9 +3,9 @@
 Opening a workspace redoes what it records (:mod:`~bpe_lens_app.features.workspace.restore`). The loaded corpus
 is hashed once, on a worker, for the autosaves and saves.
 
-Other features may take part: :meth:`WorkspaceController.set_branches_source` gives the branches to
-save, ``branches_loaded`` hands back the saved ones, :meth:`WorkspaceController.changed` asks for an
-autosave.
+Other features may take part: ``branches_loaded`` hands the saved branches to the ties feature, which
+replays them on the Workbench run (whose branches the workspace saves), and
+:meth:`WorkspaceController.changed` asks for an autosave.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import os
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
@@ -39,14 +39,7 @@ def install(window) -> None:
     window.workspace = WorkspaceController(window)
     ties = getattr(window, "ties", None)  # training branches (app/features/ties/actions.py) are saved with the rest
     if ties is not None:
-        window.workspace.set_branches_source(lambda: _branches_data(ties.commands))
         window.workspace.branches_loaded.connect(lambda saved: saved and ties.commands.restore(saved[0]))
-
-
-def _branches_data(commands) -> List[Any]:
-    """The training's branches as plain data, when there is more than the one line of merges."""
-    branches = commands.branches
-    return [branches.to_data()] if branches is not None and len(branches.all()) > 1 else []
 
 
 class WorkspaceController(QObject):
@@ -56,8 +49,6 @@ class WorkspaceController(QObject):
         self.message: Optional[QMessageBox] = None  # the last problem said (corrupt file, other merges)
         self._offer: Optional[QMessageBox] = None  # the restore offer, while it asks
         self._refs: Dict[Tuple[str, int, int], CorpusRef] = {}  # (path, size, mtime) -> hashed reference
-        self._branches_source: Callable[[], List[Any]] = lambda: list(self._branches)
-        self._branches: List[Any] = []
         self._threads = Threads()
         self._hashes = LatestWorker(self._threads.track, self)
         self._saves = LatestWorker(self._threads.track, self)
@@ -67,7 +58,6 @@ class WorkspaceController(QObject):
         self.restored = self.restorer.restored  # Workspace: loaded, trained to its merge and checked
         self.branches_loaded = self.restorer.branches_loaded  # the saved branches, for their feature
         self.restored.connect(self._on_restorer_restored)
-        self.branches_loaded.connect(lambda branches: setattr(self, "_branches", list(branches)))
         self.autosaver = Autosaver(self.capture, data_dir(), self, busy=self.is_busy, live=window.isVisible)
         self.autosaver.failed.connect(lambda text: window.statusBar().showMessage(text, 15000))
         self._build_menu()
@@ -82,7 +72,7 @@ class WorkspaceController(QObject):
         """What the window shows as a workspace (None when not worth an autosave)."""
         info = self.session.corpus
         ref = self._ref(info.path) if info is not None else None
-        ws = capture(self.window, ref, branches=self._branches_source())
+        ws = capture(self.window, ref)
         return ws if worth_restoring(ws, str(resources.default_corpus())) else None
 
     def is_busy(self) -> bool:
@@ -94,16 +84,13 @@ class WorkspaceController(QObject):
         """The question open now (the restore offer, or what to do about a changed corpus)."""
         return self._offer or self.restorer.question
 
-    def set_branches_source(self, source: Callable[[], List[Any]]) -> None:
-        self._branches_source = source
-
     def changed(self, *_args) -> None:
         if self.window.isVisible():  # a closed window (the app quitting, a test's) saves nothing more
             self.autosaver.changed()
 
     def save_to(self, path: str) -> None:
         """Write the workspace to ``path`` on a worker (the corpus hashed first if it is not yet)."""
-        ws = capture(self.window, None, branches=self._branches_source())
+        ws = capture(self.window, None)
         if ws is None:
             self._tell("Save workspace", "Nothing to save yet: no corpus is loaded.")
             return
@@ -196,8 +183,6 @@ class WorkspaceController(QObject):
         w.words.word_selected.connect(self._on_words_word_selected)
 
     def _on_session_corpus_loaded(self, info) -> None:
-        if not self.restorer.busy:
-            self._branches = []
         if self._ref(info.path).sha256 is None and os.path.isfile(info.path):
             path = info.path  # hashed once per corpus file, on a worker
             self._hashes.start(lambda *, progress, cancel: corpus_ref(path, cancel=cancel), self._remember_ref)

@@ -3,14 +3,15 @@
 It is the session's Workbench in its saved form (:meth:`~bpe_core.Workbench.to_workspace`: the training
 run's corpus, settings, position and merges, the open vocabularies, the encode text, the selected word),
 with what only the window knows put in: the tab in front, the order of the vocabularies' tabs, the corpus's
-hash once the workspace feature has it and the training's branches (the ties feature keeps them). Capturing runs on the GUI thread, so it is kept cheap: the workspace feature
-converts only the merges it has not seen before (``SavedMerges``); writing the file is the autosaver's
-worker's job.
+hash once the workspace feature has it. The training's branches are the Workbench run's (the ties feature
+works on them), so they are in its saved form. Capturing runs on the GUI thread, so it is kept cheap: the
+run converts only the merges it has not seen at its last save (``TrainingRun.saved``); writing the file
+is the autosaver's worker's job.
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional
 
 from bpe_core.formats import CorpusRef, Workspace
 
@@ -20,7 +21,7 @@ def tab_paths(window) -> List[str]:
     return [v.path for v in map(workbench.vocabulary, window.tab_order()) if v is not None and v.path]
 
 
-def capture(window, corpus: Optional[CorpusRef], *, branches: Sequence[Any] = ()) -> Optional[Workspace]:
+def capture(window, corpus: Optional[CorpusRef]) -> Optional[Workspace]:
     """The workspace the window shows (the Workbench's, with the window's parts); None while nothing is loaded.
 
     ``corpus``: the loaded corpus's reference (its hash may still be None while hashing)."""
@@ -29,8 +30,7 @@ def capture(window, corpus: Optional[CorpusRef], *, branches: Sequence[Any] = ()
         return None
     ws = session.workbench.to_workspace()
     view: Dict[str, Any] = {**ws.view, "current_tab": window.tabs.currentIndex()}
-    return replace(ws, corpus=corpus or ws.corpus, branches=tuple(branches), tabs=tuple(tab_paths(window)),
-                   view=view)
+    return replace(ws, corpus=corpus or ws.corpus, tabs=tuple(tab_paths(window)), view=view)
 
 
 def select_word(window, word: Optional[str]) -> bool:
