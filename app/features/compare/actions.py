@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import os
 from functools import partial
-from typing import Callable, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QMessageBox,
                                QPushButton)
 
-from bpe_core import BPEModel
+from bpe_core import BPEModel, OpenComparison
 
 from .pane import CompareTab
 from ...runtime.worker import LatestWorker, keep_alive
@@ -47,6 +47,7 @@ class CompareFeature:
         self.error_box: Optional[QMessageBox] = None
         self.base: Optional[Tuple[str, BPEModel]] = None  # the vocabulary the current training continues
         self.dialog: Optional[CompareDialog] = None
+        self.comparisons: Dict[CompareTab, OpenComparison] = {}  # the Workbench's record of each tab it holds
         self.compare_action = window.make_action("Compare vocabularies…", self.choose, "Ctrl+Shift+D", "compare")
         self.further_action = window.make_action("Train further on a corpus…", self.train_current_tab_further,
                                                  name="train_further")
@@ -54,6 +55,7 @@ class CompareFeature:
         window.menus["train"].addSeparator()
         window.menus["train"].addAction(self.further_action)
         window.inspector_made.connect(self._on_window_inspector_made)
+        window.tab_closed.connect(self._on_window_tab_closed)
 
     # -- sources -----------------------------------------------------------------------------------
     def sources(self) -> List[Tuple[str, Callable[[], Optional[Source]]]]:
@@ -89,11 +91,25 @@ class CompareFeature:
             return d
 
         names = (name_a or _name(a), name_b or _name(b))
+        ids = (self._subject_id(a, names[0]), self._subject_id(b, names[1]))
         self.window.statusBar().showMessage(f"Comparing {names[0]} with {names[1]}…")
-        self.calls.start(work, lambda d: self._open_tab(d, *names))
+        self.calls.start(work, lambda d: self._open_tab(d, *names, ids=ids))
 
-    def _open_tab(self, diff, name_a: str, name_b: str) -> None:
+    def _subject_id(self, source: Source, name: str) -> Optional[str]:
+        """The Workbench id of what is compared: the training run, an open vocabulary; None for a file."""
+        workbench = self.window.session.workbench
+        if name == CURRENT and workbench.run is not None:
+            return workbench.run.id
+        return next((v.id for v in workbench.vocabularies() if v.model is source), None)
+
+    def _open_tab(self, diff, name_a: str, name_b: str, ids: Tuple[Optional[str], ...] = (None, None)) -> None:
+        """The comparison's tab; the Workbench records it when both sides are open there (still open now: a
+        side closed while the diff was made is not recorded). The tab is a snapshot: it stays when a side
+        closes later (the Workbench then drops the comparison), so what the user reads does not vanish."""
         tab = CompareTab(diff, name_a, name_b)
+        bench = self.window.session.workbench.bench
+        if all(ids) and all(map(bench.is_open, ids)):
+            self.comparisons[tab] = bench.open_comparison(*ids).comparison
         tabs = self.window.tabs
         tabs.setCurrentIndex(tabs.addTab(tab, f"Compare: {name_a} ↔ {name_b}"))
         self.window.statusBar().clearMessage()
@@ -133,6 +149,11 @@ class CompareFeature:
     def _on_window_inspector_made(self, tab, vocabulary) -> None:
         """A vocabulary's inspector tab was made: its "Train further" button trains that vocabulary."""
         tab.train_further_requested.connect(partial(self.ask_and_train_further, vocabulary))
+
+    def _on_window_tab_closed(self, widget) -> None:
+        comparison = self.comparisons.pop(widget, None)
+        if comparison is not None:
+            self.window.session.workbench.bench.close_comparison(comparison)
 
     def _on_calls_errored(self, exc: BaseException) -> None:
         """A file that could not be read (or compared): say so without blocking (tests read ``error_box``)."""
