@@ -27,7 +27,7 @@ def install(window) -> None:
     window.menus["view"].addAction(action)
     panes: "weakref.WeakSet[HealthPane]" = weakref.WeakSet()
     window.health_panes = panes  # the health tabs this window opened: a closed one stops its report
-    window.tab_closed.connect(lambda widget: widget in panes and widget.cancel())
+    window.tab_closed.connect(lambda widget: widget in panes and _closed(window, widget))
     app = QApplication.instance()
     if app is not None and app is not _WAITING_ON_QUIT[0]:  # once per application
         _WAITING_ON_QUIT[0] = app
@@ -62,12 +62,20 @@ def ask_health(window) -> Optional[HealthPane]:
                                             "Text (*.txt *.raw *.gz *.bz2 *.xz);;All files (*)")
     if not paths:
         return None
-    return open_health(window, model, paths)
+    vocabulary, run = window.session.workbench.current, window.session.workbench.run
+    subject = vocabulary.id if vocabulary is not None else run.id if run is not None else None
+    return open_health(window, model, paths, subject=subject)
 
 
-def open_health(window, model: BPEModel, paths: Sequence[str], by: Optional[str] = None) -> HealthPane:
-    """A new health tab computing ``model``'s health on ``paths`` (made current)."""
+def open_health(window, model: BPEModel, paths: Sequence[str], by: Optional[str] = None, *,
+                subject: Optional[str] = None) -> HealthPane:
+    """A new health tab computing ``model``'s health on ``paths`` (made current). ``subject``: the
+    Workbench id of what is checked (an open vocabulary, the training run), recorded there as an open
+    analysis until the tab closes; like a comparison's tab, the tab stays when its subject closes."""
     pane = HealthPane()
+    bench = window.session.workbench.bench
+    if subject is not None and bench.is_open(subject):
+        pane.analysis = bench.open_analysis("health", subject, paths).analysis
     pane.failed.connect(lambda message: window.statusBar().showMessage(message, 8000))
     name = model.name or "vocabulary"
     window.health_panes.add(pane)
@@ -75,3 +83,9 @@ def open_health(window, model: BPEModel, paths: Sequence[str], by: Optional[str]
     pane.run(model, paths, by=by)
     return pane
 
+
+def _closed(window, pane: HealthPane) -> None:
+    """A health tab closed: its report stops, and its analysis is closed in the Workbench."""
+    pane.cancel()
+    if pane.analysis is not None:
+        window.session.workbench.bench.close_analysis(pane.analysis)

@@ -42,6 +42,7 @@ class HealthPane(QWidget):
         super().__init__(parent)
         self.report: Optional[HealthReport] = None
         self.vocab_model: Optional[BPEModel] = None
+        self.analysis = None  # the Workbench's record of this tab (OpenAnalysis), when its subject is open there
         self.paths: List[Path] = []
         self.calls = LatestWorker(keep_alive, self)
         self.calls.progressed.connect(self._on_calls_progressed)
