@@ -1,0 +1,197 @@
+"""Parity-aware BPE (Foroutan et al. 2025), identical to cimeister/parity-aware-bpe's learner.
+
+Every merge is chosen for one language: the one whose dev text costs the most tokens so far (base), the
+longest one not over its share of the last W choices (window), or the worst compressed against a target
+ratio (ratio, no dev text). Its most frequent training pair wins, ties broken by the largest pair in
+Python's order; the merge is applied to every language's training and dev words. The first
+``global_merges`` merges use the summed count instead (language -1). Pure Python, step-wise: ``step()``
+makes one merge and returns a ParityStep.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from dataclasses import dataclass
+
+
+def _byte_glyphs() -> dict:
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    cs, n = bs[:], 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return {b: chr(c) for b, c in zip(bs, cs)}
+
+
+GLYPH = _byte_glyphs()
+
+
+def _is_word_char(c: str) -> bool:
+    """Rust regex's Unicode \\w: alphabetic, marks, decimal digits, connector punctuation, joiners."""
+    if c.isalpha() or c in "\u200c\u200d":
+        return True
+    return unicodedata.category(c) in ("Mn", "Mc", "Me", "Nd", "Pc")
+
+
+def pieces(line: str) -> list:
+    """The pieces of ``Whitespace()`` (``\\w+|[^\\w\\s]+``), whitespace dropped."""
+    out, cur, kind = [], [], None
+    for c in line:
+        k = None if c.isspace() else _is_word_char(c)
+        if k != kind and cur:
+            out.append("".join(cur))
+            cur = []
+        if k is not None:
+            cur.append(c)
+        kind = k
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def word_counts(text: str) -> dict:
+    """Word counts as the reference reads a file: each piece with a leading space, as byte-level glyphs."""
+    counts: dict = {}
+    for line in text.splitlines():
+        for p in pieces(line):
+            w = tuple(GLYPH[b] for b in (" " + p).encode("utf-8"))
+            counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
+@dataclass(frozen=True)
+class ParityStep:
+    """One merge: the pair, the language picked (-1: global), the lengths compared, the pair's counts."""
+    pair: tuple
+    lang: int
+    lengths: list
+    freq: list
+
+
+def _merge_word(w: tuple, a: str, b: str) -> tuple:
+    out, i = [], 0
+    while i < len(w):
+        if i + 1 < len(w) and w[i] == a and w[i + 1] == b:
+            out.append(a + b)
+            i += 2
+        else:
+            out.append(w[i])
+            i += 1
+    return tuple(out)
+
+
+class _Table:
+    """Word counts per column with incremental pair counts and per-column token lengths."""
+
+    def __init__(self, counters: list, with_sum: bool):
+        n = len(counters)
+        self.width = n + 1 if with_sum else n
+        merged: dict = {}
+        for i, c in enumerate(counters):
+            for w, f in c.items():
+                merged.setdefault(w, [0] * self.width)[i] += f
+        self.words = []
+        for w, f in merged.items():
+            if with_sum:
+                f[n] = sum(f[:n])
+            self.words.append([w, f])
+        self.pairs: dict = {}
+        self.where: dict = {}
+        self.lengths = [sum(len(w) * f[i] for w, f in self.words) for i in range(n)]
+        for k, (w, f) in enumerate(self.words):
+            self._add(k, w, f, 1)
+
+    def _add(self, k, w, f, sign):
+        for p in zip(w, w[1:]):
+            c = self.pairs.get(p)
+            if c is None:
+                c = self.pairs[p] = [0] * self.width
+            for i in range(self.width):
+                c[i] += sign * f[i]
+            if sign > 0:
+                self.where.setdefault(p, set()).add(k)
+
+    def merge(self, pair: tuple) -> None:
+        a, b = pair
+        for k in self.where.pop(pair, ()):
+            w, f = self.words[k]
+            new = _merge_word(w, a, b)
+            if new == w:
+                continue
+            self._add(k, w, f, -1)
+            self._add(k, new, f, 1)
+            for i in range(len(self.lengths)):
+                self.lengths[i] -= (len(w) - len(new)) * f[i]
+            self.words[k][0] = new
+        self.pairs.pop(pair, None)
+
+    def best(self, col: int):
+        pairs = self.pairs
+        return max(pairs, key=lambda p: (pairs[p][col], p), default=None)
+
+
+class ParityBPE:
+    """Step-wise parity-aware BPE over per-language training (and dev) word counts.
+
+    >>> t = ParityBPE([{("a", "b"): 3, ("c", "d"): 1}, {("c", "d"): 2}],
+    ...               dev=[{("a", "b"): 1}, {("c", "d"): 2}])
+    >>> s = t.step(); (s.pair, s.lang, s.lengths, s.freq)
+    (('c', 'd'), 1, [2, 4], [1, 2])
+    >>> t.dev_lengths
+    [2, 2]
+    """
+
+    def __init__(self, train: list, dev: list | None = None, variant: str = "base", window_size: int = 100,
+                 alpha: float = 2.0, global_merges: int = 0, ratio: list | None = None, min_frequency: int = 2):
+        self.n = len(train)
+        self.train = _Table(train, with_sum=global_merges > 0)
+        self.dev = _Table(dev, with_sum=False) if dev is not None else None
+        self.variant, self.window_size, self.alpha = variant, window_size, alpha
+        self.global_merges, self.min_frequency = global_merges, min_frequency
+        self.ratio = [r / ratio[0] for r in ratio] if ratio else None
+        self.initial = list(self.train.lengths)
+        self.window: deque = deque(maxlen=window_size)
+        self.merges: list = []
+
+    @property
+    def dev_lengths(self) -> list:
+        return list(self.dev.lengths) if self.dev else None
+
+    def _lengths(self) -> list:
+        return list(self.train.lengths if self.ratio else self.dev.lengths)
+
+    def _choose(self, lengths: list) -> int:
+        if len(self.merges) < self.global_merges:
+            return -1
+        if self.ratio:
+            scores = [self.initial[i] / lengths[i] / self.ratio[i] for i in range(self.n)]
+            return min(range(self.n), key=lambda i: scores[i])
+        if self.variant == "window":
+            ncols = self.train.width
+            left = list(range(self.n))
+            while left:
+                i = max(left, key=lambda j: (lengths[j], -j))
+                if self.window.count(i) / self.window_size <= self.alpha / ncols:
+                    return i
+                left.remove(i)
+            return max(range(self.n), key=lambda j: (lengths[j], -j))
+        return max(range(self.n), key=lambda j: (lengths[j], -j))
+
+    def step(self) -> ParityStep | None:
+        """Make one merge; None when the chosen language has no pair of count >= min_frequency."""
+        lengths = self._lengths()
+        lang = self._choose(lengths)
+        col = self.n if lang < 0 else lang
+        pair = self.train.best(col)
+        if pair is None or self.train.pairs[pair][col] < self.min_frequency:
+            return None
+        freq = list(self.train.pairs[pair])
+        if self.variant == "window" and lang >= 0:
+            self.window.append(lang)
+        self.train.merge(pair)
+        if self.dev:
+            self.dev.merge(pair)
+        self.merges.append(pair)
+        return ParityStep(pair, lang, lengths, freq)
