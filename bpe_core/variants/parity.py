@@ -6,6 +6,21 @@ ratio (ratio, no dev text). Its most frequent training pair wins, ties broken by
 Python's order; the merge is applied to every language's training and dev words. The first
 ``global_merges`` merges use the summed count instead (language -1). Pure Python, step-wise: ``step()``
 makes one merge and returns a ParityStep.
+
+The worked example of docs/variants.md (the ``base`` golden: lines 1-75 of six parallel files to train,
+lines 76-96 as dev text; lengths in the order eng rus arb hin zho kor):
+
+>>> from pathlib import Path
+>>> par = Path(__file__).resolve().parents[2] / "tests" / "data" / "parallel"
+>>> def cut(lang, a, b):
+...     return word_counts(b"".join((par / f"{lang}.txt").read_bytes().splitlines(True)[a:b]).decode())
+>>> langs = ["eng", "rus", "arb", "hin", "zho", "kor"]
+>>> t = ParityBPE([cut(x, 0, 75) for x in langs], dev=[cut(x, 75, 96) for x in langs])
+>>> for _ in range(3):
+...     s = t.step(); print(s.lengths, s.lang, s.pair, s.freq)
+[2587, 5159, 4689, 7129, 2928, 3197] 3 ('à', '¤') [0, 0, 0, 6406, 0, 0]
+[2587, 5159, 4689, 5568, 2928, 3197] 3 ('Ġ', 'à¤') [0, 0, 0, 2101, 0, 0]
+[2587, 5159, 4689, 5030, 2928, 3197] 1 ('Ġ', 'Ð') [0, 1154, 0, 0, 0, 0]
 """
 from __future__ import annotations
 

@@ -41,3 +41,10 @@ def test_identical_to_reference(name):
         assert (list(s.pair), s.lang, s.lengths, s.freq) == (
             pair, golden["steps"]["lang"][i], golden["steps"]["lengths"][i], golden["steps"]["freq"][i]), i
     assert t.dev_lengths == golden["recount"]["final_dev_lengths"]
+
+
+def test_worked_example_doctest():
+    import doctest
+
+    from bpe_core.variants import parity
+    assert doctest.testmod(parity).failed == 0
