@@ -23,6 +23,12 @@ _saved = {"windows": 0, "threshold": gc.get_threshold()}
 
 
 def install(window) -> None:
+    """Take the full collections off the allocation counters for as long as a window is open, and run one
+    each time the window has been quiet for :data:`IDLE_MS` (no merge shown, no run, nothing typed).
+
+    The timer restarts on every sign of activity; a worker that is still running counts as activity,
+    because a collection on the GUI thread would hold the GIL the worker needs.
+    """
     if _saved["windows"] == 0:
         _saved["threshold"] = gc.get_threshold()
         gc.set_threshold(_saved["threshold"][0], _saved["threshold"][1], NEVER)

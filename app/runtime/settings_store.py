@@ -86,9 +86,10 @@ def folders_in_use(settings: QSettings) -> List[str]:
 
 
 def clean_stale_temps(settings: QSettings) -> List[str]:
-    """Start-up cleaning: what killed saves left in the folders in use (interrupted multi-file
-    saves finished from their journal, temp files of writers that are gone removed); the names.
-    The data folder (autosaves) is swept by :class:`~bpe_lens_app.features.workspace.autosave.Autosaver` itself."""
+    """Clean up, at start-up, what saves killed halfway left in the folders the app uses: a multi-file save
+    that was interrupted is finished from its journal, and the temporary files of writers that are gone are
+    removed. Returns the names of the files cleaned. The data folder, where autosaves live, is cleaned by
+    :class:`~bpe_lens_app.features.workspace.autosave.Autosaver` itself."""
     from bpe_core.formats import remove_stale_temps_in
 
     return [name for folder in folders_in_use(settings) for name in remove_stale_temps_in(folder)]
