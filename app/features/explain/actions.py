@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QDockWidget
 
 from bpe_core import BPELensError, BPEModel
@@ -20,6 +20,7 @@ from .pane import ExplainPane, Frame, Story
 from ..training import WORD_INDEX_ROLE
 from ...widgets.chip_text import chip_text
 from ...widgets.chips import Chip, model_chip
+from ...side_docks import add_side_dock
 
 __all__ = ["install", "explanation_story", "history_story", "ExplainFeature"]
 
@@ -100,7 +101,7 @@ class ExplainFeature:
         self.dock = QDockWidget("Why this split", window)
         self.dock.setObjectName("explain_dock")
         self.dock.setWidget(self.pane)
-        window.addDockWidget(Qt.RightDockWidgetArea, self.dock)
+        add_side_dock(window, self.dock)
         self.dock.hide()
         action = self.dock.toggleViewAction()
         action.setText("Why this split")

@@ -15,6 +15,7 @@ from ...session.branches import BranchCommands
 from .branches_pane import BranchesPane
 from .pane import TiesPane
 from ...widgets.chip_text import chip_text
+from ...side_docks import add_side_dock
 
 #: while the ties at the position are unknown, how often the dock looks again (a dict lookup) and, once the
 #: trainer is idle elsewhere, brings it here; the steps' and runs' frames bring the ties in most cases
@@ -35,7 +36,7 @@ class TiesFeature:
         split.setSizes([360, 540])  # the inspector's table shows several tied pairs without scrolling
         self.dock = QDockWidget("Ties && branches", window, objectName="dock_ties")
         self.dock.setWidget(split)
-        window.addDockWidget(Qt.RightDockWidgetArea, self.dock)
+        add_side_dock(window, self.dock)
         self.dock.hide()
         toggle = self.dock.toggleViewAction()
         toggle.setText("Ties and branches")

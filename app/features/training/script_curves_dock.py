@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
 
 from .script_curves_pane import ScriptCurvesChart
+from ...side_docks import add_side_dock
 
 TITLE = "Tokens per word by script"
 DOCK_WIDTH = 380
@@ -17,7 +18,7 @@ DOCK_WIDTH = 380
 
 def install(window) -> None:
     dock = QDockWidget(TITLE, window, objectName="dock_script_curves")
-    window.addDockWidget(Qt.RightDockWidgetArea, dock)
+    add_side_dock(window, dock)
     dock.hide()
 
     def on_visibility_changed(visible: bool) -> None:
