@@ -535,6 +535,15 @@ def render_table(outdir: Path) -> list[Path]:
     from bpe_lens_app.session.session import Session, default_config
 
     files = [DATA / "wikitext-2-raw" / "wiki.valid.raw", DATA / "tinyshakespeare.txt", SANGUO]
+    missing = [str(f) for f in files if not f.exists()]
+    if missing:
+        print(f"skipped the word-count table: {', '.join(missing)} not found", file=sys.stderr)
+        return []
+    try:
+        import pyarrow  # noqa: F401 - the table is Parquet
+    except ImportError:
+        print("skipped the word-count table: Parquet tables need pyarrow (pip install bpe-lens[parquet])", file=sys.stderr)
+        return []
     cfg = make_config("gpt2")
     counts, firsts = count_table(files, cfg, workers=2)
     table = Path(tempfile.mkdtemp()) / "three_files.parquet"
