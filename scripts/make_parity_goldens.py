@@ -7,8 +7,8 @@ a script, in a subprocess, exactly as its README shows, on per-language training
 cut from the shipped parallel text (tests/data/parallel), and needs only what the reference needs
 (numpy, tokenizers; the project's venv has both):
 
-    nice -n 15 .venv/bin/python scripts/make_parity_goldens.py /tmp/parity_ref
-    nice -n 15 .venv/bin/python scripts/make_parity_goldens.py /tmp/parity_ref base window
+    nice -n 15 .venv/bin/python scripts/make_parity_goldens.py PARITY_CHECKOUT
+    nice -n 15 .venv/bin/python scripts/make_parity_goldens.py PARITY_CHECKOUT base window
 
 For each setting it keeps: the merges file the reference writes (the merges in order); what the
 reference logs at each step with ``--verbose`` (the lengths it compares, the language it picks, the

@@ -5,8 +5,8 @@ The reference is pchizhov/picky_bpe (``bpe_trainer.py``, ``language.py``, ``util
 ``picky_tokenize.py``), checked out at the path given with ``--ref``. This script never imports
 bpe_core. It needs only what the reference needs (numpy), so run it with the reference's own venv:
 
-    nice -n 15 /tmp/picky_venv/bin/python scripts/make_picky_goldens.py --ref /tmp/picky_ref
-    nice -n 15 /tmp/picky_venv/bin/python scripts/make_picky_goldens.py --ref /tmp/picky_ref shakespeare_t0.9
+    nice -n 15 REF_VENV/bin/python scripts/make_picky_goldens.py --ref PICKY_CHECKOUT
+    nice -n 15 REF_VENV/bin/python scripts/make_picky_goldens.py --ref PICKY_CHECKOUT shakespeare_t0.9
 
 Training runs in this process through the reference's own ``BPE.fit`` (which writes the reference's
 model file with its own ``_dump``). Three of the reference's methods are wrapped to observe, never to

@@ -10,7 +10,7 @@ the script detects the fork by the trainer's "Calling do_train_extend()" line an
 blocked when it is missing, because stock tokenizers then silently trains plain BPE from scratch.
 
 It never imports bpe_core. Usage (see tests/data/README.md, "SuperBPE goldens"):
-    /tmp/superbpe_venv/bin/python scripts/make_superbpe_goldens.py --ref /tmp/superbpe_ref
+    REF_VENV/bin/python scripts/make_superbpe_goldens.py --ref SUPERBPE_CHECKOUT --fork FORK_CHECKOUT
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,7 @@ STAGE1_REGEX = (
     r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
 )
 STAGE2_REGEX = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r\n/]*| +(?!\S)"
-DATA = Path("/work/shared/data/wikitext-2-raw")
+DATA = Path(os.environ.get("BPE_LENS_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data") / "wikitext-2-raw"
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "variants" / "superbpe"
 HELDOUT_CHARS = 6000
 
@@ -157,11 +158,11 @@ def authors_subset(ref: Path, name: str, heldout: str, stock_python: str) -> dic
 def main() -> None:
     """Run the reference twice per setting, check determinism, and write the golden JSON files."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ref", type=Path, default=Path("/tmp/superbpe_ref"))
-    parser.add_argument("--fork", type=Path, default=Path("/tmp/tokfork"))
+    parser.add_argument("--ref", type=Path, required=True, help="a checkout of PythonNut/superbpe")
+    parser.add_argument("--fork", type=Path, required=True, help="a checkout of alisawuffles/tokenizers-superbpe")
     parser.add_argument("--vocab", type=int, default=2000)
     parser.add_argument("--transitions", type=int, nargs="+", default=[1000, 1500])
-    parser.add_argument("--stock-python", default="/work/main/.venv/bin/python")
+    parser.add_argument("--stock-python", default=sys.executable)
     parser.add_argument("--authors", nargs="*", default=["olmo2_p99_truncate_10G_20K_extend_200K_mw4_colon",
                                                           "olmo2_p99_truncate_10G_100K_extend_200K_mw4_colon"])
     args = parser.parse_args()
