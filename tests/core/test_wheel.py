@@ -129,3 +129,34 @@ def test_the_app_opens_on_the_packaged_corpus_and_examples(installed):
     shipped = len(list((ROOT / "resources" / "examples").glob("*.txt")))
     assert lines["examples"].startswith(f"{shipped} ") and lines["examples"].endswith("error False")
     assert "seed000_hello.txt" in lines["example"]
+
+
+def _source_modules() -> set:
+    """Every module of the checkout, named as installed (app/ is bpe_lens_app)."""
+    names = set()
+    for folder, package in (("bpe_core", "bpe_core"), ("app", "bpe_lens_app")):
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            if parts and parts[-1] == "__main__":
+                continue
+            names.add(".".join([package, *parts]))
+    return names
+
+
+def test_the_wheel_holds_exactly_the_checkouts_modules_and_each_imports(installed):
+    """A move leaves old modules behind in setuptools' build/ folder, and a wheel built there ships them
+    (user test of issue 24: bpe_lens_app/session.py beside the session/ package, and an import error); a
+    package left out of pyproject's list is missing from the wheel. Neither may happen."""
+    bin_dir, work, env = installed
+    script = ("import importlib, pkgutil, bpe_core, bpe_lens_app\n"
+              "for pkg in (bpe_core, bpe_lens_app):\n"
+              "    print(pkg.__name__)\n"
+              "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
+              "        if not m.name.endswith('__main__'):\n"
+              "            importlib.import_module(m.name)\n"
+              "            print(m.name)\n")
+    listed = run([bin_dir / "python", "-c", script], cwd=work, env={**env, "QT_QPA_PLATFORM": "offscreen"})
+    assert listed.returncode == 0, listed.stderr
+    assert set(listed.stdout.split()) == _source_modules()
