@@ -48,8 +48,7 @@ def test_health_of_the_training_on_several_files(qtbot, user_window, monkeypatch
     assert "first_half.txt" in title and "second_half.txt" in title and "default.txt" in title, title
     assert pane.table_model.rowCount() == window.session.vocab_size
     assert pane.report.by == "file"
-    labels = _shown_file_labels(pane)
-    assert len(labels) == 3, labels  # every file named on the chart
+    qtbot.waitUntil(lambda: len(_shown_file_labels(pane)) == 3, timeout=10000)  # every file named on the chart
     assert pane.export_button.isEnabled()
 
 
@@ -65,4 +64,4 @@ def test_health_of_gpt2_on_wikitext_files(qtbot, user_window, monkeypatch):
     assert pane.table_model.rowCount() == 50257
     title = pane.title.text()
     assert "wiki.valid.raw" in title and "wiki.test.raw" in title and "50,257 tokens" in title, title
-    assert len(_shown_file_labels(pane)) == 2
+    qtbot.waitUntil(lambda: len(_shown_file_labels(pane)) == 2, timeout=10000)  # drawn in a pass of its own
