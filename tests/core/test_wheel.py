@@ -88,6 +88,7 @@ def installed(tmp_path_factory):
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DISPLAY", "WAYLAND_DISPLAY")}
     env["XDG_CONFIG_HOME"] = str(tmp / "config")  # the app's QSettings: never the user's
+    env["QT_QPA_PLATFORM"] = "offscreen"  # no display here: what a headless user sets (not left to another conftest)
     return bin_dir, work, env
 
 
@@ -157,6 +158,6 @@ def test_the_wheel_holds_exactly_the_checkouts_modules_and_each_imports(installe
               "        if not m.name.endswith('__main__'):\n"
               "            importlib.import_module(m.name)\n"
               "            print(m.name)\n")
-    listed = run([bin_dir / "python", "-c", script], cwd=work, env={**env, "QT_QPA_PLATFORM": "offscreen"})
+    listed = run([bin_dir / "python", "-c", script], cwd=work, env=env)
     assert listed.returncode == 0, listed.stderr
     assert set(listed.stdout.split()) == _source_modules()
