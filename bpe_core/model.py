@@ -19,7 +19,7 @@ from bpe_core.base.units import Units
 from bpe_core.pipelines.base import TextPipeline
 from bpe_core.types import MergeStep, Raw, TokenInfo, Unit
 
-Algorithm = Literal["merges", "tiktoken", "seed000-greedy"]
+Algorithm = Literal["merges", "tiktoken", "seed000-greedy", "picky"]
 
 
 @dataclass(eq=False)
@@ -57,6 +57,9 @@ class BPEModel:
     source_format: str = "native"
     #: preset name and TrainerConfig fields (native), or the file's normalizer/pre-tokenizer JSON
     config: Dict[str, Any] = field(default_factory=dict)
+    #: a training rule's removals (PickyBPE), in order: (the merge rank after which it happened, the removed
+    #: token's id, the ids it was split into); a model with removals encodes by events (algorithm "picky")
+    removals: List[Tuple[int, int, Tuple[int, ...]]] = field(default_factory=list)
     #: format-specific extras (seed 000's freqs table, ...)
     extras: Dict[str, Any] = field(default_factory=dict)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Optional, Tuple, Union
 
-__all__ = ["Raw", "Unit", "TieBreak", "TIE_BREAKS", "EncodeMode", "FileDecoding", "TrainerConfig", "TrainingStats",
+__all__ = ["Raw", "Unit", "TieBreak", "TIE_BREAKS", "EncodeMode", "FileDecoding", "TrainerConfig", "TrainingStats", "Removal", "VARIANTS",
            "WordChange", "PairCount", "MergeStep", "EncodedToken", "Encoding", "TokenInfo", "Progress", "Cancelled",
            "BPELensError", "Piece"]
 
@@ -20,6 +20,8 @@ Raw = Union[str, bytes]
 Unit = Literal["chars", "bytes"]
 TieBreak = Literal["first-seen", "hf", "lexicographic"]
 TIE_BREAKS: Tuple[str, ...] = ("first-seen", "hf", "lexicographic")
+#: the training rules (``TrainerConfig.variant``)
+VARIANTS: Tuple[str, ...] = ("bpe", "picky", "superbpe", "parity")
 EncodeMode = Literal["merges", "seed000-greedy"]
 FileDecoding = Literal["text", "tokenizers"]
 
@@ -73,6 +75,20 @@ class TrainerConfig:
     #: ``\r`` become ``\n``, a BOM is dropped); "tokenizers" = as HF ``tokenizers`` reads training
     #: files (the bytes as they are: ``\r`` and a BOM stay in the text, lines end at ``\n``)
     file_decoding: FileDecoding = "text"
+    #: the training rule (docs/variants.md): "bpe" (plain), "picky" (PickyBPE: removes a merged token whose
+    #: IoS exceeds ``ios_threshold``), "superbpe" (plain up to ``transition`` merges, then merges across
+    #: whitespace), "parity" (parity-aware BPE over per-language corpora, ``parity_*`` settings)
+    variant: str = "bpe"
+    #: PickyBPE's threshold τ: a parent whose Intersection over Self is above it is removed (1.0: never)
+    ios_threshold: float = 0.9
+    #: SuperBPE's transition point t: the merges of stage 1 (plain BPE); None for other rules
+    transition: Optional[int] = None
+    #: parity-aware BPE: how the language is chosen ("base", "window", "hybrid", "ratio"), as the reference's options
+    parity_mode: str = "base"
+    #: parity-aware BPE "window": the moving window's size and alpha; "hybrid": global merges first
+    parity_window: int = 100
+    parity_alpha: float = 2.0
+    parity_global_merges: int = 0
 
     @property
     def encode_lowercase(self) -> bool:
@@ -143,6 +159,32 @@ class MergeStep:
     #: (left, right, new_count) for every pair whose count changed, the merged pair included
     changed_pairs: Tuple[Tuple[int, int, int], ...]
     stats: TrainingStats
+    #: tokens a training rule removed right after this merge (PickyBPE), in the order removed; their
+    #: words are in ``changed_words`` too
+    removals: Tuple["Removal", ...] = ()
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A token removed by a training rule right after a merge (PickyBPE).
+
+    Every remaining occurrence of ``token_id`` was replaced by ``split`` (the present tokens of its merge
+    tree); ``freq`` is its frequency before the merge and ``merged`` how much of it the merge used, so
+    IoS = merged / freq (it exceeded the threshold).
+
+    >>> Removal(5, b"ab", (0, 1), 10, 9).ios
+    0.9
+    """
+
+    token_id: int
+    token: Raw
+    split: Tuple[int, ...]
+    freq: int
+    merged: int
+
+    @property
+    def ios(self) -> float:
+        return self.merged / self.freq if self.freq else 1.0
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any, Dict, Optional
 
-from bpe_core.types import TIE_BREAKS, BPELensError, TrainerConfig
+from bpe_core.types import TIE_BREAKS, VARIANTS, BPELensError, TrainerConfig
 
 
 def check_config(cfg: TrainerConfig) -> None:
@@ -32,10 +32,30 @@ def check_config(cfg: TrainerConfig) -> None:
         v = getattr(cfg, name)
         if v is not None and v < 0:
             raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v}")
+    check_variant(cfg)
     for name in ("min_frequency", "min_word_count"):
         v = getattr(cfg, name)
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise BPELensError(f"{name.replace('_', ' ')} must be 0 or more, not {v!r}")
+
+
+def check_variant(cfg: TrainerConfig) -> None:
+    """Raise :class:`BPELensError` for a training rule's bad setting.
+
+    >>> check_variant(TrainerConfig(variant="picky", ios_threshold=1.5))
+    Traceback (most recent call last):
+    ...
+    bpe_core.types.BPELensError: the IoS threshold must be between 0 and 1, not 1.5
+    """
+    if cfg.variant not in VARIANTS:
+        raise BPELensError(f"unknown training rule {cfg.variant!r}; choose one of {', '.join(VARIANTS)}")
+    if cfg.variant == "picky" and not 0 <= cfg.ios_threshold <= 1:
+        raise BPELensError(f"the IoS threshold must be between 0 and 1, not {cfg.ios_threshold}")
+    if cfg.variant == "superbpe" and (cfg.transition is None or cfg.transition < 0):
+        raise BPELensError("SuperBPE needs a transition point: the merges of stage 1 (0 or more), "
+                           f"not {cfg.transition}")
+    if cfg.variant == "parity" and cfg.parity_mode not in ("base", "window", "hybrid", "ratio"):
+        raise BPELensError(f"unknown parity-aware mode {cfg.parity_mode!r}; choose base, window, hybrid or ratio")
 
 
 def vocab_size_floor(cfg: TrainerConfig) -> Optional[int]:

@@ -22,12 +22,14 @@ The folders stand in layers, bottom to top; each imports only folders of layers 
 7. ``encoding`` - text to tokens
 8. ``formats`` - vocabulary files read and written, atomic writes, JSON reading
 9. ``corpus`` - corpus files read and counted, word-count tables
-10. ``training``, ``variants`` - trainer, timeline, branches; BPE variants of current research
-11. ``analysis`` - questions asked of a vocabulary or a run
-12. ``render``, ``workbench`` - pictures; the model of everything open
-13. ``bpe_core`` - the facade (it imports its names by their homes' names, on first use)
-14. ``cli`` - the command line
-15. ``__main__``
+10. ``training`` - trainer, timeline, branches, and the training rules' steps inside the trainer
+11. ``variants`` - BPE variants of current research that train outside the trainer (parity-aware BPE), their
+    references' own file formats and encoders
+12. ``analysis`` - questions asked of a vocabulary or a run
+13. ``render``, ``workbench`` - pictures; the model of everything open
+14. ``bpe_core`` - the facade (it imports its names by their homes' names, on first use)
+15. ``cli`` - the command line
+16. ``__main__``
 """
 from __future__ import annotations
 
@@ -139,7 +141,7 @@ def _folder_graph(graph: Dict[str, Set[str]]) -> Dict[str, Dict[str, List[str]]]
 #: the folders of bpe_core from the bottom layer to the top; a folder imports only layers below its own
 LAYERS: List[Tuple[str, ...]] = [
     ("types",), ("resources", "presets"), ("base",), ("pretokenize",), ("pipelines",), ("model",), ("encoding",),
-    ("formats",), ("corpus",), ("training", "variants"), ("analysis",), ("render", "workbench"), ("bpe_core",), ("cli",),
+    ("formats",), ("corpus",), ("training",), ("variants",), ("analysis",), ("render", "workbench"), ("bpe_core",), ("cli",),
     ("__main__",),
 ]
 
