@@ -36,6 +36,7 @@ from bpe_core.base.faces import lazy_names
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from bpe_core.encoding.dropout import DropoutEncoder
     from bpe_core.encoding.encoder import Encoder
     from bpe_core.formats.detect import open_vocabulary, write_vocabulary
     from bpe_core.model import BPEModel
@@ -59,6 +60,7 @@ _HOMES: Dict[str, str] = {
     "Trainer": "bpe_core.training.trainer",
     "Timeline": "bpe_core.training.timeline",
     "Encoder": "bpe_core.encoding.encoder",
+    "DropoutEncoder": "bpe_core.encoding.dropout",
     "BPEModel": "bpe_core.model",
     "open_vocabulary": "bpe_core.formats.detect",
     "write_vocabulary": "bpe_core.formats.detect",
@@ -74,8 +76,8 @@ _HOMES: Dict[str, str] = {
     "VocabularyClosed": "bpe_core.workbench.records",
 }
 
-__all__ = ["BPELensError", "BPEModel", "Encoder", "MergeStep", "PRESETS", "Timeline", "Trainer", "TrainerConfig",
-           "make_config", "open_vocabulary", "write_vocabulary", "__version__",
+__all__ = ["BPELensError", "BPEModel", "DropoutEncoder", "Encoder", "MergeStep", "PRESETS", "Timeline", "Trainer",
+           "TrainerConfig", "make_config", "open_vocabulary", "write_vocabulary", "__version__",
            "Workbench", "TrainingRun", "RestoreReport", "RunCorpus", "OpenVocabulary", "OpenComparison", "OpenAnalysis",
            "Selection", "VocabularyOpened", "VocabularyClosed"]
 
