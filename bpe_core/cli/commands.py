@@ -36,6 +36,7 @@ ENCODE_EXAMPLES = """examples:
   echo 'Hello there' | bpe-lens-cli encode --vocab gpt2/tokenizer.json --json
   bpe-lens-cli encode --vocab cl100k_base.tiktoken --file notes.txt
   bpe-lens-cli encode --vocab gpt2/tokenizer.json --file - --ids < notes.txt
+  bpe-lens-cli encode --vocab gpt2/tokenizer.json --text 'unrelated' --dropout 0.1 --seed 7 --samples 20
 """
 #: what train and count say they count (--help). The figure: the GPT-2 regex run on each line of
 #: bench/out/bench_corpus.txt (bench/bench_train.py builds it) against the same regex on the whole text.
@@ -203,6 +204,8 @@ def _add_encode(sub: argparse._SubParsersAction) -> None:
     shape.add_argument("--json", action="store_true", help='print {"ids": [...], "tokens": [...]}')
     shape.add_argument("--ids", action="store_true", help="print only the ids, space-separated, on one line "
                                                           "(for piping)")
+    from bpe_core.cli.encode_dropout import add_dropout_arguments
+    add_dropout_arguments(p)
 
 
 def encode_input(args: argparse.Namespace) -> str:
@@ -271,8 +274,12 @@ def open_any(path: str, pattern: Optional[str] = None):
 
 def run_encode(args: argparse.Namespace) -> int:
     from bpe_core.encoding.encoder import Encoder
+    from bpe_core.cli.encode_dropout import check_dropout_arguments, run_dropout
+    check_dropout_arguments(args)
     text = encode_input(args)
     model = open_any(args.vocab, args.pattern)
+    if args.dropout is not None:
+        return run_dropout(args, model, text, _warn_unknown)
     enc = Encoder(model).encode(text)
     unknown = list(getattr(enc, "unknown", ()))
     if unknown:
