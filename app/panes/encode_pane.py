@@ -27,11 +27,12 @@ from bpe_core import BPEModel, Encoder, MergeStep
 from bpe_core.encoding import LensEncoding, Trail, can_advance
 from bpe_core.types import Encoding
 
+from .dropout_panel import DropoutPanel
 from .encode_follow import SessionFollower
 from ..runtime.encode_jobs import EncodeJobs, EncodeResult, encode_job
-from ..widgets.encode_chips import ChipCache, Move, move_ends, span_highlight, stats_texts, toggle_button, unknown_count
+from ..widgets.encode_chips import (ChipCache, Move, chip_tooltip, move_ends, span_highlight, stats_texts, toggle_button,
+                                    unknown_count)
 from ..session.session import Session
-from ..widgets.chip_text import escape_html, token_tooltip, unknown_tooltip
 from ..widgets.quiet import FitLabel
 from ..widgets.token_view import TokenView
 
@@ -94,6 +95,8 @@ class EncodePane(QWidget):
         self.editor.setPlaceholderText("Type or paste text to encode…")
         self.view = TokenView()
         self.view.tooltip_provider = self._tooltip
+        self.dropout = DropoutPanel(lambda: (self.model(), self.editor.toPlainText()[:MAX_CHARS], self._merges_limit))
+        self.dropout.changed.connect(self._on_dropout_changed)
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._flash_timer = QTimer(self, singleShot=True)
         self._build_layout()
@@ -121,6 +124,7 @@ class EncodePane(QWidget):
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.editor)
         split.addWidget(self.view)
+        split.addWidget(self.dropout.table)  # each word's sampled segmentations, once sampled
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 2)
         split.setSizes([100, 200])
@@ -129,6 +133,7 @@ class EncodePane(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(bar)
+        lay.addWidget(self.dropout)
         lay.addWidget(split, 1)
 
     # -- public API
@@ -195,7 +200,7 @@ class EncodePane(QWidget):
 
     def _start_trail(self, model: Optional[BPEModel]) -> None:
         """The shown encoding was just made with ``model``: a followed trainer's may go along its merges."""
-        enc, usable = self._encoding, self._following and self._merges_limit is None
+        enc, usable = self._encoding, self._following and self._merges_limit is None and not self.dropout.active()
         usable = usable and model is not None and isinstance(enc, LensEncoding) and can_advance(model)
         self._trail = Trail(enc, len(model.merges)) if usable else None
 
@@ -258,7 +263,7 @@ class EncodePane(QWidget):
         if not text or model is None:
             self._encode_now()
             return
-        job = encode_job(model, self._merges_limit, self._encoder, text[:MAX_CHARS], make_encoder)
+        job = encode_job(model, self._merges_limit, self._encoder, text[:MAX_CHARS], self.dropout.factory(make_encoder))
         number = self._jobs.submit(job)
         self._job_inputs = {n: v for n, v in self._job_inputs.items() if n > self._shown_job}
         self._job_inputs[number] = (text[:MAX_CHARS], len(text) > MAX_CHARS, model)
@@ -286,6 +291,12 @@ class EncodePane(QWidget):
     def _schedule(self) -> None:
         self._timer.start()
 
+    def _on_dropout_changed(self) -> None:
+        """Dropout on or off, another p or seed: another encoder; a result on its way is of the old settings."""
+        self._encoder = self._trail = None
+        self._shown_job = self._jobs.cancel()
+        self._schedule()
+
     def _exclusive(self, other, on: bool) -> None:
         if on and other.isChecked():
             other.blockSignals(True)
@@ -308,7 +319,7 @@ class EncodePane(QWidget):
         if self._text and self.model() is not None:
             try:
                 if self._encoder is None:
-                    self._encoder = make_encoder(self._model, self._merges_limit)
+                    self._encoder = self.dropout.factory(make_encoder)(self._model, self._merges_limit)
                 self._encoding = self._encoder.encode(self._text)
             except Exception as exc:  # a user-facing message beats a dead pane
                 self._error = str(exc) or type(exc).__name__
@@ -381,15 +392,4 @@ class EncodePane(QWidget):
             self.token_activated.emit(self._encoding.tokens[i].id)
 
     def _tooltip(self, i: int) -> str:
-        model = self.model()
-        if self._encoding is None or model is None:
-            return ""
-        t = self._encoding.tokens[i]
-        span = self._text[t.start:t.end]
-        extra = f"span {t.start}–{t.end}: {escape_html(repr(span))} · token {i + 1} of {len(self._encoding)}"
-        if t.id < 0:
-            return unknown_tooltip(t.raw, extra=extra)
-        try:
-            return token_tooltip(model, t.id, extra=extra)
-        except (IndexError, KeyError):
-            return f"id {t.id}<br>{extra}"
+        return chip_tooltip(self.model(), self._encoding, self._text, i)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QTextEdit, QToolButton
 from bpe_core.types import EncodedToken, Encoding
 
 from .chip_colors import ACCENT, TEXT_COLOR
-from .chip_text import chip_text
+from .chip_text import chip_text, escape_html, token_tooltip, unknown_tooltip
 from .checked_style import show_checked
 from .chips import Chip
 
@@ -171,3 +171,18 @@ def toggle_button(text: str, tip: str, checked: bool = False) -> QToolButton:
     b.setChecked(checked)
     b.setToolButtonStyle(Qt.ToolButtonTextOnly)
     return show_checked(b)  # filled while checked: Fusion's 10 % darker is invisible on a dark palette
+
+
+def chip_tooltip(model, enc: Optional[Encoding], text: str, i: int) -> str:
+    """The tooltip of chip ``i`` of ``enc`` (made from ``text`` with ``model``): the token, its span, its place."""
+    if enc is None or model is None:
+        return ""
+    t = enc.tokens[i]
+    span = text[t.start:t.end]
+    extra = f"span {t.start}–{t.end}: {escape_html(repr(span))} · token {i + 1} of {len(enc)}"
+    if t.id < 0:
+        return unknown_tooltip(t.raw, extra=extra)
+    try:
+        return token_tooltip(model, t.id, extra=extra)
+    except (IndexError, KeyError):
+        return f"id {t.id}<br>{extra}"

@@ -114,12 +114,14 @@ def dropout_segment(ids: Sequence[int], table: MergeTable, skip: Callable[[], bo
 
 
 def model_merge_table(model: BPEModel, encoder: Optional[Encoder] = None) -> MergeTable:
-    """The table dropout merges by: the encoder's (``merges`` models) or the recovered merges of a tiktoken file.
-    BPELensError for a vocabulary whose encoding is not merges by rank (seed 000's greedy, PickyBPE's events)."""
+    """The table dropout merges by: the encoder's (``merges`` models) or the recovered merges of a tiktoken file
+    (the encoder's merges limit applies). BPELensError for a vocabulary whose encoding is not merges by rank
+    (seed 000's greedy, PickyBPE's events)."""
     if model.algorithm == "merges":
         return (encoder or Encoder(model)).merge_table
     if model.algorithm == "tiktoken":
-        return merge_table(model.merges, model.merge_result)
+        limit = None if encoder is None else encoder.merges_limit
+        return merge_table(model.merges[:limit], model.merge_result[:limit])
     raise BPELensError(f"BPE-dropout needs a vocabulary that encodes by ranked merges; this one encodes by "
                        f"{model.algorithm!r}, where skipping a merge has no meaning")
 
@@ -128,19 +130,27 @@ class DropoutEncoder(Encoder):
     """An :class:`Encoder` that skips each merge with probability ``p``; draws come from ``random.Random(seed)``.
 
     Each call to :meth:`encode` draws on from where the last one stopped: a new encoder with the same seed
-    gives the same samples again. :meth:`encode` returns the same records as the plain encoder, spans included.
+    gives the same samples again; with ``repeat`` each call starts from the seed again (the same text, the same
+    sample: what the encode pane shows). :meth:`encode` returns the same records as the plain encoder, spans
+    included. ``merges_limit`` encodes as of merge k, as the plain encoder's.
     """
 
-    def __init__(self, model: BPEModel, p: float, seed: Optional[int] = None) -> None:
+    def __init__(self, model: BPEModel, p: float, seed: Optional[int] = None, *, repeat: bool = False,
+                 merges_limit: Optional[int] = None) -> None:
         self.p = check_p(p)
         if model.algorithm not in ("merges", "tiktoken"):
             model_merge_table(model)  # raises with the reason
-        super().__init__(model)
-        self.seed = seed
+        super().__init__(model, merges_limit=merges_limit)
+        self.seed, self.repeat = seed, repeat
         self.rng = random.Random(seed)
         self._table = model_merge_table(model, self) if self.p > 0 else {}
         bits, limit = self.rng.getrandbits, skip_threshold(self.p)
         self._skip = lambda: bits(24) < limit
+
+    def _encode(self, text: str):
+        if self.repeat:
+            self.rng.seed(self.seed)
+        return super()._encode(text)
 
     def _word_spans(self, word: str, suffix: bool) -> WordResult:
         if self.p == 0:
@@ -170,7 +180,8 @@ def text_words(model: BPEModel, text: str) -> List[str]:
 
 
 def sample_words(model: BPEModel, words: Iterable[str], p: float, seed: Optional[int] = None, n: int = 100,
-                 progress: Optional[Callable[[int, int], None]] = None) -> Dict[str, Counter]:
+                 progress: Optional[Callable[[int, int], None]] = None, *,
+                 merges_limit: Optional[int] = None) -> Dict[str, Counter]:
     """For each word (a pipeline piece), how often each segmentation (a tuple of ids) came up in ``n`` samples.
 
     One ``random.Random(seed)`` draws for all words in the given order. ``progress(done, total)`` is called after
@@ -178,7 +189,7 @@ def sample_words(model: BPEModel, words: Iterable[str], p: float, seed: Optional
     """
     if n < 1:
         raise BPELensError(f"the number of samples must be at least 1, not {n}")
-    encoder = DropoutEncoder(model, p, seed)
+    encoder = DropoutEncoder(model, p, seed, merges_limit=merges_limit)
     words = list(dict.fromkeys(words))
     out: Dict[str, Counter] = {}
     for done, word in enumerate(words, 1):

@@ -144,6 +144,27 @@ def test_same_seed_same_samples_other_seed_other_samples():
     assert enc.encode(text) == a and enc.encode(text) != a  # the second call draws on
 
 
+def test_repeat_starts_each_encoding_from_the_seed():
+    text = wiki(600)
+    enc = DropoutEncoder(gpt2(), 0.3, seed=8, repeat=True)
+    first = DropoutEncoder(gpt2(), 0.3, seed=8).encode(text)
+    assert enc.encode(text) == first and enc.encode(text) == first and enc.encode_ids(text) == first.ids
+
+
+def test_merges_limit_limits_the_merges_dropout_can_make():
+    text = wiki(600)
+    for model in (gpt2(), _r50k()):
+        assert DropoutEncoder(model, 1e-9, seed=1, merges_limit=300).encode(text).ids == \
+            Encoder(gpt2(), merges_limit=300).encode(text).ids
+    limited = sample_words(gpt2(), [" mechanism"], 0.2, seed=1, n=200, merges_limit=300)[" mechanism"]
+    assert all(i < 256 + 300 for seg in limited for i in seg)
+
+
+def _r50k() -> BPEModel:
+    from bpe_core.formats.detect import open_vocabulary
+    return open_vocabulary(str(need("tiktoken_ranks/r50k_base.tiktoken")))
+
+
 def test_encode_ids_agrees_with_encode():
     text = wiki(800)
     assert DropoutEncoder(gpt2(), 0.2, seed=1).encode_ids(text) == DropoutEncoder(gpt2(), 0.2, seed=1).encode(text).ids
