@@ -15,7 +15,7 @@ from typing import Callable, Optional, Tuple
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QSizePolicy, QSpinBox, QTableWidget, QTableWidgetItem, QWidget)
+                               QSizePolicy, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QWidget)
 
 from bpe_core import BPEModel, DropoutEncoder
 from bpe_core.encoding import sample_words, shares, text_words
@@ -54,6 +54,7 @@ class DropoutPanel(QWidget):
         self.p_spin.setToolTip("p: the probability that each merge is skipped")
         self.seed_spin = QSpinBox(minimum=0, maximum=2**31 - 1, value=0)
         self.seed_spin.setToolTip("seed of the draws: the same seed gives the same sample")
+        self.seed_spin.setMaximumWidth(self.seed_spin.fontMetrics().horizontalAdvance("0" * 12))
         self.n_spin = QSpinBox(minimum=1, maximum=100_000, value=100, singleStep=100)
         self.n_spin.setToolTip("how many segmentations of each word to draw")
         self.sample_button = QPushButton()
@@ -64,6 +65,7 @@ class DropoutPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
         self.table.hide()
         self._threads = Threads()
@@ -150,6 +152,7 @@ class DropoutPanel(QWidget):
         table.resizeColumnToContents(0)
         table.setUpdatesEnabled(True)
         table.show()
+        _make_room(table)
         self.status.setText(f"{n:,} samples of each of {len(words):,} words  ·  p {p:g}  ·  seed {seed}")
         self.sampled.emit()
 
@@ -170,3 +173,16 @@ def _label(model: BPEModel, token_id: int) -> str:
     """A token as its chip reads (space as ·); an id the vocabulary lacks as ?."""
     raw = model.tokens[token_id] if 0 <= token_id < len(model.tokens) else None
     return "?" if raw is None else chip_text(raw, mode="text", whitespace=True)[0]
+
+
+def _make_room(widget: QWidget) -> None:
+    """In the splitter that holds ``widget`` (shown just now, so the splitter gave it no height), give it 2/5."""
+    split = widget.parentWidget()
+    if not isinstance(split, QSplitter):
+        return
+    sizes, i = split.sizes(), split.indexOf(widget)
+    if sizes[i] < widget.minimumSizeHint().height():
+        total = sum(sizes)
+        rest = [s * 3 / 5 / max(total - sizes[i], 1) * total for s in sizes]
+        rest[i] = total * 2 / 5
+        split.setSizes([int(s) for s in rest])
