@@ -14,7 +14,7 @@ from bpe_core.pretokenize.pretokenizers import (PRETOKENIZERS, SEED001_PATTERN, 
 from bpe_core.types import BPELensError, TrainerConfig
 
 NAMES = ["whitespace", "whitespace-split", "wordpunct", "punkt-wordpunct", "gpt2", "cl100k", "o200k",
-         "seed001", "regex", "cjk", "gpt2-glyphs"]
+         "seed001", "regex", "cjk", "gpt2-glyphs", "superbpe-stage1", "superbpe-stage2"]
 REAL = ["wikitext-2-raw/wiki.valid.raw", "chinese/sanguo_yanyi.txt", "bench/multilingual/ru_anna_karenina.txt",
         "bench/gutenberg/moby_dick.txt", "bench/multilingual/de_faust.txt"]
 ALL_CHARS = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
