@@ -62,6 +62,9 @@ PRESETS: Dict[str, Preset] = {p.name: p for p in [
     _p("char-hf", "HF BPE + WhitespaceSplit",
        "whitespace-split words, characters, no suffix, HF tie rule",
        pretokenizer="whitespace-split", tie_break="hf", vocab_size=1000, file_decoding="tokenizers"),
+    _p("superbpe", "SuperBPE stage 1 (PythonNut/superbpe train_tokenizer.sh)",
+       "o200k's regex without contractions + byte-level, alphabet seen, HF tie rule; --variant superbpe for stage 2",
+       pretokenizer="superbpe-stage1", unit="bytes", tie_break="hf", vocab_size=30000, file_decoding="tokenizers"),
 ]}
 
 _FIELDS = {f.name for f in fields(TrainerConfig)}
