@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Dict
 from bpe_core.base.faces import lazy_names
 
 if TYPE_CHECKING:
+    from bpe_core.workbench.continuations import (CONTINUATIONS, continuation_timeline, continue_run, start_model,
+                                                  superbpe_config)
     from bpe_core.workbench.records import (DECODE_ERRORS, AnalysisClosed, AnalysisOpened, ComparisonClosed,
                                             ComparisonOpened, EncodeTextChanged, Event, OpenAnalysis, OpenComparison,
                                             OpenVocabulary, RunClosed, RunCorpus, RunOpened, Selection,
@@ -34,6 +36,8 @@ _RESTORE = ("NO_CORPUS", "CorpusCheck", "MergeDifference", "RestoreReport", "Run
 _HOMES: Dict[str, str] = {
     **dict.fromkeys(_RECORDS, "records"), **dict.fromkeys(_RESTORE, "restore"),
     "TrainingRun": "runs", "count_corpus": "runs",
+    **dict.fromkeys(("CONTINUATIONS", "continuation_timeline", "continue_run", "start_model", "superbpe_config"),
+                    "continuations"),
     "SavedBench": "saved", "SavedRun": "saved", "SavedVocabulary": "saved", "read_bench": "saved",
     "RunState": "workbench", "Workbench": "workbench", "WorkbenchState": "workbench",
 }

@@ -134,16 +134,26 @@ def check_corpus(run: SavedRun, *, cancel: CancelFn = None, progress: ProgressFn
 
 
 def restore_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, refs: Tuple[CorpusRef, ...] = (),
-                change: Optional[str] = None, progress: ProgressFn = None,
-                cancel: CancelFn = None) -> Tuple[TrainingRun, RunRestore]:
+                change: Optional[str] = None, progress: ProgressFn = None, cancel: CancelFn = None,
+                parent: Optional[TrainingRun] = None) -> Tuple[TrainingRun, RunRestore]:
     """Count the run's corpus (``corpus``: another one the user chose), replay its branches, train to the
     saved merge and compare the merges taken with the saved ones.
 
     ``refs`` and ``change``: what :func:`check_corpus` found (kept on the run; said in the report).
+    A run that continues another (``run.parent``) continues ``parent`` (restored first) from its merge
+    ``run.transition`` again (workbench/continuations.py).
     """
     corpus = corpus or RunCorpus(tuple(r.path for r in run.corpus), run.decode_errors)
-    timeline = count_corpus(corpus, run.config, progress=progress, cancel=cancel)
-    opened = TrainingRun(run.id, corpus, timeline, refs)
+    if run.parent is not None:
+        from bpe_core.workbench.continuations import continuation_timeline, start_model
+
+        if parent is None:
+            raise BPELensError(f"run {run.id} continues run {run.parent}, which is not open")
+        timeline = continuation_timeline(corpus, run.config, start_model(parent, run.transition or 0),
+                                         progress=progress, cancel=cancel)
+    else:
+        timeline = count_corpus(corpus, run.config, progress=progress, cancel=cancel)
+    opened = TrainingRun(run.id, corpus, timeline, refs, parent=run.parent, transition=run.transition)
     problem = None
     if run.branches:
         try:
@@ -158,7 +168,8 @@ def restore_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, refs: Tupl
 
 
 def reopen_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, check: Optional[CorpusCheck] = None,
-               progress: ProgressFn = None, cancel: CancelFn = None) -> Tuple[Optional[TrainingRun], RunRestore]:
+               progress: ProgressFn = None, cancel: CancelFn = None,
+               parent: Optional[TrainingRun] = None) -> Tuple[Optional[TrainingRun], RunRestore]:
     """The three steps in a row for one run: a corpus that cannot be read leaves it closed (None, and the
     problem said); else it is hashed and compared (``check``: done already), counted as it is now and trained
     to the saved merge. ``corpus``: another corpus chosen instead of the saved one (not checked: it differs)."""
@@ -168,7 +179,11 @@ def reopen_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, check: Opti
             return None, RunRestore(run.id, problem, None, run.position, 0, problem)
         check = check or check_corpus(run, cancel=cancel)
     refs, change = (check.refs, check.change) if check is not None and corpus is None else ((), None)
-    return restore_run(run, corpus=corpus, refs=refs, change=change, progress=progress, cancel=cancel)
+    if run.parent is not None and parent is None:
+        problem = f"it continues run {run.parent}, which could not be opened"
+        return None, RunRestore(run.id, None, None, run.position, 0, problem)
+    return restore_run(run, corpus=corpus, refs=refs, change=change, progress=progress, cancel=cancel,
+                       parent=parent)
 
 
 def _main_line_only(run: TrainingRun) -> None:

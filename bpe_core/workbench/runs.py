@@ -48,8 +48,12 @@ class TrainingRun:
     """One corpus's training: ``timeline`` (the position) and ``branches`` (futures picked by hand)."""
 
     def __init__(self, run_id: str, corpus: RunCorpus, timeline: Timeline,
-                 refs: Tuple[CorpusRef, ...] = ()) -> None:
+                 refs: Tuple[CorpusRef, ...] = (), *, parent: Optional[str] = None,
+                 transition: Optional[int] = None) -> None:
         self.id = run_id
+        #: the run this one continues (workbench/continuations.py: SuperBPE's stage 2), and the parent's
+        #: merge it starts from; None for a run trained from its corpus alone
+        self.parent, self.transition = parent, transition
         self.corpus = corpus
         self.timeline = timeline
         self.branches = Branches(timeline)
@@ -88,7 +92,7 @@ class TrainingRun:
         """What a workspace keeps of the run: corpus files, settings, position, the merges applied, branches."""
         history = self.timeline.history
         return SavedRun(self.id, self.corpus_refs(), self.config, len(history), self._saved_merges(history),
-                        self.branches_data(), self.corpus.decode_errors)
+                        self.branches_data(), self.corpus.decode_errors, self.parent, self.transition)
 
 
 def _size(path: str) -> int:

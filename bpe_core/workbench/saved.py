@@ -36,6 +36,9 @@ class SavedRun:
     merges: Tuple[SavedMerge, ...] = ()
     branches: Tuple[Any, ...] = ()
     decode_errors: str = "strict"
+    #: the run it continues from that run's merge ``transition`` (workbench/continuations.py), else None
+    parent: Optional[str] = None
+    transition: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ def to_workspace(bench: SavedBench) -> Workspace:
         "run_index": runs.index(current) if current else 0,  # where the current run stands among the runs
         "decode_errors": current.decode_errors if current else "strict",
         "more_files": [_ref(r) for r in current.corpus[1:]] if current else [],
+        **(_lineage(current) if current else {}),
         "runs": [_run_dict(r) for r in others],
         "vocabularies": [asdict(v) for v in bench.vocabularies],
         "comparisons": [[c.a_id, c.b_id] for c in bench.comparisons],
@@ -97,7 +101,21 @@ def _run_dict(run: SavedRun) -> Dict[str, Any]:
     d = workspace_to_dict(ws)
     for key in ("format", "version", "encode_text", "tabs", "view"):
         del d[key]
-    return {"id": run.id, "decode_errors": run.decode_errors, "more_files": [_ref(r) for r in run.corpus[1:]], **d}
+    return {"id": run.id, "decode_errors": run.decode_errors, "more_files": [_ref(r) for r in run.corpus[1:]],
+            **_lineage(run), **d}
+
+
+def _lineage(run: SavedRun) -> Dict[str, Any]:
+    """A continuing run's parent and transition (nothing for a run of its own)."""
+    return {} if run.parent is None else {"parent": run.parent, "transition": run.transition}
+
+
+def _read_lineage(d: Dict[str, Any], where: str) -> Tuple[Optional[str], Optional[int]]:
+    parent, transition = _text(d.get("parent"), where, "parent", none=True), d.get("transition")
+    if parent is not None and not (isinstance(transition, int) and not isinstance(transition, bool)
+                                   and transition >= 0):
+        raise BPELensError(f'{where}: "transition" must be the parent run\'s merge (0 or more), not {transition!r}')
+    return parent, transition if parent is not None else None
 
 
 # -- from the file --------------------------------------------------------------------------------------
@@ -118,7 +136,8 @@ def read_bench(ws: Workspace, path: str = "<workspace>") -> SavedBench:
         if not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index <= len(runs)):
             raise BPELensError(f'{where}: "run_index" must be a place among the {len(runs) + 1} runs, not {index!r}')
         runs.insert(index, SavedRun(current_id, ((ws.corpus,) if ws.corpus else ()) + _refs(part, where), ws.config,
-                                    ws.position, ws.merges, ws.branches, _decode(part, where)))
+                                    ws.position, ws.merges, ws.branches, _decode(part, where),
+                                    *_read_lineage(part, where)))
     ids = [r.id for r in runs]
     if len(set(ids)) != len(ids):
         raise BPELensError(f"{where} names a run twice ({', '.join(ids)})")
@@ -172,7 +191,7 @@ def _run(d: Any, where: str) -> SavedRun:
     ws = workspace_from_dict({**d, "format": FORMAT, "version": VERSION}, where)
     run_id = _text(d.get("id"), where, "id")
     return SavedRun(run_id, ((ws.corpus,) if ws.corpus else ()) + _refs(d, where), ws.config, ws.position,
-                    ws.merges, ws.branches, _decode(d, where))
+                    ws.merges, ws.branches, _decode(d, where), *_read_lineage(d, where))
 
 
 def _vocabulary(d: Any, where: str) -> SavedVocabulary:

@@ -77,6 +77,8 @@ class RunState:
     position: int
     merges: Tuple[SavedMerge, ...]
     branches: Tuple[Any, ...]
+    parent: Optional[str] = None  # the run it continues, from that run's merge ``transition``
+    transition: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -186,25 +188,37 @@ class Workbench:
         current. ``timeline``: the corpus already counted (on a worker, by :func:`~bpe_core.workbench.runs.
         count_corpus`); else it is counted here with ``config``."""
         if not isinstance(corpus, RunCorpus):
-            corpus = RunCorpus((os.fspath(corpus),) if isinstance(corpus, (str, os.PathLike))
-                               else tuple(map(os.fspath, corpus)))
+            corpus = RunCorpus(tuple(map(os.fspath, [corpus] if isinstance(corpus, (str, os.PathLike)) else corpus)))
         corpus = replace(corpus, paths=tuple(os.path.abspath(p) for p in corpus.paths))
         if timeline is None:
             timeline = count_corpus(corpus, config or TrainerConfig(), progress=progress, cancel=cancel)
         return self.add_run(TrainingRun(run_id or self._new_id("r", self._runs), corpus, timeline))
 
-    def add_run(self, run: TrainingRun) -> RunOpened:
-        """Add a run made elsewhere (:func:`~bpe_core.workbench.restore.restore_run`) and make it current."""
+    def add_run(self, run: TrainingRun, *, select: bool = True) -> RunOpened:
+        """Add a run made elsewhere (:func:`~bpe_core.workbench.restore.restore_run`, :func:`~bpe_core.
+        workbench.continuations.continue_run`) and make it current (``select``: False keeps the current one)."""
         if run.id in self._runs:
             raise BPELensError(f"a training run {run.id!r} is open already")
+        if run.parent is not None and run.parent not in self._runs:
+            raise BPELensError(f"run {run.id} continues run {run.parent}, which is not open")
         self._runs[run.id] = run
         event = self._tell(RunOpened(run))
-        self.select(run_id=run.id, word=None, token=None, pair=None)
+        if select:
+            self.select(run_id=run.id, word=None, token=None, pair=None)
         return event
+
+    def new_run_id(self) -> str:
+        return self._new_id("r", self._runs)  # the id the next run opened gets (never one used before)
+
+    def children(self, run_id: str) -> Tuple[TrainingRun, ...]:
+        """The open runs that continue run ``run_id`` (its branches of another variant), by transition."""
+        return tuple(sorted((r for r in self._runs.values() if r.parent == run_id), key=lambda r: r.transition or 0))
 
     def close_run(self, run_id: str) -> RunClosed:
         """Close a run; the comparisons and analyses about it close first; another run becomes current."""
         self.run(run_id)
+        for child in self.children(run_id):  # a continuation without its parent could not be restored
+            self.close_run(child.id)
         self._close_about(run_id)
         del self._runs[run_id]
         event = self._tell(RunClosed(run_id))
@@ -305,7 +319,7 @@ class Workbench:
     # -- plain data and the workspace file -------------------------------------------------------------
     def state(self) -> WorkbenchState:
         """Everything open as plain data (a run's merges as a workspace stores them)."""
-        runs = tuple(RunState(r.id, r.corpus, r.config, s.position, s.merges, s.branches)
+        runs = tuple(RunState(r.id, r.corpus, r.config, s.position, s.merges, s.branches, r.parent, r.transition)
                      for r, s in ((r, r.saved()) for r in self._runs.values()))
         return WorkbenchState(runs, self.vocabularies, self._encode_text, self._selection, self.comparisons,
                               self.analyses)
@@ -349,7 +363,7 @@ class Workbench:
         corpora, checks = corpora or {}, checks or {}
         for saved in bench.runs:
             run, report = reopen_run(saved, corpus=corpora.get(saved.id), check=checks.get(saved.id),
-                                     progress=progress, cancel=cancel)
+                                     progress=progress, cancel=cancel, parent=self._runs.get(saved.parent or ""))
             if run is not None:
                 self._runs[run.id] = run
             runs.append(report)
@@ -375,5 +389,5 @@ class Workbench:
         return self, RestoreReport(tuple(runs), tuple(problems))
 
     def __repr__(self) -> str:
-        return (f"Workbench({len(self._runs)} runs, {len(self._vocabularies)} vocabularies, "
-                f"{len(self._comparisons)} comparisons, {len(self._analyses)} analyses)")
+        return f"Workbench({len(self._runs)} runs, {len(self._vocabularies)} vocabularies, " \
+               f"{len(self._comparisons)} comparisons, {len(self._analyses)} analyses)"
