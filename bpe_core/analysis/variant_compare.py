@@ -1,0 +1,114 @@
+"""Variants compared side by side: for each open run (a branch of another variant included) at its
+current merge, the figures a reader compares - bytes per token, tokens per word by script, vocabulary used
+and dead on the run's corpus, tokens removed by a training rule, the cost per language - and its curve of
+bytes per token over the merge index.
+
+Everything is read from the run's own records: its words and their segmentations at the position (what
+the run's rules made of the corpus: PickyBPE's removals and SuperBPE's superwords included), its merges'
+statistics (``MergeStep.stats.total_tokens`` after each merge: the curve, without a recount), its
+removals. A continuation (SuperBPE's stage 2 from merge t) counts its merge index from the parent's:
+``offset`` is t and ``base_curve`` the parent's curve up to t (their shared stage 1).
+
+The cost per language is a parity-aware run's own (``language_costs``), or, for any run on a parallel
+corpus (one file per language), the tokens each language's file takes (:func:`file_costs`).
+
+>>> from bpe_core.training.timeline import Timeline
+>>> from bpe_core.training.trainer import Trainer
+>>> from bpe_core.presets import make_config
+>>> tl = Timeline(Trainer({" low": 5, " lower": 2, " Москва": 1}, make_config("gpt2")))
+>>> _ = tl.step(3)
+>>> f = variant_figures("plain", tl)
+>>> f.merge, round(f.bytes_per_token, 3), f.tokens_per_word, (f.used, f.dead, f.removed)
+(3, 1.875, {'Latin': 1.571, 'Cyrillic': 13.0}, (12, 248, 0))
+>>> [(k, round(v, 3)) for k, v in f.curve]
+[(0, 1.0), (1, 1.184), (2, 1.452), (3, 1.875)]
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
+
+from bpe_core.analysis.scripts import main_scripts, word_script
+
+Point = Tuple[int, float]
+
+
+@dataclass(frozen=True)
+class VariantFigures:
+    """One run's figures at its merge ``merge`` (a continuation's merge counts its parent's first)."""
+
+    name: str
+    merge: int
+    bytes_per_token: float
+    #: tokens per word for each main script of the corpus (letters, at least 1% of the words), largest first
+    tokens_per_word: Dict[str, float]
+    vocab_size: int
+    #: tokens of the vocabulary the corpus's segmentation uses; ``dead``: the others (specials included)
+    used: int
+    dead: int
+    #: tokens a training rule removed so far (PickyBPE), each removal counted once
+    removed: int
+    #: language -> tokens of that language's text (empty: not a parallel corpus)
+    language_costs: Dict[str, int] = field(default_factory=dict)
+    #: (merge index, bytes per token) from merge 0 (the parent's, for a continuation) to ``merge``
+    curve: Tuple[Point, ...] = ()
+
+
+def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Sequence[Point] = (),
+                    language_costs: Optional[Mapping[str, int]] = None) -> VariantFigures:
+    """``timeline``'s figures at its position (any object with the Timeline's ``words``, ``freqs``,
+    ``segmentation(i)``, ``merge_count``, ``vocab_size``, ``history`` and ``initial_stats``).
+
+    ``offset``: the merge index of its merge 0 (a continuation's transition); ``base_curve``: the curve
+    before it (the parent's up to ``offset``); ``language_costs``: the cost per language when known."""
+    words, freqs = timeline.words, timeline.freqs
+    sizes = [len(w.encode("utf-8")) if isinstance(w, str) else len(w) for w in words]
+    total_bytes = sum(f * b for f, b in zip(freqs, sizes))
+    scripts = [word_script(w) if isinstance(w, str) else "Common" for w in words]
+    main = main_scripts(scripts, freqs)
+    tokens: Counter = Counter()
+    occurrences: Counter = Counter()
+    used = set()
+    total_tokens = 0
+    for i, (f, s) in enumerate(zip(freqs, scripts)):
+        seg = timeline.segmentation(i)
+        used.update(seg)
+        total_tokens += f * len(seg)
+        tokens[s] += f * len(seg)
+        occurrences[s] += f
+    history = timeline.history
+    curve = [p for p in base_curve if p[0] < offset]
+    start = getattr(timeline, "initial_stats", None)
+    if start is not None and start.total_tokens:
+        curve.append((offset, total_bytes / start.total_tokens))
+    curve += [(offset + s.rank, total_bytes / s.stats.total_tokens) for s in history if s.stats.total_tokens]
+    return VariantFigures(
+        name, offset + timeline.merge_count, total_bytes / total_tokens if total_tokens else 0.0,
+        {s: round(tokens[s] / occurrences[s], 3) for s in main}, timeline.vocab_size, len(used),
+        max(0, timeline.vocab_size - len(used)), sum(len(getattr(s, "removals", ())) for s in history),
+        dict(language_costs or {}), tuple(curve))
+
+
+def file_costs(encode: Callable[[str], Sequence[Any]], files: Mapping[str, str]) -> Dict[str, int]:
+    """Tokens each language's text takes: ``files`` maps a language to its file (UTF-8), ``encode`` is a
+    model's encoder (``Encoder(model).encode_ids`` or a ``tokenizers`` tokenizer's ``encode(...).ids``)."""
+    out = {}
+    for language, path in files.items():
+        with open(path, encoding="utf-8", newline="") as fh:
+            out[language] = len(encode(fh.read()))
+    return out
+
+
+def language_files(paths: Sequence[str]) -> Dict[str, str]:
+    """The corpus's files by language when it is a parallel corpus: several files, each named by its
+    language (the file's stem, e.g. ``eng.txt``); empty for one file.
+
+    >>> language_files(["/d/eng.txt", "/d/deu.txt"]), language_files(["/d/wiki.txt"])
+    ({'eng': '/d/eng.txt', 'deu': '/d/deu.txt'}, {})
+    """
+    import os
+
+    if len(paths) < 2:
+        return {}
+    return {os.path.splitext(os.path.basename(p))[0]: p for p in paths}
