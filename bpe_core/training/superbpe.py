@@ -1,0 +1,233 @@
+"""SuperBPE's stage 2 as a training rule: continue a stage-1 model on the same corpus cut into superword units.
+
+Liu et al. (COLM 2025; PythonNut/superbpe with its tokenizers fork alisawuffles/tokenizers-superbpe,
+``BpeTrainer::do_train_extend``). Stage 1 is ordinary BPE up to the transition point; stage 2 counts the
+corpus again with the stage-2 pre-tokenizer (``superbpe-stage2``: only digits, runs of punctuation and
+trailing spaces are cut, so units span words), replays the inherited merges on those units and learns
+new merges on top, with two filters on the would-be token. Here, as in the fork:
+
+* **the replay** (fork step 5): the inherited merges in order; one whose pair never occurs in the stage-2
+  units up to its turn is *dropped from the model* (its token is not added, so later ids move down). The
+  new model's ids are the fork's: specials and the stage-2 alphabet as stage 1 orders them, then the
+  token of each kept merge. ``config.transition`` is the number of stage-1 merges handed over; the
+  authors' scripts hand over ``head -n t merges.txt``, whose first line is ``#version``: their t is our
+  ``transition = t - 1``.
+* **the filters** (:func:`allows`): no token containing a colon followed by a space, none of more than
+  4 space-separated words. A pair refused is skipped and never merged.
+* the new merges follow the config's tie rule (the fork's is ``hf``: highest count, then smallest ids).
+
+The result is an ordinary :class:`~bpe_core.training.trainer.Trainer` whose base merges are the kept
+inherited ones: undo stops there, and its model encodes through the stage-2 pre-tokenizer, as the
+authors' tokenizer.json does.
+
+>>> allows(b"\\xc4\\xa0of", b" the"), allows(b"a b c", b" d e"), allows(b"note:", b" x")
+(True, False, False)
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
+
+from bpe_core.base.config import check_config, config_to_dict
+from bpe_core.model import BPEModel
+from bpe_core.training.config import alphabet_order
+from bpe_core.training.trainer import Trainer
+from bpe_core.types import BPELensError, Cancelled, Progress, Raw, TrainerConfig
+
+__all__ = ["MAX_WORDS", "STAGE2_PRETOKENIZER", "allows", "inherit", "stage1_config", "stage2_config",
+           "superbpe_trainer"]
+
+PathLike = Union[str, Path]
+#: the fork's hard-coded limit (trainer.rs: ``num_words > 4`` -> skip): "mw4" in the authors' file names
+MAX_WORDS = 4
+STAGE2_PRETOKENIZER = "superbpe-stage2"
+
+
+def allows(left: Raw, right: Raw) -> bool:
+    """Whether stage 2 may merge ``left`` and ``right`` (the fork's two filters on the new token): it holds
+    no colon followed by a space, and splitting it at spaces leaves at most :data:`MAX_WORDS` non-empty
+    parts (``Ġ`` is the space of a byte-level token)."""
+    token = left + right  # type: ignore[operator]
+    space, colon = (b" ", b": ") if isinstance(token, bytes) else (" ", ": ")
+    if colon in token:
+        return False
+    return sum(1 for part in token.split(space) if part) <= MAX_WORDS  # type: ignore[arg-type]
+
+
+def stage1_config(config: TrainerConfig) -> TrainerConfig:
+    """Stage 1 of a SuperBPE config: plain BPE that stops at the transition point."""
+    _check(config)
+    return replace(config, variant="bpe", transition=None, num_merges=config.transition, vocab_size=None)
+
+
+def stage2_config(config: TrainerConfig, inherited: Optional[int] = None) -> TrainerConfig:
+    """Stage 2 of a SuperBPE config: the stage-2 pre-tokenizer; ``vocab_size`` counts the whole vocabulary,
+    ``num_merges`` (if set: all merges, both stages) becomes the merges left after the ``inherited`` ones
+    (default: the transition point)."""
+    _check(config)
+    done = config.transition if inherited is None else inherited
+    left = None if config.num_merges is None else max(0, config.num_merges - done)  # type: ignore[operator]
+    return replace(config, pretokenizer=STAGE2_PRETOKENIZER, pattern=None, num_merges=left)
+
+
+def _check(config: TrainerConfig) -> None:
+    if config.variant != "superbpe":
+        raise BPELensError(f"a SuperBPE run needs variant 'superbpe', not {config.variant!r}")
+    check_config(config)
+    if config.end_of_word_suffix or config.lowercase_words or config.encode_mode != "merges":
+        raise BPELensError(f"SuperBPE merges across words: the preset {config.preset!r} (an end-of-word "
+                           "suffix, words lowercased after cutting or a greedy encoder) cannot be continued so")
+
+
+def superbpe_trainer(path_or_paths: Union[PathLike, Sequence[PathLike]], config: TrainerConfig, start: BPEModel, *,
+                     progress: Optional[Callable[[Progress], None]] = None,
+                     cancel: Optional[Callable[[], bool]] = None, errors: str = "strict") -> Trainer:
+    """A trainer at the start of stage 2: ``start`` (stage 1, ``config.transition`` merges) replayed on
+    the corpus cut by the stage-2 pre-tokenizer, ready to learn superword merges up to the config's stop
+    rules (``vocab_size``: the whole vocabulary)."""
+    _check(config)
+    if start.algorithm != "merges" or start.removals:
+        raise BPELensError("SuperBPE continues a plain BPE vocabulary (ranked merges, nothing removed)")
+    if len(start.merges) != config.transition:
+        raise BPELensError(f"the transition point is {config.transition} merges but the vocabulary has "
+                           f"{len(start.merges)}")
+    if start.unit != config.unit:
+        raise BPELensError(f"the vocabulary is {start.unit}-level but the settings say {config.unit}")
+    paths = [path_or_paths] if isinstance(path_or_paths, (str, Path)) else list(path_or_paths)
+    from bpe_core.corpus.files import count_words_in_files
+    cfg = stage2_config(config)
+    counts = count_words_in_files([Path(p) for p in paths], cfg, progress=progress, cancel=cancel, errors=errors)
+    model, segments = inherit(start, counts, cfg, cancel=cancel)
+    cfg = stage2_config(config, len(model.merges))
+    return Trainer(counts, cfg, symbols_fn=segments.__getitem__, start=model)
+
+
+def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
+            cancel: Optional[Callable[[], bool]] = None) -> Tuple[BPEModel, Dict[str, List[Raw]]]:
+    """The fork's replay of ``start``'s merges on the stage-2 words ``counts``: the model of the kept
+    merges (the fork's ids) and each word's tokens after them.
+
+    A word is cut where no inherited token holds the two units on either side (no merge can join
+    there), each piece is merged by rank (the same as the fork's merge-by-merge replay: a merge's pair
+    forms only after the merges that make its parts), and a merge is kept when its pair was ever adjacent.
+    """
+    from bpe_core.pipelines.chain import Pipeline
+    symbols = Pipeline(cfg).units.symbols
+    least = max(1, cfg.min_word_count)
+    words = [w for w, c in counts.items() if c >= least]
+    special = set(start.specials.values())
+    joins = _joins([t for i, t in enumerate(start.tokens) if i not in special and t is not None])
+    ids = {t: i for i, t in enumerate(start.tokens) if t is not None and i not in special}
+    ranks = {(a, b): (r, ids[start.tokens[a] + start.tokens[b]])  # type: ignore[operator]
+             for r, (a, b) in enumerate(start.merges)}
+    seen_pairs: Set[Tuple[int, int]] = set()
+    tokens = start.tokens
+    strangers: Dict[Raw, int] = {}  # units stage 1 never saw (another corpus): negative ids, never merged
+    strange = _Keys(strangers)
+    cache: Dict[Raw, List[Raw]] = {}
+    segments: Dict[str, List[Raw]] = {}
+    alphabet: Dict[Raw, None] = {}
+    for n, word in enumerate(words):
+        if cancel is not None and n & 4095 == 0 and cancel():
+            raise Cancelled()
+        units = symbols(word)
+        alphabet.update(dict.fromkeys(units))
+        out: List[Raw] = []
+        for piece in _pieces(units, joins):
+            key = piece[0][:0].join(piece)  # type: ignore[arg-type]
+            seg = cache.get(key)
+            if seg is None:
+                merged = _merge_by_rank([ids[u] if u in ids else strangers.setdefault(u, -1 - len(strangers))
+                                         for u in piece], ranks, seen_pairs)
+                seg = cache[key] = [tokens[i] if i >= 0 else strange[-1 - i] for i in merged]
+            out.extend(seg)
+        segments[word] = out
+    return _kept_model(start, cfg, alphabet, seen_pairs), segments
+
+
+class _Keys:
+    """The keys of a dict of negative ids by position (-1 - id), read as they are added."""
+
+    def __init__(self, d: Dict[Raw, int]) -> None:
+        self.d = d
+
+    def __getitem__(self, i: int) -> Raw:
+        return list(self.d)[i]
+
+
+def _joins(tokens: List[Raw]) -> Set[Raw]:
+    """Every two adjacent units inside some token: the only places a merge can join."""
+    out: Set[Raw] = set()
+    for t in tokens:
+        out.update(t[i:i + 2] for i in range(len(t) - 1))  # type: ignore[index]
+    return out
+
+
+def _pieces(units: List[Raw], joins: Set[Raw]) -> List[List[Raw]]:
+    pieces: List[List[Raw]] = [[units[0]]] if units else []
+    for prev, unit in zip(units, units[1:]):
+        if prev + unit in joins:  # type: ignore[operator]
+            pieces[-1].append(unit)
+        else:
+            pieces.append([unit])
+    return pieces
+
+
+def _merge_by_rank(seg: List[int], ranks: Dict[Tuple[int, int], Tuple[int, int]],
+                   seen: Set[Tuple[int, int]]) -> List[int]:
+    """``seg`` merged by rank (lowest first, leftmost on ties; ``ranks``: pair -> (rank, new id)), every
+    pair ever adjacent added to ``seen``."""
+    seen.update(zip(seg, seg[1:]))
+    while len(seg) > 1:
+        best, at = None, -1
+        for i in range(len(seg) - 1):
+            r = ranks.get((seg[i], seg[i + 1]))
+            if r is not None and (best is None or r < best):
+                best, at = r, i
+        if best is None:
+            break
+        new = best[1]
+        seg[at:at + 2] = [new]
+        if at > 0:
+            seen.add((seg[at - 1], new))
+        if at + 1 < len(seg):
+            seen.add((new, seg[at + 1]))
+    return seg
+
+
+def _kept_model(start: BPEModel, cfg: TrainerConfig, alphabet: Dict[Raw, None],
+                seen: Set[Tuple[int, int]]) -> BPEModel:
+    """The model of the merges the fork keeps, with the fork's ids: specials and the stage-2 alphabet as
+    the trainer orders them, then each kept merge's new token."""
+    tokens: List[Raw] = []
+    ids: Dict[Raw, int] = {}
+    specials: Dict[str, int] = {}
+
+    def add(raw: Raw) -> int:
+        if raw not in ids:
+            ids[raw] = len(tokens)
+            tokens.append(raw)
+        return ids[raw]
+
+    def add_specials() -> None:
+        for text in cfg.special_tokens:
+            specials[text] = add(text)
+
+    if cfg.specials_position == "first":
+        add_specials()
+    for sym in alphabet_order(dict(alphabet), cfg):
+        add(sym)
+    if cfg.specials_position == "after-alphabet":
+        add_specials()
+    old = start.tokens
+    merges: List[Tuple[int, int]] = []
+    counts: List[Optional[int]] = []
+    for (a, b), count in zip(start.merges, start.merge_counts):
+        if (a, b) not in seen or old[a] not in ids or old[b] not in ids:
+            continue  # the fork: "not found in queue" / "not found in word_to_id": skipped, left out
+        merges.append((ids[old[a]], ids[old[b]]))  # type: ignore[index]
+        counts.append(count)
+        add(old[a] + old[b])  # type: ignore[operator]
+    return BPEModel(unit=cfg.unit, tokens=tokens, merges=merges, merge_counts=counts, specials=specials,
+                    name=cfg.preset, source_format="native", config=config_to_dict(cfg))
