@@ -12,7 +12,8 @@ import importlib
 
 from ..runtime import idle_gc
 
-FEATURES: tuple = ("theme", "exports", "health", "training", "compare", "ties", "explain", "workspace")
+FEATURES: tuple = ("theme", "exports", "health", "training", "compare", "variants", "ties", "explain",
+                   "workspace")
 
 
 def install_features(window) -> None:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
                                           write_health_csv)
     from bpe_core.analysis.lineage import merge_tree, token_id_of
     from bpe_core.analysis.scripts import words_scripts
-    from bpe_core.analysis.variant_compare import VariantFigures, file_costs, language_files, variant_figures
+    from bpe_core.analysis.variant_compare import (VariantFigures, file_costs, language_files,
+                                                  run_language_costs, variant_figures)
 
 #: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
 _HOMES: Dict[str, str] = {
@@ -31,7 +32,8 @@ _HOMES: Dict[str, str] = {
     "vocabulary_health": "health", "write_health_csv": "health",
     "merge_tree": "lineage", "token_id_of": "lineage",
     "words_scripts": "scripts",
-    **dict.fromkeys(("VariantFigures", "file_costs", "language_files", "variant_figures"), "variant_compare"),
+    **dict.fromkeys(("VariantFigures", "file_costs", "language_files", "run_language_costs",
+                     "variant_figures"), "variant_compare"),
 }
 
 __all__ = list(_HOMES)

@@ -100,6 +100,18 @@ def file_costs(encode: Callable[[str], Sequence[Any]], files: Mapping[str, str])
     return out
 
 
+def run_language_costs(timeline: Any, paths: Sequence[str], encode: Callable[[str], Sequence[Any]]) -> Dict[str, int]:
+    """A run's cost per language at its position: a parity-aware trainer's own (``language_costs(k)``),
+    else the tokens of each language's file when the corpus is one file per language, else nothing."""
+    trainer = getattr(timeline, "trainer", None)
+    if callable(getattr(trainer, "language_costs", None)):
+        costs = trainer.language_costs(timeline.merge_count)
+        names = list(getattr(trainer, "languages", None) or (str(i) for i in range(len(costs))))
+        return dict(zip(names, costs))
+    files = language_files(paths)
+    return file_costs(encode, files) if files else {}
+
+
 def language_files(paths: Sequence[str]) -> Dict[str, str]:
     """The corpus's files by language when it is a parallel corpus: several files, each named by its
     language (the file's stem, e.g. ``eng.txt``); empty for one file.

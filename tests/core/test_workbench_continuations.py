@@ -103,10 +103,8 @@ def test_superbpe_continues_from_merge_t_across_whitespace(tmp_path):
     child = continue_run(bench.new_run_id(), parent, 20, superbpe_config(parent.config, 20))
     bench.add_run(child, select=False)
     steps = child.timeline.step(40)
-    assert any(b" " in s.new_token.strip(b" ") or s.new_token.count(b" ") > 1 or
-               (s.new_token.startswith(b" ") is False and b" " in s.new_token)
-               for s in steps if isinstance(s.new_token, bytes)) or any(
-        "Ġ" in str(s.new_token)[1:] for s in steps)
+    assert child.timeline.trainer.base_merges[:20] == parent.timeline.model().merges[:20]  # stage 1 shared
+    assert any(b" " in s.new_token[1:] for s in steps)  # superwords: merges across whitespace
     again, report = Workbench.restore(bench.to_workspace())
     assert report.clean, report
     assert [_merges(r) for r in again.runs] == [_merges(r) for r in bench.runs]

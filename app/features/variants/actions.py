@@ -1,0 +1,129 @@
+"""Training → "Continue as SuperBPE from here" and View → "Compare variants".
+
+*Continue*: the current run's vocabulary at its merge k (taken on the GUI thread, from the records when
+the trainer is away) is continued with SuperBPE's stage 2 on the run's corpus: the corpus is counted with
+the stage-2 pre-tokenizer and k's merges replayed on a worker (progress, Cancel), then the new run opens
+on the Workbench as the current run's branch at k (``parent``, ``transition``: a workspace saves it). Each
+transition point asked for is one more branch; they share stage 1. The Variants tab shows them, steps
+them and compares them with the run.
+
+*Compare*: the Variants tab, which puts every open run side by side at its merge (the core's
+:func:`~bpe_core.analysis.variant_compare.variant_figures`). It lives here, not in compare/, because what
+it compares is runs (their rules, branches and curves), where compare/ diffs two vocabularies' merges.
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from bpe_core import BPELensError, Encoder, TrainingRun
+from bpe_core.analysis import run_language_costs, variant_figures
+from bpe_core.workbench import continuation_timeline, start_model, superbpe_config
+
+from .pane import VariantsTab, run_name
+from ...runtime.worker import LatestWorker, keep_alive
+
+
+def install(window) -> None:
+    window.variants_feature = VariantsFeature(window)
+
+
+class VariantsFeature:
+    """The SuperBPE continuations of one window's run, and the Variants tab."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self.session = window.session
+        self.calls = LatestWorker(keep_alive)
+        self.calls.progressed.connect(self._on_calls_progressed)
+        self.calls.errored.connect(self._on_calls_errored)
+        self.calls.aborted.connect(lambda: self._busy(""))
+        self.tab: Optional[VariantsTab] = None
+        self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
+                                                  name="continue_superbpe")
+        self.compare_action = window.make_action("Compare variants", self.show_tab, name="compare_variants")
+        window.menus["train"].addSeparator()
+        window.menus["train"].addAction(self.continue_action)
+        window.menus["view"].addAction(self.compare_action)
+        window.tab_closed.connect(self._on_window_tab_closed)
+        self.session.corpus_loaded.connect(lambda *_: self._refresh())
+        self.session.run_finished.connect(lambda *_: self._refresh())
+
+    @property
+    def bench(self):
+        return self.session.workbench.bench
+
+    def runs(self) -> List[TrainingRun]:
+        """The session's run, then its branches by transition point."""
+        run = self.session.workbench.run
+        return [run, *self.bench.children(run.id)] if run is not None else []
+
+    # -- continue as SuperBPE -------------------------------------------------------------------------------
+    def continue_superbpe(self) -> None:
+        """Make a branch of the current run at its merge: SuperBPE's stage 2 from there (on a worker)."""
+        run, s = self.session.workbench.run, self.session
+        if run is None or s.is_loading or self.calls.busy:
+            return
+        k = s.merge_count
+        try:
+            config = superbpe_config(run.config, k)
+            start = start_model(run, k)
+        except BPELensError as exc:
+            s.error_raised.emit(str(exc))
+            return
+        corpus = run.corpus
+        self.show_tab()
+        self._busy(f"SuperBPE stage 2 from merge {k:,}: counting")
+        self.calls.start(lambda *, progress, cancel: continuation_timeline(corpus, config, start, progress=progress,
+                                                                            cancel=cancel),
+                         lambda timeline: self._on_continued(run, k, timeline))
+
+    def _on_continued(self, parent: TrainingRun, k: int, timeline) -> None:
+        self._busy("")
+        if self.bench.runs and parent.id not in {r.id for r in self.bench.runs}:
+            return  # another corpus was loaded meanwhile
+        child = TrainingRun(self.bench.new_run_id(), parent.corpus, timeline, parent.refs, parent=parent.id,
+                            transition=k)
+        self.bench.add_run(child, select=False)  # the training panes stay on the run
+        self.show_tab(select=child.id)
+
+    def _busy(self, text: str) -> None:
+        if self.tab is not None:
+            self.tab.busy(text)
+
+    def _on_calls_progressed(self, p) -> None:
+        if self.tab is not None:
+            self.tab.busy("SuperBPE stage 2: counting", p.done, p.total)
+
+    def _on_calls_errored(self, exc) -> None:
+        self._busy("")
+        self.session.error_raised.emit(str(exc))
+
+    # -- the tab --------------------------------------------------------------------------------------------
+    def show_tab(self, select: Optional[str] = None) -> VariantsTab:
+        tabs = self.window.tabs
+        if self.tab is None:
+            self.tab = VariantsTab(self.figures, self.calls.cancel)
+            tabs.addTab(self.tab, "Variants")
+        tabs.setCurrentWidget(self.tab)
+        self.tab.set_runs(self.runs(), select=select)
+        return self.tab
+
+    def figures(self, runs: Sequence[TrainingRun]) -> List:
+        """The core's figures of each run at its merge (a branch's curve continues its parent's)."""
+        out, curves = [], {}
+        for run in runs:
+            tl = run.timeline
+            costs = run_language_costs(tl, run.corpus.paths, Encoder(tl.model()).encode_ids)
+            f = variant_figures(run_name(run), tl, offset=run.transition or 0,
+                                base_curve=curves.get(run.parent, ()), language_costs=costs)
+            curves[run.id] = f.curve
+            out.append(f)
+        return out
+
+    def _refresh(self) -> None:
+        if self.tab is not None and not self.session.is_running:
+            self.tab.set_runs(self.runs())
+
+    def _on_window_tab_closed(self, widget) -> None:
+        if widget is self.tab:
+            self.tab = None

@@ -1,0 +1,183 @@
+"""The Variants tab: the current run and its branches of another variant (SuperBPE's stage 2 from merge t),
+each steppable, and the open runs compared side by side at their current merge (a table from the core's
+:func:`~bpe_core.analysis.variant_compare.variant_figures`, their curves of bytes per token in one chart).
+
+The tab shows; it computes nothing itself: the figures are the core's, the runs the Workbench's.
+"""
+from __future__ import annotations
+
+from typing import Callable, List, Optional, Sequence
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QProgressBar, QPushButton, QSplitter,
+                               QTableWidget, QTableWidgetItem, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+
+from ...widgets.theme import ACCENT, CURVES, follow_palette
+
+COLORS = (*CURVES, ACCENT, "#868e96", "#0b7285")
+COLUMNS = ("Run", "Merge", "Bytes / token", "Tokens / word by script", "Vocab used", "Dead", "Removed",
+           "Tokens per language")
+#: merges of the selected branch listed (its newest)
+MERGES_SHOWN = 200
+
+
+def run_name(run) -> str:
+    """What the tab calls a run: its rule, and where a branch starts."""
+    cfg = run.config
+    if run.parent is not None:
+        return f"{run.id}: SuperBPE from merge {run.transition:,}" if cfg.variant == "superbpe" else \
+            f"{run.id}: {cfg.variant} from merge {run.transition:,}"
+    rule = {"bpe": "plain BPE", "picky": f"PickyBPE τ={cfg.ios_threshold}", "parity": "parity-aware BPE"}
+    return f"{run.id}: {rule.get(cfg.variant, cfg.variant)} ({cfg.preset})"
+
+
+class VariantsTab(QWidget):
+    """Branches of the current run (left) and the comparison (right). ``figures_of(runs)`` returns the
+    core's figures of each run in order; ``on_cancel`` stops a continuation being made."""
+
+    def __init__(self, figures_of: Callable[[Sequence], List], on_cancel: Callable[[], None],
+                 parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.figures_of = figures_of
+        self.runs: List = []
+        self.tree = QTreeWidget(objectName="variant_branches", headerHidden=True)
+        self.tree.itemSelectionChanged.connect(self._show_merges)
+        self.step_button = QPushButton("Step", objectName="variant_step", clicked=lambda: self.step(1))
+        self.step10_button = QPushButton("Step ×10", objectName="variant_step10", clicked=lambda: self.step(10))
+        self.undo_button = QPushButton("Undo", objectName="variant_undo", clicked=lambda: self.step(-1))
+        self.merges = QListWidget(objectName="variant_merges")
+        self.progress = QProgressBar(objectName="variant_progress", visible=False)
+        self.cancel_button = QPushButton("Cancel", objectName="variant_cancel", visible=False, clicked=on_cancel)
+        self.table = QTableWidget(0, len(COLUMNS), objectName="variant_table")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.chart = pg.PlotWidget(objectName="variant_curves")
+        plot = self.chart.getPlotItem()
+        plot.setTitle("bytes per token over merges, one line per run")
+        plot.setLabel("bottom", "merge")
+        plot.setLabel("left", "bytes / token")
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.setMenuEnabled(False)
+        self.legend = plot.addLegend(offset=(10, -10))
+        follow_palette(self.chart, plot)
+        self.note = QLabel(objectName="variant_note", wordWrap=True)
+        left = QWidget()
+        lay = QVBoxLayout(left)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("<b>Runs and their branches</b>"))
+        lay.addWidget(self.tree, 1)
+        buttons = QHBoxLayout()
+        for b in (self.step_button, self.step10_button, self.undo_button):
+            buttons.addWidget(b)
+        lay.addLayout(buttons)
+        lay.addWidget(self.progress)
+        lay.addWidget(self.cancel_button)
+        lay.addWidget(QLabel("Merges of the selected run (newest first)"))
+        lay.addWidget(self.merges, 2)
+        right = QSplitter(Qt.Vertical)
+        right.addWidget(self.table)
+        right.addWidget(self.chart)
+        right.setSizes([180, 320])
+        split = QSplitter(Qt.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([330, 800])
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.note)
+        outer.addWidget(split, 1)
+
+    # -- what is shown ------------------------------------------------------------------------------------
+    def set_runs(self, runs: Sequence, select: Optional[str] = None) -> None:
+        """Show ``runs`` (parents first, each branch under its parent) and compare them."""
+        chosen = select or self.selected_id()
+        self.runs = list(runs)
+        self.tree.clear()
+        items = {}
+        for run in self.runs:
+            item = QTreeWidgetItem([self._label(run)])
+            item.setData(0, Qt.UserRole, run.id)
+            parent = items.get(run.parent)
+            (parent.addChild(item) if parent is not None else self.tree.addTopLevelItem(item))
+            items[run.id] = item
+        self.tree.expandAll()
+        if chosen in items:
+            self.tree.setCurrentItem(items[chosen])
+        elif items:
+            self.tree.setCurrentItem(next(iter(items.values())))
+        self.refresh()
+
+    def _label(self, run) -> str:
+        k = run.timeline.merge_count + (run.transition or 0)
+        return f"{run_name(run)} · at merge {k:,}"
+
+    def selected_id(self) -> Optional[str]:
+        item = self.tree.currentItem()
+        return item.data(0, Qt.UserRole) if item is not None else None
+
+    def selected(self):
+        rid = self.selected_id()
+        return next((r for r in self.runs if r.id == rid), None)
+
+    def refresh(self) -> None:
+        """The labels, the selected run's merges, the table and the chart again."""
+        for i in range(self.tree.topLevelItemCount()):
+            self._relabel(self.tree.topLevelItem(i))
+        self._show_merges()
+        figures = self.figures_of(self.runs)
+        self.table.setRowCount(len(figures))
+        for row, f in enumerate(figures):
+            scripts = ", ".join(f"{s} {v:.2f}" for s, v in f.tokens_per_word.items())
+            costs = ", ".join(f"{lang} {n:,}" for lang, n in f.language_costs.items()) or "—"
+            cells = (f.name, f"{f.merge:,}", f"{f.bytes_per_token:.3f}", scripts, f"{f.used:,} / {f.vocab_size:,}",
+                     f"{f.dead:,}", f"{f.removed:,}", costs)
+            for col, text in enumerate(cells):
+                self.table.setItem(row, col, QTableWidgetItem(text))
+        plot = self.chart.getPlotItem()
+        plot.clear()
+        self.legend.clear()
+        for i, f in enumerate(figures):
+            xs, ys = [p[0] for p in f.curve], [p[1] for p in f.curve]
+            pen = pg.mkPen(COLORS[i % len(COLORS)], width=2)
+            plot.plot(xs, ys, pen=pen, name=f.name)
+        self.note.setText(f"{len(figures)} runs compared at their current merge; a branch shares its parent's "
+                          "merges up to where it starts (its curve follows the parent's until there).")
+
+    def _relabel(self, item: QTreeWidgetItem) -> None:
+        run = next((r for r in self.runs if r.id == item.data(0, Qt.UserRole)), None)
+        if run is not None:
+            item.setText(0, self._label(run))
+        for i in range(item.childCount()):
+            self._relabel(item.child(i))
+
+    def _show_merges(self) -> None:
+        run = self.selected()
+        self.merges.clear()
+        branch = run is not None and run.parent is not None
+        for b in (self.step_button, self.step10_button, self.undo_button):
+            b.setEnabled(branch)
+        if run is None:
+            return
+        tl, base = run.timeline, run.transition or 0
+        history = tl.history
+        for s in reversed(history[-MERGES_SHOWN:]):
+            self.merges.addItem(f"{base + s.rank:>6,}  {tl.display(s.new_id)!r}  ({s.count:,})")
+
+    # -- commands -----------------------------------------------------------------------------------------
+    def step(self, n: int) -> None:
+        """Step (or undo, ``n`` < 0) the selected branch; its rows and curve follow."""
+        run = self.selected()
+        if run is None or run.parent is None or run.timeline.is_moving:
+            return
+        run.timeline.step(n) if n > 0 else run.timeline.undo(-n)
+        self.refresh()
+
+    def busy(self, text: str, done: int = 0, total: int = 0) -> None:
+        """A continuation is being made (``text``: empty when it is over)."""
+        self.progress.setVisible(bool(text))
+        self.cancel_button.setVisible(bool(text))
+        self.progress.setFormat(f"{text} %p%")
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)

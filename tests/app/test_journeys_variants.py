@@ -1,0 +1,58 @@
+"""Journey (issue 26): under a new user's defaults, train to merge k, "Continue as SuperBPE from here", see the
+branch appear under the run at merge k, step it and see merges across whitespace, then compare the variants:
+one row per run, one curve per run."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+pytest.importorskip("bpe_core.training.superbpe", reason="helper S's SuperBPE stage 2 is not in yet")
+
+
+def _action(window, name):
+    from PySide6.QtGui import QAction
+
+    return window.findChild(QAction, f"action_{name}")
+
+
+def test_continue_as_superbpe_from_merge_k_then_compare(user_window, qtbot):
+    from PySide6.QtWidgets import QListWidget, QPushButton, QTableWidget, QTreeWidget
+
+    window = user_window()
+    session = window.session
+    session.seek(120)
+    qtbot.waitUntil(lambda: session.merge_count == 120 and not session.is_running, timeout=60000)
+    assert _action(window, "continue_superbpe").text() == "Continue as SuperBPE from here"
+    _action(window, "continue_superbpe").trigger()
+    tab = window.tabs.currentWidget()
+    tree = tab.findChild(QTreeWidget, "variant_branches")
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1 and tree.topLevelItem(0).childCount() == 1, timeout=60000)
+    run_item, branch = tree.topLevelItem(0), tree.topLevelItem(0).child(0)
+    assert "plain BPE" in run_item.text(0) and "at merge 120" in run_item.text(0)
+    assert branch.text(0).startswith("r2: SuperBPE from merge 120 · at merge 120")
+    assert tree.currentItem() is branch
+    step = tab.findChild(QPushButton, "variant_step10")
+    assert step.isEnabled()
+    for _ in range(4):
+        qtbot.mouseClick(step, Qt.LeftButton)
+    assert "at merge 160" in branch.text(0)
+    merges = tab.findChild(QListWidget, "variant_merges")
+    shown = [merges.item(i).text() for i in range(merges.count())]
+    assert len(shown) == 40 and shown[0].lstrip().startswith("160")
+    # a superword: a token with a space inside it (shown as the run's glyph Ġ after its first character)
+    assert any("Ġ" in t.split("'")[1][1:] for t in shown), shown[:10]
+    # the training panes stayed on the run
+    assert session.merge_count == 120
+    # the variants compared: one row per run, one curve per run
+    _action(window, "compare_variants").trigger()
+    table = tab.findChild(QTableWidget, "variant_table")
+    assert table.rowCount() == 2
+    rows = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(2)]
+    assert rows[0][1] == "120" and rows[1][1] == "160"
+    assert float(rows[1][2]) > float(rows[0][2])  # superwords: more bytes per token
+    assert "Latin" in rows[0][3]
+    assert len(tab.chart.getPlotItem().listDataItems()) == 2
+    # undo on the branch
+    qtbot.mouseClick(tab.findChild(QPushButton, "variant_undo"), Qt.LeftButton)
+    branch = tree.topLevelItem(0).child(0)  # the tab drew its tree again when asked to compare
+    assert "at merge 159" in branch.text(0) and table.item(1, 1).text() == "159"
