@@ -20,6 +20,7 @@ from bpe_core import __version__
 from bpe_core.base.file_errors import not_utf8, read_error, wide_text_message
 from bpe_core.cli.errors import EXIT_PIPE, EXIT_USAGE, Parser, UsageError, command_of, os_error_text, report
 from bpe_core.cli.progress import ProgressBar
+from bpe_core.cli.train_variants import add_variant_options, check_variant_flags, variant_settings, variant_trainer
 from bpe_core.cli.streams import (StatusStream, mark_input, mark_output, output_name, release, silence_closed_pipes,
                                   stdin_taken, take_stdin)
 from bpe_core.types import TIE_BREAKS, BPELensError, Cancelled, TrainerConfig
@@ -58,7 +59,7 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
                            "Several files (or glob patterns) train as their concatenation. Every setting of the "
                            "app's training dialog has a flag; a flag overrides the preset's value. " + COUNTED))
     mark_input(p.add_argument(
-        "corpus", nargs="+", metavar="CORPUS",
+        "corpus", nargs="*", metavar="CORPUS",
         help="text files or glob patterns (UTF-8; .gz/.bz2/.xz are read transparently), or one word-count table "
              "(`count`'s .parquet, or word<TAB>count .tsv); a table counted with other word settings than the "
              "preset's is refused; - reads standard input (copied to a temp file first)"))
@@ -90,6 +91,7 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
                                help="where to write the vocabulary (.json; - for standard output)"))
     mark_output(p.add_argument("--ties-report", metavar="FILE", help=TIES_HELP + " (- for standard output)"))
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_variant_options(p)
 
 
 def train_config(args: argparse.Namespace) -> TrainerConfig:
@@ -102,7 +104,8 @@ def train_config(args: argparse.Namespace) -> TrainerConfig:
     cfg = make_config(args.preset, vocab_size=args.vocab_size, num_merges=args.merges,
                       min_frequency=args.min_frequency, min_word_count=args.min_word_count,
                       tie_break=args.tie_break, pretokenizer=pretokenizer, pattern=args.pattern, unit=args.unit,
-                      end_of_word_suffix=args.suffix, lowercase=args.lowercase, special_tokens=args.special)
+                      end_of_word_suffix=args.suffix, lowercase=args.lowercase, special_tokens=args.special,
+                      **variant_settings(args))
     check_config(cfg)
     check_vocab_size(cfg, vocab_size_floor(cfg))  # all 256 bytes: known before reading (else after counting)
     if cfg.pretokenizer == "regex":
@@ -142,8 +145,9 @@ def run_train(args: argparse.Namespace) -> int:
     from bpe_core.training.trainer import Trainer
     from bpe_core.formats.outputs import check_output, vocabulary_inputs
     from bpe_core.cli.ties_report import run_reporting_ties
+    check_variant_flags(args)  # and CORPUS given unless parity
     from_path = _start_model(args)
-    paths = expand_paths(args.corpus)
+    paths = expand_paths(args.corpus) if args.corpus else []
     inputs = [*paths, *(vocabulary_inputs(from_path) if from_path else ())]
     check_output(args.output, inputs=inputs)  # before any work: a bad -o must not cost the training
     if args.ties_report:
@@ -151,12 +155,13 @@ def run_train(args: argparse.Namespace) -> int:
     start = open_any(from_path) if from_path else None
     cfg = train_config(args) if start is None else _continued_config(args, start)
     quiet = args.quiet
-    with ProgressBar("counting") as counting:
-        if start is None:
+    trainer = variant_trainer(args, cfg, paths, ProgressBar) if start is None else None  # superbpe, parity
+    with ProgressBar("counting") as counting:  # a variant's own trainer has counted already
+        if trainer is None and start is None:
             counts = count_words_in_files(paths, cfg, progress=None if quiet else counting, errors=args.errors)
             trainer = Trainer(counts, cfg)
             del counts  # the trainer keeps the words and counts it needs: the table's room goes to the merges
-        else:
+        elif trainer is None:
             from bpe_core.training.continuing import continue_training
             trainer = continue_training(start, paths, config=cfg, progress=None if quiet else counting,
                                         errors=args.errors)

@@ -62,6 +62,9 @@ CASES: Dict[str, Case] = {
     "train --ties-report": Case(lambda f: _train(f, "--tie-break", "first-seen", "-o", f["output"], "--ties-report",
                                                  f["ties_report"]),
                                 {"corpus": "c.txt", "output": "t.json", "ties_report": "ties.jsonl"}, ""),
+    "train --variant parity": Case(lambda f: ["train", "--preset", "gpt2", "--variant", "parity", "--parity-mode",
+                                              "ratio", "--languages", f["languages"], "--merges", "5", "-o",
+                                              f["output"]], {"languages": "langs.tsv", "output": "par.json"}, ""),
     "encode": Case(lambda f: ["encode", "--vocab", f["vocab"], "--file", f["file"], "--ids"],
                    {"vocab": "v.json", "file": "c.txt"}, "ids"),
     "explain": Case(lambda f: ["explain", "--vocab", f["vocab"], "--file", f["file"], "--json"],
@@ -127,6 +130,8 @@ def folder(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("conventions")
     (d / "c.txt").write_text(TEXT, encoding="utf-8")
     (d / "long.txt").write_text(LONG, encoding="utf-8")
+    (d / "langs.tsv").write_text("language\tword\tcount\nen\tlower\t3\nen\tnewest\t2\nde\tneueste\t2\n"
+                                 "ru\tновый\t2\n", encoding="utf-8")
     for name, merges in (("v.json", "8"), ("w.json", "12")):
         assert main(["train", str(d / "c.txt"), "--preset", "gpt2", "--merges", merges, "-q", "-o",
                      str(d / name)]) == 0

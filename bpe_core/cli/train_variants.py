@@ -1,0 +1,113 @@
+"""``train --variant``: the training rules of docs/variants.md from the command line.
+
+* ``--variant picky --ios-threshold T``: PickyBPE inside the trainer (the config carries the rule);
+* ``--variant superbpe --transition N``: stage 1 (the preset, plain) to N merges, then stage 2 (the
+  stage-2 pre-tokenizer, superword merges) to the stop rules; one output, stage 1's kept merges first;
+* ``--variant parity --languages DIR_OR_TABLE``: parity-aware BPE over per-language corpora.
+
+A flag of one rule given with another rule, or a missing one, is a one-line error before any reading.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Callable, List, Optional
+
+from bpe_core.cli.errors import UsageError
+from bpe_core.cli.streams import mark_input
+from bpe_core.types import VARIANTS, BPELensError, Progress, TrainerConfig
+
+__all__ = ["add_variant_options", "check_variant_flags", "variant_settings", "variant_trainer"]
+
+
+def add_variant_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("training rule", "a variant of BPE (docs/variants.md); plain BPE without --variant")
+    g.add_argument("--variant", choices=VARIANTS, help="the training rule: " + ", ".join(VARIANTS))
+    g.add_argument("--ios-threshold", type=float, metavar="T",
+                   help="picky: remove a merged token's parent whose IoS reaches T (0-1; 1.0: plain BPE)")
+    g.add_argument("--transition", type=int, metavar="N",
+                   help="superbpe: stage 1 (plain BPE, the preset's pre-tokenizer) learns N merges, stage 2 the "
+                        "rest (the authors' t keeps t - 1 merges: their t=20000 is --transition 19999)")
+    g.add_argument("--parity-mode", choices=("base", "window", "hybrid", "ratio"),
+                   help="parity: how the language to serve is chosen (the reference's variants; all but ratio "
+                        "measure each language on the dev text)")
+    mark_input(g.add_argument("--languages", metavar="DIR_OR_TABLE",
+                              help="parity: a folder of one text file per language (dev text in its dev/), or a "
+                                   "word-count table with a language column; replaces CORPUS"))
+
+
+def check_variant_flags(args: argparse.Namespace) -> None:
+    """Refuse flags of a rule not chosen, a rule missing its flag, and a transition beyond the target."""
+    variant = args.variant or "bpe"
+    if bool(args.corpus) == (variant == "parity"):
+        raise UsageError("--variant parity reads --languages: drop CORPUS" if args.corpus
+                         else "the following arguments are required: CORPUS", "train")
+    for flag, value, rule in (("--ios-threshold", args.ios_threshold, "picky"),
+                              ("--transition", args.transition, "superbpe"),
+                              ("--languages", args.languages, "parity"),
+                              ("--parity-mode", args.parity_mode, "parity")):
+        if value is not None and variant != rule:
+            raise BPELensError(f"{flag} is for --variant {rule}, not {variant}")
+    if variant == "superbpe":
+        if args.transition is None:
+            raise BPELensError("--variant superbpe needs --transition N (the merges of stage 1)")
+        if args.transition < 0:
+            raise BPELensError(f"--transition must be 0 or more, not {args.transition}")
+        if args.merges is not None and args.transition > args.merges:
+            raise BPELensError(f"--transition {args.transition} is above the target of {args.merges} merges")
+        if args.vocab_size is not None and args.transition >= args.vocab_size:
+            raise BPELensError(f"--transition {args.transition} is above the target vocab size {args.vocab_size}")
+    if variant == "parity" and args.languages is None:
+        raise BPELensError("--variant parity needs --languages DIR_OR_TABLE (per-language corpora)")
+    if variant != "bpe" and getattr(args, "from_vocab", None):
+        raise BPELensError("--variant trains from a preset: drop --from")
+
+
+def variant_settings(args: argparse.Namespace) -> dict:
+    """The config overrides the rule's flags give (None: the preset's)."""
+    return {"variant": args.variant, "ios_threshold": args.ios_threshold, "transition": args.transition,
+            "parity_mode": args.parity_mode}
+
+
+def variant_trainer(args: argparse.Namespace, cfg: TrainerConfig, paths: List, bar: Callable[[str], object]):
+    """The trainer of a SuperBPE or parity-aware run, ready for its (stage-2) merges; None for a rule the
+    ordinary trainer runs (plain, picky). ``bar(label)`` opens a progress bar (a context manager)."""
+    if cfg.variant == "superbpe":
+        return _superbpe(args, cfg, paths, bar)
+    if cfg.variant == "parity":
+        return _parity(args, cfg, bar)
+    return None
+
+
+def _progress(args: argparse.Namespace, bar) -> Optional[Callable[[Progress], None]]:
+    return None if args.quiet else bar
+
+
+def _superbpe(args: argparse.Namespace, cfg: TrainerConfig, paths: List, bar):
+    from bpe_core.corpus.files import count_words_in_files
+    from bpe_core.training.superbpe import stage1_config, superbpe_trainer
+    from bpe_core.training.trainer import Trainer
+    one = stage1_config(cfg)
+    with bar("stage 1: counting") as counting:
+        stage1 = Trainer(count_words_in_files(paths, one, progress=_progress(args, counting), errors=args.errors),
+                         one)
+    with bar("stage 1: merging") as merging:
+        stage1.run(progress=_progress(args, merging))
+    if stage1.merge_count < cfg.transition:  # type: ignore[operator]
+        raise BPELensError(f"stage 1 stopped after {stage1.merge_count} merges ({stage1.stop_reason}), before the "
+                           f"transition point {cfg.transition}")
+    if cfg.vocab_size is not None and stage1.vocab_size >= cfg.vocab_size:
+        raise BPELensError(f"--transition {cfg.transition} is above the target: stage 1 ends with {stage1.vocab_size} "
+                           f"tokens, --vocab-size is {cfg.vocab_size}")
+    start = stage1.model()
+    del stage1
+    with bar("stage 2: counting") as counting:
+        return superbpe_trainer(paths, cfg, start, progress=_progress(args, counting), errors=args.errors)
+
+
+def _parity(args: argparse.Namespace, cfg: TrainerConfig, bar):
+    try:
+        from bpe_core.variants.parity_run import ParityTrainer
+    except ImportError:
+        raise BPELensError("--variant parity is not available yet in this build") from None
+    with bar("counting") as counting:
+        return ParityTrainer.from_languages(args.languages, cfg, progress=_progress(args, counting))
