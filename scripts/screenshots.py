@@ -625,7 +625,8 @@ def render_word_history(outdir: Path) -> list[Path]:
 
 
 #: the views ``--only`` renders one of (each branch of main() below)
-ONLY = ("training", "presenter", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table", "explain")
+ONLY = ("training", "presenter", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table", "explain",
+        "variants")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -698,6 +699,10 @@ def main(argv=None) -> int:
         written += render_table(outdir)
     if args.only in (None, "explain"):
         written += render_explain(outdir)
+    if args.only in (None, "variants"):  # superbpe_branches.png, parity_vs_plain.png: scripts/screenshots_variants.py
+        from screenshots_variants import render_variants
+
+        written += render_variants(sys.modules[__name__], outdir)
     for path in written:
         if args.theme != "system" and path.suffix == ".png":
             path = path.replace(path.with_name(f"{path.stem}_{args.theme}{path.suffix}"))

@@ -41,7 +41,8 @@ class VariantFigures:
     name: str
     merge: int
     bytes_per_token: float
-    #: tokens per word for each main script of the corpus (letters, at least 1% of the words), largest first
+    #: tokens per word for each main script of the corpus (letters, at least 1% of the words), largest first;
+    #: a unit spanning whitespace (SuperBPE's superword units) counts as its whitespace-separated words
     tokens_per_word: Dict[str, float]
     vocab_size: int
     #: tokens of the vocabulary the corpus's segmentation uses; ``dead``: the others (specials included)
@@ -53,6 +54,22 @@ class VariantFigures:
     language_costs: Dict[str, int] = field(default_factory=dict)
     #: (merge index, bytes per token) from merge 0 (the parent's, for a continuation) to ``merge``
     curve: Tuple[Point, ...] = ()
+
+    @property
+    def cost_gini(self) -> Optional[float]:
+        """The Gini coefficient of the costs per language (0: every language costs the same; parity-aware
+        BPE's paper reports it), None for fewer than two languages.
+
+        >>> VariantFigures("x", 0, 1.0, {}, 1, 1, 0, 0, {"a": 10, "b": 10}).cost_gini
+        0.0
+        >>> round(VariantFigures("x", 0, 1.0, {}, 1, 1, 0, 0, {"a": 10, "b": 30}).cost_gini, 3)
+        0.25
+        """
+        costs = sorted(self.language_costs.values())
+        n, total = len(costs), sum(costs)
+        if n < 2 or not total:
+            return None
+        return sum(abs(a - b) for a in costs for b in costs) / (2 * n * total)
 
 
 def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Sequence[Point] = (),
@@ -76,7 +93,7 @@ def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Se
         used.update(seg)
         total_tokens += f * len(seg)
         tokens[s] += f * len(seg)
-        occurrences[s] += f
+        occurrences[s] += f * max(1, len(words[i].split())) if isinstance(words[i], str) else f
     history = timeline.history
     curve = [p for p in base_curve if p[0] < offset]
     start = getattr(timeline, "initial_stats", None)

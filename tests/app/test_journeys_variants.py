@@ -39,8 +39,8 @@ def test_continue_as_superbpe_from_merge_k_then_compare(user_window, qtbot):
     merges = tab.findChild(QListWidget, "variant_merges")
     shown = [merges.item(i).text() for i in range(merges.count())]
     assert len(shown) == 40 and shown[0].lstrip().startswith("160")
-    # a superword: a token with a space inside it (shown as the run's glyph Ġ after its first character)
-    assert any("Ġ" in t.split("'")[1][1:] for t in shown), shown[:10]
+    # a superword: a token with a space inside it (a space shows as ␣)
+    assert any("␣" in t.split("‘")[1].split("’")[0][1:] for t in shown), shown[:10]
     # the training panes stayed on the run
     assert session.merge_count == 120
     # the variants compared: one row per run, one curve per run
@@ -51,6 +51,7 @@ def test_continue_as_superbpe_from_merge_k_then_compare(user_window, qtbot):
     assert rows[0][1] == "120" and rows[1][1] == "160"
     assert float(rows[1][2]) > float(rows[0][2])  # superwords: more bytes per token
     assert "Latin" in rows[0][3]
+    assert not tab.findChild(QTableWidget, "variant_languages").isVisible()  # one file: no languages
     assert len(tab.chart.getPlotItem().listDataItems()) == 2
     # undo on the branch
     qtbot.mouseClick(tab.findChild(QPushButton, "variant_undo"), Qt.LeftButton)

@@ -110,3 +110,17 @@ def test_removals_are_counted():
 
     f = variant_figures("picky", Fake())
     assert f.removed == 1 and (f.used, f.dead) == (1, 2)
+
+
+def test_a_superword_unit_counts_as_its_words_and_the_gini_of_costs():
+    st = TrainingStats(0, 3, 3, 3, 10)
+
+    class Fake:
+        words, freqs, merge_count, vocab_size, initial_stats, history = [" of the", " town", "\n"], [2, 1, 1], 0, 9, st, []
+
+        def segmentation(self, i):
+            return ((1,), (2, 3), (4,))[i]
+
+    f = variant_figures("superbpe", Fake(), language_costs={"eng": 10, "deu": 30})
+    assert f.tokens_per_word == {"Latin": round(4 / 5, 3)}  # (2×1 + 2) tokens over (2×2 + 1) words
+    assert f.cost_gini == 0.25 and variant_figures("x", Fake()).cost_gini is None

@@ -53,9 +53,11 @@ class VariantsFeature:
         return self.session.workbench.bench
 
     def runs(self) -> List[TrainingRun]:
-        """The session's run, then its branches by transition point."""
-        run = self.session.workbench.run
-        return [run, *self.bench.children(run.id)] if run is not None else []
+        """Every open run (the session's first), each followed by its branches by transition point."""
+        current = self.session.workbench.run
+        roots = [r for r in self.bench.runs if r.parent is None]
+        roots.sort(key=lambda r: r is not current)
+        return [x for r in roots for x in (r, *self.bench.children(r.id))]
 
     # -- continue as SuperBPE -------------------------------------------------------------------------------
     def continue_superbpe(self) -> None:

@@ -16,8 +16,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QP
 from ...widgets.theme import ACCENT, CURVES, follow_palette
 
 COLORS = (*CURVES, ACCENT, "#868e96", "#0b7285")
-COLUMNS = ("Run", "Merge", "Bytes / token", "Tokens / word by script", "Vocab used", "Dead", "Removed",
-           "Tokens per language")
+COLUMNS = ("Run", "Merge", "Bytes / token", "Tokens / word by script", "Vocab used", "Dead", "Removed")
 #: merges of the selected branch listed (its newest)
 MERGES_SHOWN = 200
 
@@ -30,6 +29,14 @@ def run_name(run) -> str:
             f"{run.id}: {cfg.variant} from merge {run.transition:,}"
     rule = {"bpe": "plain BPE", "picky": f"PickyBPE τ={cfg.ios_threshold}", "parity": "parity-aware BPE"}
     return f"{run.id}: {rule.get(cfg.variant, cfg.variant)} ({cfg.preset})"
+
+
+def token_text(timeline, token_id: int) -> str:
+    """A token as a reader reads it: bytes as UTF-8 text where they are (\\x.. where not), spaces as ␣,
+    so a superword's inner spaces show."""
+    raw = timeline.token(token_id)
+    text = raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else timeline.display(token_id)
+    return "‘" + text.replace(" ", "␣").replace("Ġ", "␣").replace("\n", "↵") + "’"
 
 
 class VariantsTab(QWidget):
@@ -54,6 +61,10 @@ class VariantsTab(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.verticalHeader().hide()
+        self.languages = QTableWidget(0, 0, objectName="variant_languages", visible=False)
+        self.languages.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.languages.verticalHeader().hide()
+        self.languages.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.chart = pg.PlotWidget(objectName="variant_curves")
         plot = self.chart.getPlotItem()
         plot.setTitle("bytes per token over merges, one line per run")
@@ -79,8 +90,9 @@ class VariantsTab(QWidget):
         lay.addWidget(self.merges, 2)
         right = QSplitter(Qt.Vertical)
         right.addWidget(self.table)
+        right.addWidget(self.languages)
         right.addWidget(self.chart)
-        right.setSizes([180, 320])
+        right.setSizes([150, 150, 320])
         split = QSplitter(Qt.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
@@ -130,11 +142,11 @@ class VariantsTab(QWidget):
         self.table.setRowCount(len(figures))
         for row, f in enumerate(figures):
             scripts = ", ".join(f"{s} {v:.2f}" for s, v in f.tokens_per_word.items())
-            costs = ", ".join(f"{lang} {n:,}" for lang, n in f.language_costs.items()) or "—"
             cells = (f.name, f"{f.merge:,}", f"{f.bytes_per_token:.3f}", scripts, f"{f.used:,} / {f.vocab_size:,}",
-                     f"{f.dead:,}", f"{f.removed:,}", costs)
+                     f"{f.dead:,}", f"{f.removed:,}")
             for col, text in enumerate(cells):
                 self.table.setItem(row, col, QTableWidgetItem(text))
+        self._show_languages(figures)
         plot = self.chart.getPlotItem()
         plot.clear()
         self.legend.clear()
@@ -144,6 +156,20 @@ class VariantsTab(QWidget):
             plot.plot(xs, ys, pen=pen, name=f.name)
         self.note.setText(f"{len(figures)} runs compared at their current merge; a branch shares its parent's "
                           "merges up to where it starts (its curve follows the parent's until there).")
+
+    def _show_languages(self, figures: Sequence) -> None:
+        """Tokens per language, a column each, and their Gini (shown when a run has languages)."""
+        langs = list(dict.fromkeys(lang for f in figures for lang in f.language_costs))
+        self.languages.setVisible(bool(langs))
+        self.languages.setColumnCount(len(langs) + 2)
+        self.languages.setHorizontalHeaderLabels(["Tokens per language", *langs, "Gini"])
+        self.languages.setRowCount(len(figures))
+        for row, f in enumerate(figures):
+            gini = f.cost_gini
+            cells = [f.name, *(f"{f.language_costs[x]:,}" if x in f.language_costs else "—" for x in langs),
+                     "—" if gini is None else f"{gini:.3f}"]
+            for col, text in enumerate(cells):
+                self.languages.setItem(row, col, QTableWidgetItem(text))
 
     def _relabel(self, item: QTreeWidgetItem) -> None:
         run = next((r for r in self.runs if r.id == item.data(0, Qt.UserRole)), None)
@@ -163,7 +189,7 @@ class VariantsTab(QWidget):
         tl, base = run.timeline, run.transition or 0
         history = tl.history
         for s in reversed(history[-MERGES_SHOWN:]):
-            self.merges.addItem(f"{base + s.rank:>6,}  {tl.display(s.new_id)!r}  ({s.count:,})")
+            self.merges.addItem(f"{base + s.rank:>6,}  {token_text(tl, s.new_id)}  ({s.count:,})")
 
     # -- commands -----------------------------------------------------------------------------------------
     def step(self, n: int) -> None:
