@@ -7,6 +7,7 @@ Algorithms (``model.algorithm``):
 * ``tiktoken`` - tiktoken's ``_byte_pair_merge``: repeatedly merge the adjacent parts whose concatenated
   bytes have the lowest rank; a whole piece that is a token is one token.
 * ``seed000-greedy`` - seed 000's frequency-greedy encoder (:mod:`bpe_core.encoding.seed000_greedy`).
+* ``picky`` - PickyBPE's event replay of merges and removals (:mod:`bpe_core.encoding.picky`).
 
 Characters with no token: the model's ``unk`` token when it has one (fused runs with ``fuse_unk``),
 ``<0xNN>`` tokens with ``byte_fallback``; otherwise they are dropped - as ``tokenizers`` does - and
@@ -87,12 +88,15 @@ class Encoder:
         self._sep_suffix = model.end_of_word_suffix
         words: Dict[str, Callable[[str, bool], WordResult]] = {
             "merges": self._word_merges, "tiktoken": self._word_tiktoken,
-            "seed000-greedy": self._word_seed000_greedy}
+            "seed000-greedy": self._word_seed000_greedy, "picky": self._word_picky}
         if model.algorithm not in words:
             raise BPELensError(f"unknown encoding algorithm {model.algorithm!r}")
         self._word = words[model.algorithm]
         if model.algorithm == "merges":
             self._merge_table = self._build_merge_table()
+        elif model.algorithm == "picky":  # merges and removals replayed as events (PickyBPE)
+            from bpe_core.encoding.picky import PickyReplay
+            self._picky = PickyReplay(model, self.merges_limit)
         elif model.algorithm == "tiktoken":
             # tokens made by merges past the limit are not allowed; base bytes always are
             limited = self.merges_limit is not None and self.merges_limit < len(model.merges)
@@ -321,6 +325,9 @@ class Encoder:
             return ids, spans, drops
         ends = starts[1:] + [len(ids)]
         return merged, [(spans[s][0], spans[e - 1][1]) for s, e in zip(starts, ends)], drops
+
+    def _word_picky(self, word: str, suffix: bool) -> WordResult:
+        return self._picky.word(*self._symbols(word, suffix))
 
     def _rank(self, data: bytes) -> Optional[int]:
         r = self._vocab.get(data)

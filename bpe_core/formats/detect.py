@@ -11,6 +11,8 @@ format                    recognised by
 ``sentencepiece``         a SentencePiece ``ModelProto`` (protobuf)
 ``seed000``               a folder with ``freqs.json``/``vocab_to_idx.json``/``idx_to_vocab.json``
                           (or one of those files)
+``picky``                 PickyBPE's model file (pchizhov/picky_bpe): a JSON object with ``tokens``,
+                          ``id2int``, ``merges`` and ``splits``
 ========================  ==================================================================
 
 Every problem (missing, empty, binary, corrupt, unknown) is a :class:`BPELensError` whose
@@ -40,8 +42,8 @@ from bpe_core.formats.sentencepiece_model import looks_like_sentencepiece, read_
 from bpe_core.formats.temps import finish_interrupted_saves
 from bpe_core.formats.json_text import parse_json
 
-FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "sentencepiece", "seed000")
-WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000")
+FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "sentencepiece", "seed000", "picky")
+WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000", "picky")
 _SNIFF = 1 << 16
 
 
@@ -79,6 +81,9 @@ def open_vocabulary(path, *, pattern: Optional[str] = None) -> BPEModel:
         if fmt == "tokenizer.json":
             from bpe_core.formats.hf_json import read_tokenizer_json
             return read_tokenizer_json(str(target))
+        if fmt == "picky":
+            from bpe_core.formats.picky_file import read_picky
+            return read_picky(str(target))
         from bpe_core.formats.gpt2_files import read_vocab_merges  # finds the partner file itself
         return read_vocab_merges(str(target))
     except BPELensError as exc:
@@ -117,6 +122,9 @@ def write_vocabulary(model: BPEModel, path, fmt: str) -> None:
         write_tiktoken(model, path)
     elif fmt == "seed000":
         write_seed000(model, path)
+    elif fmt == "picky":
+        from bpe_core.formats.picky_file import write_picky
+        write_picky(model, path)
     else:
         raise BPELensError(f"unknown output format {fmt!r}; choose one of: {', '.join(WRITE_FORMATS)}")
 
@@ -208,7 +216,11 @@ def _detect_json(p: Path) -> Tuple[str, Path]:
         return "tokenizer.json", p
     if data and all(isinstance(v, int) and not isinstance(v, bool) for v in data.values()):
         return "vocab-merges", p
-    raise BPELensError(f"{p}: JSON, but neither a BPE Lens file, a tokenizer.json nor a vocab.json")
+    from bpe_core.formats.picky_file import looks_like_picky
+    if looks_like_picky(data):
+        return "picky", p
+    raise BPELensError(f"{p}: JSON, but neither a BPE Lens file, a tokenizer.json, a vocab.json nor a PickyBPE "
+                       "model file")
 
 
 def _looks_like_tiktoken(text: str) -> bool:
