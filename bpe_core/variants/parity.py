@@ -24,8 +24,8 @@ lines 76-96 as dev text; lengths in the order eng rus arb hin zho kor):
 """
 from __future__ import annotations
 
+import heapq
 import unicodedata
-from collections import deque
 from dataclasses import dataclass
 
 
@@ -73,6 +73,15 @@ def word_counts(text: str) -> dict:
         for p in pieces(line):
             w = tuple(GLYPH[b] for b in (" " + p).encode("utf-8"))
             counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
+def reference_words(text: str) -> dict:
+    """Word counts as the reference reads a file, the words as text (each piece with its leading space)."""
+    counts: dict = {}
+    for line in text.splitlines():
+        for p in pieces(line):
+            counts[" " + p] = counts.get(" " + p, 0) + 1
     return counts
 
 
@@ -128,23 +137,53 @@ class _Table:
             if sign > 0:
                 self.where.setdefault(p, set()).add(k)
 
-    def merge(self, pair: tuple) -> None:
+    def merge(self, pair: tuple) -> tuple:
+        """Merge ``pair`` in every word; returns the undo record: (rows changed with their old words, the
+        pair's dropped count vector)."""
         a, b = pair
-        for k in self.where.pop(pair, ()):
+        changed = []
+        for k in sorted(self.where.pop(pair, ())):
             w, f = self.words[k]
             new = _merge_word(w, a, b)
             if new == w:
                 continue
+            changed.append((k, w))
             self._add(k, w, f, -1)
             self._add(k, new, f, 1)
             for i in range(len(self.lengths)):
                 self.lengths[i] -= (len(w) - len(new)) * f[i]
             self.words[k][0] = new
-        self.pairs.pop(pair, None)
+        return changed, self.pairs.pop(pair, None)
+
+    def unmerge(self, pair: tuple, record: tuple) -> None:
+        """Take back the merge of ``pair`` whose :meth:`merge` returned ``record``, exactly (pairs whose
+        count the merge created and the undo brought back to zero are dropped)."""
+        changed, dropped = record
+        if dropped is not None:
+            self.pairs[pair] = dropped
+        gone = set()
+        for k, old in reversed(changed):
+            new, f = self.words[k]
+            self._add(k, new, f, -1)
+            self._add(k, old, f, 1)
+            for i in range(len(self.lengths)):
+                self.lengths[i] += (len(old) - len(new)) * f[i]
+            self.words[k][0] = old
+            gone.update(zip(new, new[1:]))
+        for p in gone:
+            c = self.pairs.get(p)
+            if c is not None and not any(c):
+                del self.pairs[p]
+                self.where.pop(p, None)
 
     def best(self, col: int):
         pairs = self.pairs
         return max(pairs, key=lambda p: (pairs[p][col], p), default=None)
+
+    def top(self, col: int, k: int) -> list:
+        """The ``k`` pairs :meth:`best` would take first, best first."""
+        pairs = self.pairs
+        return heapq.nlargest(k, pairs, key=lambda p: (pairs[p][col], p))
 
 
 class ParityBPE:
@@ -167,8 +206,11 @@ class ParityBPE:
         self.global_merges, self.min_frequency = global_merges, min_frequency
         self.ratio = [r / ratio[0] for r in ratio] if ratio else None
         self.initial = list(self.train.lengths)
-        self.window: deque = deque(maxlen=window_size)
+        self.picked: list = []  # the languages the window variant chose, in order (its window: the last W)
         self.merges: list = []
+        self._undo: list = []  # per merge: (train record, dev record, whether it joined the window)
+        #: the training rows the last merge changed (indexes into ``train.words``)
+        self.last_changed: list = []
 
     @property
     def dev_lengths(self) -> list:
@@ -185,28 +227,58 @@ class ParityBPE:
             return min(range(self.n), key=lambda i: scores[i])
         if self.variant == "window":
             ncols = self.train.width
+            window = self.picked[-self.window_size:] if self.window_size > 0 else []
             left = list(range(self.n))
             while left:
                 i = max(left, key=lambda j: (lengths[j], -j))
-                if self.window.count(i) / self.window_size <= self.alpha / ncols:
+                if window.count(i) / self.window_size <= self.alpha / ncols:
                     return i
                 left.remove(i)
             return max(range(self.n), key=lambda j: (lengths[j], -j))
         return max(range(self.n), key=lambda j: (lengths[j], -j))
 
-    def step(self) -> ParityStep | None:
-        """Make one merge; None when the chosen language has no pair of count >= min_frequency."""
+    def next_language(self) -> int:
+        """The language the next merge is chosen for (-1: by the summed count)."""
+        return self._choose(self._lengths())
+
+    def column(self, lang: int) -> int:
+        """The column of the pair counts that language ``lang`` (-1: the sum) reads."""
+        return self.n if lang < 0 else lang
+
+    def step(self, pair: tuple | None = None) -> ParityStep | None:
+        """Make one merge; None when the chosen language has no pair of count >= min_frequency.
+
+        ``pair``: merge it instead of the chosen language's best pair (it must occur in the training text).
+        """
         lengths = self._lengths()
         lang = self._choose(lengths)
-        col = self.n if lang < 0 else lang
-        pair = self.train.best(col)
-        if pair is None or self.train.pairs[pair][col] < self.min_frequency:
-            return None
+        col = self.column(lang)
+        if pair is None:
+            pair = self.train.best(col)
+            if pair is None or self.train.pairs[pair][col] < self.min_frequency:
+                return None
+        elif not any(self.train.pairs.get(pair, ())):
+            raise ValueError(f"the pair {pair} does not occur")
         freq = list(self.train.pairs[pair])
-        if self.variant == "window" and lang >= 0:
-            self.window.append(lang)
-        self.train.merge(pair)
-        if self.dev:
-            self.dev.merge(pair)
+        joined = self.variant == "window" and lang >= 0
+        if joined:
+            self.picked.append(lang)
+        record = self.train.merge(pair)
+        self.last_changed = [k for k, _ in record[0]]
+        self._undo.append((record, self.dev.merge(pair) if self.dev else None, joined))
         self.merges.append(pair)
         return ParityStep(pair, lang, lengths, freq)
+
+    def undo(self) -> tuple | None:
+        """Take the last merge back exactly; returns its pair (None at the start)."""
+        if not self.merges:
+            return None
+        pair = self.merges.pop()
+        record, dev_record, joined = self._undo.pop()
+        if joined:
+            self.picked.pop()
+        self.train.unmerge(pair, record)
+        if dev_record is not None:
+            self.dev.unmerge(pair, dev_record)
+        self.last_changed = [k for k, _ in record[0]]
+        return pair
