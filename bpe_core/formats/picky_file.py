@@ -111,7 +111,9 @@ def picky_dict(model: BPEModel) -> Dict[str, Any]:
             merges.append({"id": e, "pair": [token(t) for t in what], "new_token": token(new)})  # type: ignore
         else:
             splits.append({"id": e, "token": token(what), "split": [token(t) for t in new]})  # type: ignore
-    return {"tokens": [token(i) for i, t in enumerate(model.tokens) if t is not None], "id2int": ids,
+    listed = [i for i, t in enumerate(model.tokens) if t is not None]  # the reference: specials first, then by id
+    listed = [i for i in listed if i in specials] + [i for i in listed if i not in specials]
+    return {"tokens": [token(i) for i in listed], "id2int": ids,
             "int2id": {v: k for k, v in ids.items()}, "merges": merges, "splits": splits}
 
 

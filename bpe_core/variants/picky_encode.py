@@ -1,9 +1,7 @@
-"""PickyBPE's encoder, as ``picky_tokenize.py`` of pchizhov/picky_bpe encodes with a trained model.
+"""PickyBPE's encoder over token *strings*, for the standalone trainer (:mod:`bpe_core.variants.picky`).
 
-A word (``▁`` + a whitespace-separated string of the line) that is a present token is that token.
-Otherwise its characters (``<UNK>`` for those not in the vocabulary) replay the model's events: at each
-point the earliest event, not before the last one applied, that applies to the word: the merge of a pair
-it has (every occurrence, left to right) or the split of a removed token it has.
+A thin wrapper: the replay itself has one home, :func:`bpe_core.encoding.picky.replay` (what
+``Encoder`` runs for a BPEModel of algorithm ``"picky"``); this maps strings to ids and back.
 
 >>> merges, splits = [("a", "b"), None], [None, ("ab", ("a", "b"))]   # event 0 merges, event 1 removes
 >>> encoder = PickyEncoder(merges, splits, present={"▁", "a", "b"}, known={"▁", "a", "b", "ab"})
@@ -12,11 +10,12 @@ it has (every occurrence, left to right) or the split of a removed token it has.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-WHITESPACE = "▁"
-SPECIALS = ("<PAD>", "<UNK>", "<BOS>", "<EOS>")
+from bpe_core.encoding.picky import Event, replay
+from bpe_core.formats.picky_file import SPECIALS, WHITESPACE
+
+__all__ = ["PickyEncoder", "SPECIALS", "WHITESPACE"]
 
 
 class PickyEncoder:
@@ -25,17 +24,21 @@ class PickyEncoder:
 
     def __init__(self, merges: List[Optional[Tuple[str, str]]], splits: List[Optional[Tuple[str, tuple]]],
                  present: Set[str], known: Iterable[str]) -> None:
-        self.present, self.known = present, set(known)
-        self.merge_map: Dict[Tuple[str, str], List[int]] = {}
-        self.split_map: Dict[str, List[int]] = {}
-        self.splits: Dict[int, tuple] = {}
-        for i, m in enumerate(merges):
+        self.present = present
+        self.strs = sorted(set(known) | {SPECIALS[1]})
+        self.ids = {s: i for i, s in enumerate(self.strs)}
+        ids = self.ids
+        self.events: List[Event] = []
+        self.merge_at: Dict[Tuple[int, int], List[int]] = {}
+        self.split_at: Dict[int, List[int]] = {}
+        for e, (m, s) in enumerate(zip(merges, splits)):
             if m is not None:
-                self.merge_map.setdefault(m, []).append(i)
-        for i, s in enumerate(splits):
-            if s is not None:
-                self.split_map.setdefault(s[0], []).append(i)
-                self.splits[i] = s[1]
+                pair = (ids[m[0]], ids[m[1]])
+                self.events.append(("m", pair, ids[m[0] + m[1]]))
+                self.merge_at.setdefault(pair, []).append(e)
+            elif s is not None:
+                self.events.append(("s", ids[s[0]], tuple(ids[x] for x in s[1])))
+                self.split_at.setdefault(ids[s[0]], []).append(e)
         self.cache: Dict[str, List[str]] = {}
 
     def encode_line(self, line: str) -> List[str]:
@@ -44,43 +47,10 @@ class PickyEncoder:
 
     def encode_word(self, word: str) -> List[str]:
         if word not in self.cache:
-            self.cache[word] = self._encode(word)
-        return self.cache[word]
-
-    @staticmethod
-    def _next(ids: List[int], after: int) -> Optional[int]:
-        i = bisect_left(ids, after)
-        return ids[i] if i < len(ids) else None
-
-    def _encode(self, word: str) -> List[str]:
-        if word in self.present:
-            return [word]
-        toks = [c if c in self.known else SPECIALS[1] for c in word]
-        previous = -1
-        while True:
-            best: Optional[Tuple[int, str, object]] = None
-            for p in zip(toks[:-1], toks[1:]):
-                e = self._next(self.merge_map.get(p, []), previous)
-                if e is not None and (best is None or e < best[0]):
-                    best = (e, "merge", p)
-            for t in toks:
-                e = self._next(self.split_map.get(t, []), previous)
-                if e is not None and (best is None or e < best[0]):
-                    best = (e, "split", t)
-            if best is None:
-                return toks
-            previous, kind, what = best
-            toks = self._apply(toks, kind, what, previous)
-
-    def _apply(self, toks: List[str], kind: str, what, event: int) -> List[str]:
-        if kind == "split":
-            return [x for t in toks for x in (self.splits[event] if t == what else (t,))]
-        out, i = [], 0
-        while i < len(toks):
-            if i < len(toks) - 1 and (toks[i], toks[i + 1]) == what:
-                out.append(what[0] + what[1])
-                i += 2
+            if word in self.present:
+                self.cache[word] = [word]
             else:
-                out.append(toks[i])
-                i += 1
-        return out
+                unk = self.ids[SPECIALS[1]]
+                ids = replay([self.ids.get(c, unk) for c in word], self.merge_at, self.split_at, self.events)
+                self.cache[word] = [self.strs[i] for i in ids]
+        return self.cache[word]

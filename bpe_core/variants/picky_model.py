@@ -1,9 +1,7 @@
-"""PickyBPE's model file, as pchizhov/picky_bpe writes it (``BPE._dump``) and reads it (``picky_tokenize.py``).
+"""The standalone PickyTrainer's run as a BPEModel, and so as the reference's model file.
 
-One JSON file, indented by 4: ``tokens`` (every token ever made, removed ones included: id, str, final
-freq, special, present, left and right ids, split = the ids it walks to now), ``id2int`` and ``int2id``
-(consecutive ints for the present tokens, by id), ``merges`` and ``splits`` (their event ids and the
-tokens involved, each with its final state). ``model_text`` gives the reference's bytes exactly.
+A thin wrapper: the model file has one home, :mod:`bpe_core.formats.picky_file` (written from and read
+into a BPEModel of algorithm ``"picky"``), and the encoder one too, :mod:`bpe_core.encoding.picky`.
 
 >>> from bpe_core.variants.picky import PickyTrainer
 >>> trainer = PickyTrainer("aaab aaab aab", vocab_size=10, threshold=0.5)
@@ -17,33 +15,35 @@ tokens involved, each with its final state). ``model_text`` gives the reference'
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Dict, List
+from typing import TYPE_CHECKING, List, Optional
 
-from bpe_core.variants.picky_encode import PickyEncoder
+from bpe_core.formats.picky_file import PickyWords, model_of_picky, picky_dict
+from bpe_core.model import BPEModel
 
 if TYPE_CHECKING:
     from bpe_core.variants.picky import PickyTrainer
 
 
-def _token_dict(trainer: "PickyTrainer", t: int) -> dict:
-    left, right = trainer.left[t], trainer.right[t]
-    return {"id": t, "str": trainer.strs[t], "freq": trainer.freq[t], "special": trainer.special[t],
-            "present": trainer.present[t], "left": left, "right": right, "split": trainer.walk(t)}
+def trainer_model(trainer: "PickyTrainer") -> BPEModel:
+    """The trainer's run as a picky BPEModel: every token ever made by id, merges, removals, final freqs."""
+    tokens: List[Optional[str]] = [None] * len(trainer.strs)
+    for i in trainer.order:
+        tokens[i] = trainer.strs[i]
+    merges, removals = [], []
+    for event in trainer.events:
+        if event[0] == "merge":
+            merges.append(tuple(event[1]))
+        else:
+            removals.append((len(merges), event[1], tuple(event[2])))
+    specials = {trainer.strs[i]: i for i in trainer.order if trainer.special[i]}
+    return BPEModel(unit="chars", tokens=tokens, merges=merges, specials=specials, pipeline=PickyWords(),
+                    algorithm="picky", unk_id=specials.get("<UNK>"), removals=removals,
+                    extras={"token_freqs": list(trainer.freq)})
 
 
 def model_dict(trainer: "PickyTrainer") -> dict:
     """The model as ``BPE._dump`` builds it (integer keys; JSON makes them strings)."""
-    ids = {i: n for n, i in enumerate(i for i in sorted(trainer.order) if trainer.present[i])}
-    merges, splits = [], []
-    for i, event in enumerate(trainer.events):
-        if event[0] == "merge":
-            merges.append({"id": i, "pair": [_token_dict(trainer, t) for t in event[1]],
-                           "new_token": _token_dict(trainer, event[2])})
-        else:
-            splits.append({"id": i, "token": _token_dict(trainer, event[1]),
-                           "split": [_token_dict(trainer, t) for t in event[2]]})
-    return {"tokens": [_token_dict(trainer, t) for t in trainer.order], "id2int": ids,
-            "int2id": {v: k for k, v in ids.items()}, "merges": merges, "splits": splits}
+    return picky_dict(trainer_model(trainer))
 
 
 def model_text(trainer: "PickyTrainer") -> str:
@@ -51,14 +51,16 @@ def model_text(trainer: "PickyTrainer") -> str:
     return json.dumps(model_dict(trainer), indent=4)
 
 
-def encoder_of_model(model: dict) -> PickyEncoder:
+class _LineEncoder:
+    def __init__(self, model: BPEModel) -> None:
+        from bpe_core.encoding.encoder import Encoder
+        self.encoder = Encoder(model)
+
+    def encode_line(self, line: str) -> List[str]:
+        """Token strings of one line, as ``picky_tokenize.py --return_type str`` writes them."""
+        return [t.raw for t in self.encoder.encode(line).tokens]  # type: ignore[misc]
+
+
+def encoder_of_model(model: dict) -> _LineEncoder:
     """An encoder for a model file's content (written by the reference or by ``model_text``)."""
-    n = len(model["merges"]) + len(model["splits"])
-    merges: List = [None] * n
-    splits: List = [None] * n
-    for m in model["merges"]:
-        merges[m["id"]] = (m["pair"][0]["str"], m["pair"][1]["str"])
-    for s in model["splits"]:
-        splits[s["id"]] = (s["token"]["str"], tuple(t["str"] for t in s["split"]))
-    tokens: Dict[str, dict] = {t["str"]: t for t in model["tokens"]}
-    return PickyEncoder(merges, splits, {s for s, t in tokens.items() if t["present"]}, tokens)
+    return _LineEncoder(model_of_picky(model))
