@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from bpe_core.analysis.health import (STATUSES, HealthReport, TokenHealth, usage_by_rank, vocabulary_health,
                                           write_health_csv)
     from bpe_core.analysis.lineage import merge_tree, token_id_of
+    from bpe_core.analysis.removals import ios_inputs, removal_caption, removal_label, removals_in_word
     from bpe_core.analysis.scripts import words_scripts
     from bpe_core.analysis.variant_compare import (VariantFigures, file_costs, language_files,
                                                   run_language_costs, variant_figures)
@@ -31,6 +32,7 @@ _HOMES: Dict[str, str] = {
     "STATUSES": "health", "HealthReport": "health", "TokenHealth": "health", "usage_by_rank": "health",
     "vocabulary_health": "health", "write_health_csv": "health",
     "merge_tree": "lineage", "token_id_of": "lineage",
+    **dict.fromkeys(("ios_inputs", "removal_caption", "removal_label", "removals_in_word"), "removals"),
     "words_scripts": "scripts",
     **dict.fromkeys(("VariantFigures", "file_costs", "language_files", "run_language_costs",
                      "variant_figures"), "variant_compare"),
