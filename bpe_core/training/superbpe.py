@@ -124,36 +124,27 @@ def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
     seen_pairs: Set[Tuple[int, int]] = set()
     tokens = start.tokens
     strangers: Dict[Raw, int] = {}  # units stage 1 never saw (another corpus): negative ids, never merged
-    strange = _Keys(strangers)
-    cache: Dict[Raw, List[Raw]] = {}
+    cache: Dict[str, List[Raw]] = {}
     segments: Dict[str, List[Raw]] = {}
     alphabet: Dict[Raw, None] = {}
+    cut = _space_cutter(joins, cfg.unit)
     for n, word in enumerate(words):
         if cancel is not None and n & 4095 == 0 and cancel():
             raise Cancelled()
-        units = symbols(word)
-        alphabet.update(dict.fromkeys(units))
         out: List[Raw] = []
-        for piece in _pieces(units, joins):
-            key = piece[0][:0].join(piece)  # type: ignore[arg-type]
-            seg = cache.get(key)
+        for chunk in cut(word):  # most words of a line, each with its space: segmented once each
+            seg = cache.get(chunk)
             if seg is None:
-                merged = _merge_by_rank([ids[u] if u in ids else strangers.setdefault(u, -1 - len(strangers))
-                                         for u in piece], ranks, seen_pairs)
-                seg = cache[key] = [tokens[i] if i >= 0 else strange[-1 - i] for i in merged]
-            out.extend(seg)
+                units = symbols(chunk)
+                alphabet.update(dict.fromkeys(units))
+                merged: List[int] = []
+                for piece in _pieces(units, joins):
+                    merged += _merge_by_rank([ids[u] if u in ids else strangers.setdefault(u, -1 - len(strangers))
+                                              for u in piece], ranks, seen_pairs)
+                seg = cache[chunk] = [tokens[i] if i >= 0 else list(strangers)[-1 - i] for i in merged]
+            out += seg
         segments[word] = out
     return _kept_model(start, cfg, alphabet, seen_pairs), segments
-
-
-class _Keys:
-    """The keys of a dict of negative ids by position (-1 - id), read as they are added."""
-
-    def __init__(self, d: Dict[Raw, int]) -> None:
-        self.d = d
-
-    def __getitem__(self, i: int) -> Raw:
-        return list(self.d)[i]
 
 
 def _joins(tokens: List[Raw]) -> Set[Raw]:
@@ -162,6 +153,18 @@ def _joins(tokens: List[Raw]) -> Set[Raw]:
     for t in tokens:
         out.update(t[i:i + 2] for i in range(len(t) - 1))  # type: ignore[index]
     return out
+
+
+def _space_cutter(joins: Set[Raw], unit: str) -> Callable[[str], List[str]]:
+    """Cuts a word before each space that follows an ASCII character no token joins to a space (``" the"
+    " cat"``): no merge can cross there, so each chunk is segmented alone (and once)."""
+    import re
+    space: Raw = b" " if unit == "bytes" else " "
+    free = [chr(c) for c in range(128) if chr(c) != " " and
+            (bytes([c]) if unit == "bytes" else chr(c)) + space not in joins]  # type: ignore[operator]
+    if not free:
+        return lambda word: [word]
+    return re.compile("(?<=[" + "".join(re.escape(c) for c in free) + "])(?= )").split
 
 
 def _pieces(units: List[Raw], joins: Set[Raw]) -> List[List[Raw]]:
