@@ -22,7 +22,7 @@ from bpe_core.formats.atomic import atomic_write_text
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, Raw
 
-__all__ = ["REFERENCE_PRE_TOKENIZER", "reference_merges_text", "reference_pipeline", "reference_tokenizer_json",
+__all__ = ["REFERENCE_PRE_TOKENIZER", "reference_layout", "reference_merges_text", "reference_pipeline", "reference_tokenizer_json",
            "write_reference_files"]
 
 REFERENCE_PRE_TOKENIZER: Dict[str, Any] = {"type": "Sequence", "pretokenizers": [
@@ -33,6 +33,13 @@ _DECODER = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True,
 def _added(specials: Mapping[str, int]) -> List[Dict[str, Any]]:
     return [{"id": i, "content": s, "single_word": False, "lstrip": False, "rstrip": False, "normalized": False,
              "special": True} for s, i in sorted(specials.items(), key=lambda kv: kv[1])]
+
+
+def reference_layout(specials: Mapping[str, int]) -> Dict[str, Any]:
+    """The reference tokenizer.json's pipeline keys (normalizer, pre_tokenizer, post_processor, decoder,
+    added_tokens): a model whose config holds them is written and reloaded with this pipeline."""
+    d = _document(specials)
+    return {k: d[k] for k in ("normalizer", "pre_tokenizer", "post_processor", "decoder", "added_tokens")}
 
 
 def reference_pipeline(specials: Mapping[str, int]):
@@ -55,14 +62,8 @@ def reference_merges_text(model: BPEModel) -> str:
     return "".join(lines)
 
 
-def reference_tokenizer_json(model: BPEModel) -> Dict[str, Any]:
-    """The tokenizer.json document the reference's ``save_tokenizer_json`` writes for ``model``."""
-    specials = dict(model.specials)
-    vocab = {(t if isinstance(t, str) else _text(t)): i for i, t in enumerate(model.tokens) if t is not None}
-    if "<unk>" not in specials:
-        raise BPELensError("the reference's tokenizer.json needs the special token <unk>")
-    template = ["<s>", "</s>"]
-    missing = [t for t in template if t not in specials]
+def _document(specials: Mapping[str, int]) -> Dict[str, Any]:
+    missing = [t for t in ("<s>", "</s>", "<unk>") if t not in specials]
     if missing:
         raise BPELensError(f"the reference's tokenizer.json needs the special token {missing[0]}")
 
@@ -78,13 +79,20 @@ def reference_tokenizer_json(model: BPEModel) -> Dict[str, Any]:
         "post_processor": {
             "type": "TemplateProcessing", "single": [special("<s>"), seq("A"), special("</s>")],
             "pair": [special("<s>"), seq("A"), special("</s>"), special("</s>"), seq("B"), special("</s>")],
-            "special_tokens": {t: {"id": t, "ids": [specials[t]], "tokens": [t]} for t in sorted(template)}},
+            "special_tokens": {t: {"id": t, "ids": [specials[t]], "tokens": [t]} for t in ("</s>", "<s>")}},
         "decoder": _DECODER,
-        "model": {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-                  "vocab": vocab,
-                  "merges": [[_text(model.tokens[a]), _text(model.tokens[b])] for a, b in model.merges]},  # type: ignore[arg-type]
     }
+
+
+def reference_tokenizer_json(model: BPEModel) -> Dict[str, Any]:
+    """The tokenizer.json document the reference's ``save_tokenizer_json`` writes for ``model``."""
+    doc = _document(model.specials)
+    vocab = {(t if isinstance(t, str) else _text(t)): i for i, t in enumerate(model.tokens) if t is not None}
+    doc["model"] = {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
+                    "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                    "vocab": vocab,
+                    "merges": [[_text(model.tokens[a]), _text(model.tokens[b])] for a, b in model.merges]}  # type: ignore[arg-type]
+    return doc
 
 
 def write_reference_files(model: BPEModel, merges_path, json_path=None) -> None:

@@ -4,27 +4,18 @@ wraps a Trainer. The algorithm itself is :class:`~bpe_core.variants.parity.Parit
 module maps its glyph-string symbols to token ids, its training rows to a word table, and its steps to
 :class:`ParityMergeStep` records.
 
-The word table is every language's words, each (language, word) one word, languages in order; a row of
-the reference's table shared by several languages is one word per language. A record's ``count`` is the
-merged pair's count in the column it was chosen by (the picked language's, or the sum for a global merge);
-``language``, ``compared`` (the costs it compared), ``freq`` (the pair's count per column) and ``costs`` (the
-tokens per language after the merge, on the dev text, or on the training text in the ratio mode and without
-dev text: what the reference measures) are the reference's own figures. ``changed_pairs`` counts are sums
-over the languages. Ties: the reference's rule only (the largest pair in Python's string order of the
-symbols); ``config.tie_break`` does not apply.
+The word table is every (language, word), languages in order. A record's ``count`` is the pair's count in
+the column it was chosen by (the language's, or the sum for a global merge); ``language``, ``compared``,
+``freq`` and ``costs`` (tokens per language after the merge, where the reference measures them) are the
+reference's own figures; ``changed_pairs`` counts sum the languages. Ties: the reference's rule only.
 
-Readings (what "on top of a preset" means here). ``reading="reference"`` (the default) reads text as the
-reference does: its pre-tokenizer (``Whitespace`` pieces, each with a leading space) over UTF-8 bytes as
-GPT-2 glyphs, token ids as its tokenizer.json gives them (``<s> <pad> </s> <unk>``, the 256 bytes, then one
-per new merged token); the preset gives only the stop rules (``num_merges`` / ``vocab_size`` counted on
-these ids) and ``min_frequency`` (0 means the reference's default, 2). This is the reading the goldens
-check. ``reading="preset"`` counts words with the preset's own pipeline and units (bytes or characters; a
-separate end-of-word symbol on bytes is refused), ids as the preset lays out its alphabet: the reference's
-learner takes such a word table too (its ``--dict-input``), so the merge rule is the reference's, but
-there is no reference run to compare with and its tokenizer.json writer does not apply.
+``reading="reference"`` (default) reads text as the reference does (its pre-tokenizer, bytes as glyphs, its
+tokenizer.json's ids; the preset gives the stop rules and ``min_frequency``, 0 meaning its default 2): the
+goldens' reading. ``reading="preset"``: the preset's own pipeline and units (bytes or characters), as the
+reference's ``--dict-input`` takes any word table. docs/variants.md, "Parity-aware BPE", tells the whole.
 
-For the app (helper A): :func:`open_parity_timeline` ``(source, config, *, dev=None, reading="reference",
-ratio=None, progress=None, cancel=None) -> Timeline``.
+For the app: :func:`open_parity_timeline` ``(source, config, *, dev=None, reading="reference", ratio=None,
+progress=None, cancel=None) -> Timeline``.
 
 >>> t = ParityTrainer({"en": {" low": 5, " lower": 2}, "de": {" lo": 3}}, TrainerConfig(variant="parity"),
 ...                   dev={"en": {" low": 1}, "de": {" lo": 1}})
@@ -42,8 +33,8 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 from bpe_core.base.config import check_config, config_to_dict
 from bpe_core.base.symbols import BYTE_GLYPHS, GLYPH_TO_BYTE, display as display_raw
 from bpe_core.model import BPEModel
-from bpe_core.training.config import alphabet_order, limit_reached
-from bpe_core.types import (BPELensError, MergeStep, PairCount, Progress, Raw, TrainerConfig,
+from bpe_core.training.config import alphabet_order, limit_reached, run_target
+from bpe_core.types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
                             TrainingStats, WordChange)
 from bpe_core.variants.parity import ParityBPE, reference_words
 
@@ -76,6 +67,7 @@ class ParityTrainer:
         if reading not in ("reference", "preset"):
             raise BPELensError(f"unknown reading {reading!r}; choose reference or preset")
         self.config, self.reading = config, reading
+        self._bytes = reading == "reference" or config.unit == "bytes"
         self.languages: List[str] = list(train)
         if not self.languages:
             raise BPELensError("parity-aware BPE needs at least one language")
@@ -95,16 +87,11 @@ class ParityTrainer:
         self.word_language: List[int] = []
         counters = []
         for li, lang in enumerate(self.languages):
-            c: Dict[tuple, int] = {}
-            for w, n in train[lang].items():
-                if n < 1:
-                    continue
-                self.words.append(w)
-                self.freqs.append(n)
-                self.word_language.append(li)
-                key = self._symbols(w)
-                c[key] = c.get(key, 0) + n
-            counters.append(c)
+            kept = {w: n for w, n in train[lang].items() if n >= 1}
+            self.words += kept
+            self.freqs += kept.values()
+            self.word_language += [li] * len(kept)
+            counters.append(self._count(kept))
         if not self.words:
             raise BPELensError("no words to train on")
         dev_counters = None if dev is None else [self._count(dev[lang]) for lang in self.languages]
@@ -115,11 +102,12 @@ class ParityTrainer:
         self._rows_of_words()
         self._alphabet()
         self.history: List[ParityMergeStep] = []
+        self._known: List[ParityMergeStep] = []  # every merge made at each rank (undone ones kept)
         self._created: List[bool] = []
         self.stop_reason: Optional[str] = None
         self.picks: Dict[int, Tuple[int, int]] = {}
         self.total_words = sum(self.freqs)
-        self.total_units = sum(f * self._units(w) for w, f in zip(self.words, self.freqs))
+        self.total_units = sum(f * (len(w.encode()) if self._bytes else len(w)) for w, f in zip(self.words, self.freqs))
         self._initial_costs = tuple(self._costs())
 
     # -- construction ------------------------------------------------------------------------------
@@ -171,8 +159,7 @@ class ParityTrainer:
             self._words_of_row[k].append(i)
 
     def _raw(self, sym: str) -> Raw:
-        return bytes([GLYPH_TO_BYTE[c] for c in sym]) if self.config.unit == "bytes" or \
-            self.reading == "reference" else sym
+        return bytes([GLYPH_TO_BYTE[c] for c in sym]) if self._bytes else sym
 
     def _alphabet(self) -> None:
         self._tokens: List[Raw] = []
@@ -193,9 +180,6 @@ class ParityTrainer:
 
     def _sym(self, raw: Raw) -> str:
         return "".join(BYTE_GLYPHS[b] for b in raw) if isinstance(raw, bytes) else raw
-
-    def _units(self, word: str) -> int:
-        return len(word.encode("utf-8")) if self.config.unit == "bytes" or self.reading == "reference" else len(word)
 
     # -- queries -------------------------------------------------------------------------------------
     merge_count = property(lambda self: len(self.history))
@@ -241,9 +225,12 @@ class ParityTrainer:
                     else self.bpe.train.lengths)
 
     def language_costs(self, k: Optional[int] = None) -> Tuple[int, ...]:
-        """Tokens per language after merge ``k`` (default: now), as the reference measures (see the module doc)."""
+        """Tokens per language after merge ``k`` (default: now; any merge made, undone ones too, as a Timeline
+        still shows them), as the reference measures (see the module doc)."""
         k = self.merge_count if k is None else k
-        return self._initial_costs if k == 0 else self.history[k - 1].costs
+        if not 0 <= k <= len(self._known):
+            raise IndexError(f"merge {k} has not been made")
+        return self._initial_costs if k == 0 else self._known[k - 1].costs
 
     @property
     def pair_index(self):
@@ -285,6 +272,11 @@ class ParityTrainer:
                                tuple(s.freq), tuple(self._costs()))
         step = replace(step, stats=replace(step.stats, merges=step.rank))
         self.history.append(step)
+        known = self._known
+        if len(known) >= step.rank and (known[step.rank - 1].left, known[step.rank - 1].right) != (left, right):
+            del known[step.rank - 1:]  # another future (a picked pair)
+        if len(known) < step.rank:
+            known.append(step)
         return self.detail(step) if detail else step
 
     def detail(self, step: MergeStep) -> MergeStep:
@@ -338,17 +330,20 @@ class ParityTrainer:
     def run(self, *, merges: Optional[int] = None, vocab_size: Optional[int] = None,
             progress: Optional[Callable[[Progress], None]] = None,
             cancel: Optional[Callable[[], bool]] = None) -> List[ParityMergeStep]:
+        """Merge until ``merges`` / ``vocab_size`` / the config's stop rules (``cancel``: between merges)."""
+        target = run_target(self.config, merges, vocab_size, self.merge_count, self.vocab_size,
+                            len(self.bpe.train.pairs))
         out: List[ParityMergeStep] = []
         while (merges is None or self.merge_count < merges) and (vocab_size is None or self.vocab_size < vocab_size):
             if cancel is not None and cancel():
-                from bpe_core.types import Cancelled
                 raise Cancelled()
-            step = self.step(detail=False)
-            if step is None:
+            if self.step(detail=False) is None:
                 break
-            out.append(step)
-            if progress is not None and (len(out) & 63) == 0:
-                progress(Progress(self.merge_count, merges or self.merge_count, "merges"))
+            out.append(self.history[-1])
+            if progress is not None and not len(out) & 63:
+                progress(Progress(self.merge_count, target, "merges"))
+        if progress is not None:
+            progress(Progress(self.merge_count, self.merge_count, "merges"))
         return out
 
     def seek(self, k: int) -> List[ParityMergeStep]:
@@ -378,13 +373,21 @@ class ParityTrainer:
         return pipe
 
     def model(self) -> BPEModel:
-        """The vocabulary now; ``extras["parity"]`` holds the languages, the reading and each merge's language."""
-        cfg = self.config
-        return BPEModel(unit="bytes" if self.reading == "reference" else cfg.unit, tokens=list(self._tokens),
+        """The vocabulary now; ``extras["parity"]`` holds the languages, the reading and each merge's language.
+        Read as the reference reads, the model carries the reference's tokenizer.json layout in its config
+        (pre-tokenizer, decoder, template, added tokens) and ``<unk>``: the native file and any tokenizer.json
+        writer keep its pipeline."""
+        cfg, ref = self.config, self.reading == "reference"
+        config = config_to_dict(cfg)
+        if ref:
+            from bpe_core.formats.parity_files import reference_layout
+            config.update(reference_layout(self.specials))
+        return BPEModel(unit="bytes" if ref else cfg.unit, tokens=list(self._tokens),
                         merges=[(s.left, s.right) for s in self.history], merge_counts=[s.count for s in self.history],
                         specials=dict(self.specials), pipeline=self.pipeline, algorithm="merges",
-                        end_of_word_suffix="" if self.reading == "reference" else cfg.end_of_word_suffix,
-                        name=cfg.preset, source_format="native", config=config_to_dict(cfg),
+                        end_of_word_suffix="" if ref else cfg.end_of_word_suffix,
+                        unk_id=self.specials.get("<unk>") if ref else None,
+                        name=cfg.preset, source_format="native", config=config,
                         extras={"parity": {"languages": list(self.languages), "reading": self.reading,
                                            "picked": [s.language for s in self.history]}})
 

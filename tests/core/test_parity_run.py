@@ -225,3 +225,29 @@ def test_preset_reading_uses_the_presets_units():
     assert t.run() and t.model().unit == "chars"
     with pytest.raises(BPELensError, match="byte-level tokens only"):
         reference_merges_text(t.model())
+
+
+def test_native_file_and_generic_tokenizer_json_keep_the_reference_pipeline(runs, tmp_path):
+    tokenizers = pytest.importorskip("tokenizers")
+    from bpe_core.formats.native import read_native, write_native
+    from bpe_core.formats.writers import write_tokenizer_json
+    g, t, _ = runs["base"]
+    model = t.model()
+    write_native(model, str(tmp_path / "m.json"))
+    write_tokenizer_json(model, tmp_path / "tokenizer.json")
+    back = read_native(str(tmp_path / "m.json"))
+    tok = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    line = _slice("kor", g["files"]["dev.kor"]["lines"]).decode("utf-8").splitlines(keepends=True)[0]
+    ids = Encoder(model).encode_ids(line)
+    assert Encoder(back).encode_ids(line) == ids == tok.encode(line, add_special_tokens=False).ids
+    assert [to_glyphs(model.tokens[i]) for i in ids] == g["encode_dev"]["per_language"]["kor"]["first_line"]
+
+
+def test_language_costs_of_undone_merges_stay_known():
+    train, dev = _small()
+    t = ParityTrainer(train, TrainerConfig(variant="parity"), dev=dev)
+    steps = t.run(merges=6)
+    t.seek(2)
+    assert t.language_costs(6) == steps[5].costs and t.language_costs() == steps[1].costs
+    with pytest.raises(IndexError):
+        t.language_costs(7)
