@@ -52,6 +52,10 @@ def model_to_native(model: BPEModel) -> Dict[str, Any]:
         text_tokens = [t for t in model.tokens if isinstance(t, str) and t not in model.specials]
         if text_tokens:  # added tokens kept as text in a byte-level vocabulary (NeoX's runs of spaces)
             out["text_tokens"] = text_tokens
+    if model.removals or model.algorithm == "picky":  # a training rule's removals (PickyBPE), in order
+        out["removals"] = [[rank, texts[tid], [texts[i] for i in split]] for rank, tid, split in model.removals]
+    if "token_freqs" in model.extras:  # each token's weighted frequency by id (PickyBPE's model file lists it)
+        out["token_freqs"] = list(model.extras["token_freqs"])
     if model.pipeline is not None and not model.pipeline.decides_symbols:  # an imported pipeline
         out.update(_imported_pipeline(model))
     return out
@@ -59,15 +63,20 @@ def model_to_native(model: BPEModel) -> Dict[str, Any]:
 
 def _imported_pipeline(model: BPEModel) -> Dict[str, Any]:
     """A loaded vocabulary's pipeline, as tokenizer.json describes it, so the file encodes alike."""
+    from bpe_core.formats.picky_file import PickyWords
     from bpe_core.formats.writers import added_tokens_json, hf_pipeline_json
     if model.source_format == "sentencepiece":
         raise BPELensError("a sentencepiece model cannot be saved in the native format; "
                            "keep the .model file or convert it to tokenizer.json")
-    layout = hf_pipeline_json(model)
     unk = model.tokens[model.unk_id] if model.unk_id is not None else None
+    if isinstance(model.pipeline, PickyWords):  # picky_tokenize.py's words, which tokenizer.json only nears
+        pipeline: Dict[str, Any] = {"words": "picky"}
+    else:
+        layout = hf_pipeline_json(model)
+        pipeline = {"normalizer": layout.get("normalizer"), "pre_tokenizer": layout.get("pre_tokenizer"),
+                    "added_tokens": added_tokens_json(model)}
     return {
-        "pipeline": {"normalizer": layout.get("normalizer"), "pre_tokenizer": layout.get("pre_tokenizer"),
-                     "added_tokens": added_tokens_json(model)},
+        "pipeline": pipeline,
         "options": {"unk_token": _text(unk) if unk is not None else None,
                     "continuing_subword_prefix": model.continuing_subword_prefix,
                     "end_of_word_suffix": model.hf_end_of_word_suffix, "byte_fallback": model.byte_fallback,
@@ -232,6 +241,7 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
     model = BPEModel(unit=unit, tokens=tokens, merges=merges, merge_counts=counts, specials=specials,
                      algorithm=data.get("algorithm", "merges"), name=str(data.get("preset", "")),
                      source_format="native", config=cfg_dict)
+    _restore_removals(model, data, ids, path)
     if "pipeline" in data:  # an imported vocabulary: rebuild its own pipeline
         _restore_imported(model, data, path)
         return model
@@ -266,11 +276,32 @@ def _seed000_size(seed: Any, n_tokens: int, path: str) -> int:
     return n_seed
 
 
+def _restore_removals(model: BPEModel, data: Dict[str, Any], ids: Dict[Raw, int], path: str) -> None:
+    """A training rule's removals ([merge rank, token, [its split]]) and the token freqs, checked."""
+    for n, r in enumerate(expect(data.get("removals") or [], list, "removals", path), 1):
+        ok = isinstance(r, list) and len(r) == 3 and is_id(r[0]) and r[0] <= len(model.merges) \
+            and isinstance(r[2], list) and all(isinstance(x, str) for x in [r[1], *r[2]])
+        parts = [ids.get(_from_glyphs_or_none(x) if model.unit == "bytes" else x) for x in [r[1], *r[2]]] if ok else []
+        if not ok or None in parts:
+            raise BPELensError(f"{path}: removal {n} is not [merge rank, token, [tokens it splits into]] "
+                               "of this vocab's tokens and merges")
+        model.removals.append((r[0], parts[0], tuple(parts[1:])))  # type: ignore[arg-type]
+    if "token_freqs" in data:
+        freqs = expect(data["token_freqs"], list, "token_freqs", path)
+        if len(freqs) != len(model.tokens) or not all(type(f) is int for f in freqs):
+            raise BPELensError(f"{path}: \"token_freqs\" is not one count per token id")
+        model.extras["token_freqs"] = freqs
+
+
 def _restore_imported(model: BPEModel, data: Dict[str, Any], path: str) -> None:
     from bpe_core.pipelines.hf import HFPipeline
     p = expect(data["pipeline"], dict, "pipeline", path)
     o = expect(data.get("options") or {}, dict, "options", path)
-    model.pipeline = HFPipeline(p.get("normalizer"), p.get("pre_tokenizer"), p.get("added_tokens"))
+    if p.get("words") == "picky":
+        from bpe_core.formats.picky_file import PickyWords
+        model.pipeline = PickyWords()
+    else:
+        model.pipeline = HFPipeline(p.get("normalizer"), p.get("pre_tokenizer"), p.get("added_tokens"))
     model.continuing_subword_prefix = o.get("continuing_subword_prefix") or ""
     model.hf_end_of_word_suffix = o.get("end_of_word_suffix") or ""
     model.byte_fallback = bool(o.get("byte_fallback"))
