@@ -14,7 +14,7 @@ from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QDockWidget
 
 from bpe_core import BPELensError, BPEModel
-from bpe_core.analysis import WordExplanation, explain_at
+from bpe_core.analysis import WordExplanation, explain_at, removal_caption, removals_in_word
 
 from .pane import ExplainPane, Frame, Story
 from ..training import WORD_INDEX_ROLE
@@ -65,22 +65,36 @@ def explanation_story(model: BPEModel, w: WordExplanation) -> Story:
 
 
 def history_story(session, i: int) -> Story:
-    """A training word's history: each merge that changed it, as the session's timeline tells it."""
+    """A training word's history: each merge that changed it, as the session's timeline tells it, and each
+    token a rule removed from it right after a merge (PickyBPE: "removed 'ab' (IoS 0.93): split into a b")."""
     shown = session.display
     chip = _token_chip(session)
     frames: List[Frame] = []
+    before: Sequence[int] = ()
     for step, seg in session.word_history(i):
         chips = tuple(chip(t) for t in seg)
         if step is None:
             frames.append(Frame(f"start: {len(seg)} symbol(s)", chips))
         else:
-            frames.append(Frame(f"merge {step.rank} changed it: {shown(step.left)} + {shown(step.right)} → "
-                                f"{shown(step.new_id)}", chips, step.new_id))
+            frames.append(Frame(_history_caption(session, step, before, seg), chips, step.new_id))
+        before = seg
     word = session.words[i]
     title = f"History of {chip_text(word)[0]} ({session.freqs[i]:,}×) during training"
     footer = (f"{len(frames) - 1} of the {session.merge_count} merges so far changed it; "
               "each frame is the word right after that merge.")
     return Story(title, tuple(frames), footer)
+
+
+def _history_caption(session, step, before: Sequence[int], after: Sequence[int]) -> str:
+    """What ``step`` did to the word: its merge (when the word held the pair) and the removals that split it."""
+    shown = session.display
+    parts = []
+    if list(after).count(step.new_id) > list(before).count(step.new_id):
+        parts.append(f"merge {step.rank} changed it: {shown(step.left)} + {shown(step.right)} → {shown(step.new_id)}")
+    removed = [removal_caption(r, shown) for r in removals_in_word(step, before, after)]
+    if not parts:
+        return f"after merge {step.rank}: " + "; ".join(removed or ["changed"])
+    return "; ".join(parts + removed)
 
 
 def _token_chip(session):

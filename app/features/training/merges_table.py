@@ -1,20 +1,23 @@
 """The merges so far: rank, left, right, new token, count. Clicking a row scrubs there.
 
 Rows are the session's *timeline*: merges undone stay listed (greyed) until the settings change,
-so the table also shows where stepping forward will go. New merges arrive with
+so the table also shows where stepping forward will go. A run whose rule removes tokens (PickyBPE) gets a
+"removed" column (``✂ ab → a b (IoS 0.93)``, the IoS inputs in its tooltip), and a token removed at the
+current merge is struck through wherever the table names it. New merges arrive with
 ``beginInsertRows``; moving along the timeline only restyles rows (``dataChanged``). The view
 (:class:`MergesView`) repaints only the rows a step appends or restyles, and follows the newest
 merge by scrolling (a blit), so a step paints two or three rows, not the table.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Dict, List, Optional, Set, Tuple
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QVBoxLayout, QWidget
 
 from bpe_core import MergeStep
+from bpe_core.analysis import ios_inputs, removal_label
 
 from ...session.session import Session
 from ...widgets.theme import changed_row_color, future_text_color
@@ -26,8 +29,8 @@ RANK_ROLE = USER + 1
 
 
 class MergesModel(QAbstractTableModel):
-    RANK, LEFT, RIGHT, NEW, COUNT, WORDS = range(6)
-    HEADERS = ("#", "left", "right", "new token", "count", "words")
+    RANK, LEFT, RIGHT, NEW, COUNT, WORDS, REMOVED = range(7)
+    HEADERS = ("#", "left", "right", "new token", "count", "words", "removed")
 
     def __init__(self, session: Session, parent=None) -> None:
         super().__init__(parent)
@@ -36,6 +39,13 @@ class MergesModel(QAbstractTableModel):
         self._current = session.merge_count
         self._bold = QFont()
         self._bold.setBold(True)
+        self._struck, self._struck_bold = QFont(), QFont(self._bold)
+        self._struck.setStrikeOut(True)
+        self._struck_bold.setStrikeOut(True)
+        self._removals = _Removals()
+        self._has_removals = self._rule_removes()
+        self._removals.scan(session.timeline)
+        self._gone = self._removals.gone(self._current)
         self._restyle()
         session.corpus_loaded.connect(self._on_session_reset)
         session.steps_applied.connect(self._on_session_moved)
@@ -46,7 +56,15 @@ class MergesModel(QAbstractTableModel):
         return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
+        return 0 if parent.isValid() else len(self.HEADERS) - (not self._has_removals)
+
+    def _rule_removes(self) -> bool:
+        """Whether this run's training rule removes tokens (its column is shown)."""
+        config = getattr(self.session, "config", None)
+        return getattr(config, "variant", "bpe") == "picky"
+
+    def _show(self, token_id: int) -> str:
+        return chip_text(self.session.token(token_id))[0]
 
     def headerData(self, section, orientation, role=DISPLAY):
         if orientation == HORIZONTAL and role == DISPLAY:
@@ -74,6 +92,8 @@ class MergesModel(QAbstractTableModel):
                 return chip_text(step.new_token)[0]
             if col == self.COUNT:
                 return f"{step.count:,}"
+            if col == self.REMOVED:
+                return "; ".join(removal_label(r, self._show) for r in step.removals)
             return f"{len(step.changed_words):,}"
         if role == RANK_ROLE:
             return step.rank
@@ -81,15 +101,30 @@ class MergesModel(QAbstractTableModel):
             return self._future_fg
         if role == BACKGROUND and step.rank == self._current:
             return self._changed_bg
-        if role == FONT and step.rank == self._current:
-            return self._bold
+        if role == FONT:
+            if self._gone and self._names_gone(step, col):
+                return self._struck_bold if step.rank == self._current else self._struck
+            if step.rank == self._current:
+                return self._bold
         if role == ALIGNMENT and col in (self.RANK, self.COUNT, self.WORDS):
             return RIGHT_ALIGNED
+        if role == TOOLTIP and col == self.REMOVED and step.removals:
+            return "\n".join(f"{removal_label(r, self._show)}: removed right after merge {step.rank}, its other "
+                             f"occurrences split; {ios_inputs(r)}" for r in step.removals)
+        if role == TOOLTIP and self._gone and self._names_gone(step, col):
+            return f"{self._show(self._token_of(step, col))} is removed at merge {self._current} (struck through)"
         if role == TOOLTIP:
             state = "applied" if step.rank <= self._current else "undone (click to go there again)"
             n = len(step.changed_words)
             return f"merge {step.rank}, {state}: {step.count:,} occurrences, {n:,} word{'' if n == 1 else 's'}"
         return None
+
+    def _token_of(self, step: MergeStep, col: int) -> Optional[int]:
+        return {self.LEFT: step.left, self.RIGHT: step.right, self.NEW: step.new_id}.get(col)
+
+    def _names_gone(self, step: MergeStep, col: int) -> bool:
+        """Whether the cell names a token removed at the current merge."""
+        return self._token_of(step, col) in self._gone
 
     def _restyle(self) -> None:
         """The theme's row colors, looked up once a move rather than per cell painted."""
@@ -100,6 +135,10 @@ class MergesModel(QAbstractTableModel):
         self.beginResetModel()
         self._rows = len(self.session.timeline)
         self._current = self.session.merge_count
+        self._has_removals = self._rule_removes()
+        self._removals = _Removals()
+        self._removals.scan(self.session.timeline)
+        self._gone = self._removals.gone(self._current)
         self.endResetModel()
 
     def _on_session_moved(self, *_) -> None:
@@ -109,7 +148,10 @@ class MergesModel(QAbstractTableModel):
             self.beginRemoveRows(QModelIndex(), n, self._rows - 1)
             self._rows = n
             self.endRemoveRows()
+            self._removals = _Removals()  # the records that follow differ
         old, self._current = self._current, self.session.merge_count
+        self._removals.scan(self.session.timeline)
+        gone, self._gone = self._gone, self._removals.gone(self._current)
         if n > self._rows:
             self.beginInsertRows(QModelIndex(), self._rows, n - 1)
             self._rows = n
@@ -117,8 +159,37 @@ class MergesModel(QAbstractTableModel):
         lo, hi = sorted((old, self._current))
         lo, hi = max(lo - 1, 0), min(hi, self._rows) - 1
         if self._rows and hi >= lo:
-            self.dataChanged.emit(self.index(lo, 0), self.index(hi, self.WORDS),
+            self.dataChanged.emit(self.index(lo, 0), self.index(hi, self.columnCount() - 1),
                                   [FOREGROUND, BACKGROUND, FONT, TOOLTIP])
+        if gone != self._gone and self._rows:  # a token removed or back: its names anywhere in the table
+            self.dataChanged.emit(self.index(0, 0), self.index(self._rows - 1, self.columnCount() - 1), [FONT, TOOLTIP])
+
+
+class _Removals:
+    """The removals and the merges that made each token, read once from the records as rows arrive, so the
+    tokens removed at any merge are found from the few removal events, not from every row."""
+
+    def __init__(self) -> None:
+        self.scanned = 0
+        self.events: List[Tuple[int, int]] = []  # (rank, removed token id), in rank order
+        self.made: Dict[int, List[int]] = {}  # token id -> the ranks of the merges that made it
+
+    def scan(self, steps: List[MergeStep]) -> None:
+        for step in steps[self.scanned:]:
+            self.made.setdefault(step.new_id, []).append(step.rank)
+            self.events += [(step.rank, r.token_id) for r in step.removals]
+        self.scanned = len(steps)
+
+    def gone(self, k: int) -> Set[int]:
+        """The tokens removed after the first ``k`` merges (a later merge that made one again brings it back)."""
+        out: Set[int] = set()
+        for rank, token in self.events:
+            if rank > k:
+                break
+            if any(rank < r <= k for r in self.made.get(token, ())):
+                continue
+            out.add(token)
+        return out
 
 
 class MergesView(RowsView):

@@ -14,6 +14,7 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSplitter, QVBoxLayout, QWidget
 
 from bpe_core import MergeStep
+from bpe_core.analysis import removal_label, removals_in_word
 
 from ...session.session import Session
 from ...widgets.theme import FLASH_MS, WARM_MS, sort_arrows_follow_order
@@ -220,14 +221,21 @@ class WordsPane(QWidget):
         s = self.session
         text = self.token_chips.chip
         rows: List[Tuple] = []
+        before: Tuple[int, ...] = ()
+        removed = 0
         for step, seg in s.word_history(word_index):
             if step is None:
                 rows.append(("start", "", seg))
             else:
-                rows.append((f"{step.rank}", f"{text(step.left).text} + {text(step.right).text}", seg))
+                what = [f"{text(step.left).text} + {text(step.right).text}"] if seg.count(step.new_id) > before.count(
+                    step.new_id) else []
+                cuts = [removal_label(r, lambda t: text(t).text) for r in removals_in_word(step, before, seg)]
+                removed += bool(cuts)
+                rows.append((f"{step.rank}", "; ".join(what + cuts), seg))
+            before = tuple(seg)
         self.history_title.setText(
             f"<b>{chip_text(s.words[word_index])[0]}</b> ({s.freqs[word_index]:,}×): "
-            f"{len(rows) - 1} merge(s) changed it")
+            f"{len(rows) - 1} merge(s) changed it" + (f", {removed} removal(s) split it" if removed else ""))
         self.history_model.set_rows(rows)
 
 
