@@ -12,6 +12,8 @@ differently from our own encoder:
   GPT-2's own file (``json.dumps`` defaults), so GPT-2's files round-trip byte for byte.
 * ``.tiktoken`` holds ``base64(token bytes) rank`` lines for byte models; the rank is the id,
   and it is also the merge priority, so ids must follow merge order.
+* none of them holds PickyBPE's removals (every merge applies by rank there, a removed token is never
+  split again): a picky model with removals is refused; one without (τ = 1.0) is plain BPE.
 
 >>> from bpe_core.model import BPEModel
 >>> m = BPEModel(unit="bytes", tokens=[b"a", b" ", b" a"], merges=[(1, 0)])
@@ -62,7 +64,15 @@ def _merge_pairs(model: BPEModel) -> List[List[str]]:
     return pairs
 
 
+def _refuse_removals(model: BPEModel, fmt: str) -> None:
+    if model.removals:
+        raise BPELensError(f"{fmt} cannot express PickyBPE's removals ({len(model.removals)} tokens removed): "
+                           "its encoder applies every merge by rank and cannot split a removed token again; "
+                           "save as native or picky instead")
+
+
 def _refuse_separate_suffix(model: BPEModel, fmt: str) -> None:
+    _refuse_removals(model, fmt)
     if model.end_of_word_suffix:
         raise BPELensError(f"{fmt} cannot express a separate end-of-word symbol "
                            f"({model.end_of_word_suffix!r} appended to every word as its own token); "
@@ -95,6 +105,9 @@ def _seq(kind: str, items: List[Optional[Dict[str, Any]]]) -> Optional[Dict[str,
 def hf_pipeline_json(model: BPEModel) -> Dict[str, Any]:
     """normalizer / pre_tokenizer / post_processor / decoder JSON for ``model``'s pipeline."""
     cfg = model.config
+    from bpe_core.formats.picky_file import HF_LAYOUT, PickyWords
+    if isinstance(model.pipeline, PickyWords):  # picky_tokenize.py's words (a word starting with ▁ gets no second)
+        return dict(HF_LAYOUT)
     if any(isinstance(cfg.get(k), dict) for k in _HF_KEYS):  # read from a tokenizer.json: keep it
         return {k: cfg.get(k) if isinstance(cfg.get(k), dict) else None for k in _HF_KEYS}
     byte = model.unit == "bytes"
@@ -207,7 +220,8 @@ def tokenizer_json_dict(model: BPEModel) -> Dict[str, Any]:
             "end_of_word_suffix": model.hf_end_of_word_suffix or None,
             "fuse_unk": model.fuse_unk, "byte_fallback": model.byte_fallback,
             # tiktoken's "a whole piece that is a token is one token" is HF's ignore_merges
-            "ignore_merges": model.ignore_merges or model.algorithm == "tiktoken",
+            # and PickyBPE's (picky_tokenize.py: a word that is a present token is that token)
+            "ignore_merges": model.ignore_merges or model.algorithm in ("tiktoken", "picky"),
             "vocab": vocab, "merges": _merge_pairs(model),
         },
     }
@@ -271,6 +285,7 @@ def write_vocab_merges(model: BPEModel, path) -> None:
 
 # -- .tiktoken ----------------------------------------------------------------------------
 def tiktoken_text(model: BPEModel) -> str:
+    _refuse_removals(model, "a .tiktoken file")
     if model.unit != "bytes":
         raise BPELensError("a .tiktoken file holds byte tokens; this is a character-level vocabulary "
                            "(save as tokenizer.json, vocab-merges or native)")
