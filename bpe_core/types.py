@@ -12,14 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Optional, Tuple, Union
 
-__all__ = ["Raw", "Unit", "TieBreak", "TIE_BREAKS", "EncodeMode", "FileDecoding", "TrainerConfig", "TrainingStats", "Removal", "VARIANTS",
+__all__ = ["Raw", "Unit", "TieBreak", "TIE_BREAKS", "TIE_RULES", "EncodeMode", "FileDecoding", "TrainerConfig", "TrainingStats", "Removal", "VARIANTS",
            "WordChange", "PairCount", "MergeStep", "EncodedToken", "Encoding", "TokenInfo", "Progress", "Cancelled",
            "BPELensError", "Piece"]
 
 Raw = Union[str, bytes]
 Unit = Literal["chars", "bytes"]
-TieBreak = Literal["first-seen", "hf", "lexicographic"]
+TieBreak = Literal["first-seen", "hf", "lexicographic", "table-order"]
 TIE_BREAKS: Tuple[str, ...] = ("first-seen", "hf", "lexicographic")
+#: every tie rule a config may name: TIE_BREAKS, whose pick the state decides, and "table-order" (the pair that
+#: entered the pair table first: PickyBPE's reference; training/table_order.py), which needs the run's history
+TIE_RULES: Tuple[str, ...] = TIE_BREAKS + ("table-order",)
 #: the training rules (``TrainerConfig.variant``)
 VARIANTS: Tuple[str, ...] = ("bpe", "picky", "superbpe", "parity")
 EncodeMode = Literal["merges", "seed000-greedy"]

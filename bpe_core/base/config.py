@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any, Dict, Optional
 
-from bpe_core.types import TIE_BREAKS, VARIANTS, BPELensError, TrainerConfig
+from bpe_core.types import TIE_RULES, VARIANTS, BPELensError, TrainerConfig
 
 
 def check_config(cfg: TrainerConfig) -> None:
     """Raise :class:`BPELensError` for a setting no training can use (called before any reading)."""
-    if cfg.tie_break not in TIE_BREAKS:
-        raise BPELensError(f"unknown tie rule {cfg.tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
+    if cfg.tie_break not in TIE_RULES:
+        raise BPELensError(f"unknown tie rule {cfg.tie_break!r}; choose one of {', '.join(TIE_RULES)}")
     if cfg.unit not in ("chars", "bytes"):
         raise BPELensError(f"unknown unit {cfg.unit!r}; choose chars or bytes")
     if cfg.unit == "bytes" and cfg.end_of_word_suffix:

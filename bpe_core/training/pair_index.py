@@ -16,6 +16,8 @@ Heap entries, by tie rule (best first):
 * ``hf``: ``(-count, pair)`` - smallest (id_left, id_right), as tokenizers' BpeTrainer; packed in
   one int, ``pair - (count << PACK)`` (ints compare faster than tuples and take less room);
 * ``lexicographic``: ``(-count, (left token, right token), pair)``;
+* ``table-order``: ``(-count, serial, pair)`` - the order pairs entered the table (PickyBPE's reference;
+  :mod:`~bpe_core.training.table_order`);
 * ``first-seen``: ``(-count, word << 32 | char offset, pair)`` - where the pair first occurs when
   scanning words in order of first appearance, symbols left to right. ``first`` keeps a lower bound
   of that word per pair; :meth:`PairIndex.exact_first` makes it exact when the pair reaches the top.
@@ -37,6 +39,7 @@ from typing import List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.base.merge import expand_pair, merge_in_place
 from bpe_core.training.index_bounds import bound
+from bpe_core.training.table_order import UNSEEN, initial_serials
 from bpe_core.training.pairs import (MANY, MASK, PACK, PAIRS_SLICE, PMASK, SHIFT, WORD_SHIFT, apply_many, initial_pairs,
                                      pairs_of, replace_word)
 from bpe_core.types import Raw
@@ -67,6 +70,8 @@ class PairIndex:
         self.counts = counts
         self.where = where
         self.first = {k: ws[0] for k, ws in where.items()}  # lower bound of the first word holding the pair
+        #: table-order: pair -> serial (:mod:`~bpe_core.training.table_order` keeps it)
+        self.serial = initial_serials(segs) if rule == "table-order" else {}
         self.heap: list = []
         self.rebuild_heap()
         #: entries in the word lists of ``where`` (now, and after the first count or the last rebuild), and
@@ -134,6 +139,8 @@ class PairIndex:
             return k - (count << PACK)
         if rule == "first-seen":
             return (-count, self.first.get(k, 0) << WORD_SHIFT, k)
+        if rule == "table-order":
+            return (-count, self.serial.get(k, UNSEEN), k)
         return (-count, (self.tokens[k >> SHIFT], self.tokens[k & MASK]), k)
 
     def exact_first(self, k: int) -> int:
@@ -183,6 +190,7 @@ class PairIndex:
                 return k, c
             return None
         first_seen = self.rule == "first-seen"
+        table = self.rule == "table-order"
         while heap:
             entry = heapq.heappop(heap)
             k = entry[-1]
@@ -190,6 +198,10 @@ class PairIndex:
             if c <= 0:
                 continue
             if -entry[0] != c:
+                heapq.heappush(heap, self.entry(k, c))
+                self.pushes += 1
+                continue
+            if table and entry[1] != self.serial.get(k, UNSEEN):
                 heapq.heappush(heap, self.entry(k, c))
                 self.pushes += 1
                 continue

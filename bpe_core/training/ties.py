@@ -45,6 +45,8 @@ class TieCandidate:
     right_token: Raw
     #: where the pair first occurs: (word index in order of first appearance, unit offset in the word)
     first: Tuple[int, int]
+    #: table-order: when the pair entered the pair table (its serial; -1 when not numbered)
+    serial: int = -1
 
     @property
     def pair(self) -> Tuple[int, int]:
@@ -60,6 +62,8 @@ class TieCandidate:
             return (self.left, self.right)
         if rule == "lexicographic":
             return (self.left_token, self.right_token)
+        if rule == "table-order":
+            return (self.serial, self.first)
         return self.first
 
 
@@ -91,13 +95,13 @@ class Ties:
 
     def rules_picking(self, pair: Tuple[int, int]) -> List[str]:
         """The rules that pick ``pair`` (empty for a pair no rule picks)."""
-        return [r for r in TIE_BREAKS if self.picks.get(r) == pair]
+        return [r for r in self.picks if self.picks[r] == pair]
 
     def to_data(self) -> dict:
         """Plain data (one JSON line of ``train --ties-report``): tokens as display strings."""
         return {"merge": self.position + 1, "count": self.count, "rule": self.rule,
                 "candidates": [list(c.text) for c in self.candidates],
-                "picks": {r: list(self.pick_text(r)) for r in TIE_BREAKS}, "why": dict(self.why)}
+                "picks": {r: list(self.pick_text(r)) for r in self.picks}, "why": dict(self.why)}
 
 
 def tied_pairs(idx: PairIndex) -> List[Tuple[int, int]]:
@@ -147,16 +151,24 @@ def find_ties(trainer, *, limit: int = 200) -> Ties:
     idx: PairIndex = trainer.pair_index
     tied = tied_pairs(idx)[:limit]
     cands = tuple(TieCandidate(k >> SHIFT, k & MASK, c, trainer.token(k >> SHIFT), trainer.token(k & MASK),
-                               first_occurrence(idx, k)) for k, c in tied)
+                               first_occurrence(idx, k), serial(trainer, k)) for k, c in tied)
     words = tuple(trainer.words[c.first[0]] for c in cands)
     picks: Dict[str, Tuple[int, int]] = {}
     why: Dict[str, str] = {}
-    for rule in TIE_BREAKS if cands else ():
+    # table-order depends on when pairs entered the table (the history), not on the state: known only when
+    # the trainer keeps it
+    rules = TIE_BREAKS + ("table-order",) if trainer.config.tie_break == "table-order" else TIE_BREAKS
+    for rule in rules if cands else ():
         best = min(cands, key=lambda c: c.key(rule))
         picks[rule] = best.pair
         why[rule] = reason(rule, best, words[cands.index(best)], len(cands))
     return Ties(trainer.merge_count, cands[0].count if cands else 0, trainer.config.tie_break, cands,
                 picks, why, words)
+
+
+def serial(trainer, key: int) -> int:
+    """The pair's serial in the table-order numbering (kept only when the trainer's rule is table-order)."""
+    return trainer.pair_index.serial.get(key, -1)
 
 
 def reason(rule: str, best: TieCandidate, word: str, n: int) -> str:
@@ -167,5 +179,7 @@ def reason(rule: str, best: TieCandidate, word: str, n: int) -> str:
         return "smallest (id_left, id_right) = ({}, {}), {!r} + {!r}".format(best.left, best.right, *best.text)
     if rule == "lexicographic":
         return "smallest (left, right) token values = ({!r}, {!r})".format(*best.text)
+    if rule == "table-order" and best.serial >= 0:
+        return f"entered the pair table first (serial {best.serial})"
     w, off = best.first
     return f"first seen at word {w} ({word!r}), unit {off}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import gc
 from dataclasses import replace
 from operator import mul
-from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.base.merge import expand_pair, merge_table, segment_all
 from bpe_core.base.symbols import display as display_raw
@@ -27,7 +27,9 @@ from bpe_core.base.config import check_config, config_to_dict
 from bpe_core.training.config import adopted_tokens, alphabet_order, keeps_its_pipeline, limit_reached, run_target
 from bpe_core.training.memory import gc_paused
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex
+from bpe_core.training.export import trainer_model
 from bpe_core.training.records import changed_pairs, word_changes
+from bpe_core.training.picky import best_allowed, refusal, rules_of
 from bpe_core.types import BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
 
 __all__ = ["Trainer"]
@@ -105,10 +107,12 @@ class Trainer:
         self.total_units = sum(map(mul, self.freqs, unit_lens))
         self._total_tokens = sum(map(mul, self.freqs, map(len, self._segs)))
         self._idx = PairIndex(self._segs, self.freqs, self._tokens, lens, config.tie_break)
+        self._rules = rules_of(self)  # PickyBPE's removals, table-order serials (None for plain BPE)
+        self._refuse = refusal(self)  # pairs a rule never merges (None: every pair may merge)
         gc.freeze()  # millions of long-lived objects: keep the cyclic GC off them. No collect here: on a
         # GUI's worker it would free the GUI's own garbage (Qt wrappers) off the GUI thread (a deadlock seen)
         self.history: List[MergeStep] = []
-        self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]]]] = []
+        self._undo_log: List[Tuple[int, int, int, bool, Tuple[int, ...], Optional[List[List[int]]], Any]] = []
         self.stop_reason: Optional[str] = None
         #: position (merges done) -> (left, right) ids merged there instead of the best pair
         self.picks: Dict[int, Tuple[int, int]] = {}
@@ -140,7 +144,8 @@ class Trainer:
         if cfg.specials_position == "first":
             self._add_specials()
         for s in alphabet_order(seen, cfg):
-            self._add_token(s)
+            if s not in self._ids:  # a special may stand in the words (PickyBPE's <UNK>)
+                self._add_token(s)
         if cfg.specials_position == "after-alphabet":
             self._add_specials()
 
@@ -168,7 +173,8 @@ class Trainer:
 
     @property
     def vocab_size(self) -> int:
-        return len(self._tokens)
+        """Tokens in the vocabulary now (a token a rule removed does not count; it keeps its id)."""
+        return len(self._tokens) - (self._rules.absent if self._rules is not None else 0)
 
     @property
     def stats(self) -> TrainingStats:
@@ -211,7 +217,7 @@ class Trainer:
         :meth:`detail` fills them in for the latest step. ``pair`` (ids): merge it instead of the best
         pair, whatever its count (it must occur); :attr:`picks` does the same at given positions.
         """
-        reason = limit_reached(self.config, len(self.history), len(self._tokens), self.initial_vocab_size)
+        reason = limit_reached(self.config, len(self.history), self.vocab_size, self.initial_vocab_size)
         if reason:
             self.stop_reason = reason
             return None
@@ -219,7 +225,7 @@ class Trainer:
             pair = self.picks.get(self.merge_count)
         if pair is not None:
             return self._merge_picked(pair, detail)
-        best = self._idx.pop_best()
+        best = self._idx.pop_best() if self._refuse is None else best_allowed(self._idx, self._refuse)
         if best is None:
             self.stop_reason = "no_pairs"
             return None
@@ -256,10 +262,18 @@ class Trainer:
         idx.drop(k)
         self._total_tokens -= removed
         changed_words = tuple(changed)  # one tuple shared by the undo log and the record
-        self._undo_log.append((left, right, new_id, created, changed_words, befores))
+        extra, removals = None, ()
+        if self._rules is not None:
+            removals, extra, delta = self._rules.merged(left, right, new_id, created, removed, changed_words, befores)
+            self._total_tokens += delta
+        self._undo_log.append((left, right, new_id, created, changed_words, befores, extra))
         if log is not None:
             log.append((k, -count))  # the merged pair itself goes to 0
+        if removals:  # the record lists the removals' words too, and their pairs are diffed from the words
+            changed_words, befores, log = extra.changed, extra.befores, None if log is None else []
         step = self._record(left, right, new_id, count, created, changed_words, befores, log)
+        if removals:
+            step = replace(step, removals=removals)
         if len(self.history) % 1024 == 1023:
             gc.freeze()  # keep the cyclic GC off what survived: its full passes grow with the heap
         self.history.append(step)
@@ -269,8 +283,8 @@ class Trainer:
                 changed: Tuple[int, ...], befores: Optional[List[List[int]]],
                 log: Optional[List[Tuple[int, int]]]) -> MergeStep:
         tokens, rank = self._tokens, len(self.history) + 1
-        stats = TrainingStats(rank, len(tokens), self._total_tokens, self.total_words, self.total_units)
-        examples, pairs = self._details(left, right, new_id, changed, befores, log) if log is not None else ((), ())
+        stats = TrainingStats(rank, self.vocab_size, self._total_tokens, self.total_words, self.total_units)
+        examples, pairs = self._details(left, right, new_id, changed, befores, log or None) if log is not None else ((), ())
         # positional, in field order (rank, left, right, new_id, the three tokens, count, created, changed words,
         # examples, changed pairs, stats): a third cheaper than keywords, once per merge
         return MergeStep(rank, left, right, new_id, tokens[left], tokens[right], tokens[new_id], count, created,
@@ -282,7 +296,7 @@ class Trainer:
             raise ValueError("details can only be computed for the latest step")
         if step.examples or not step.changed_words:
             return step
-        befores = self._undo_log[-1][5]
+        befores = self._undo_log[-1][5] if not step.removals else self._undo_log[-1][6].befores
         examples, pairs = self._details(step.left, step.right, step.new_id, step.changed_words, befores)
         full = replace(step, examples=examples, changed_pairs=pairs)
         self.history[-1] = full
@@ -301,7 +315,9 @@ class Trainer:
         if not self.history:
             return None
         step = self.history.pop()
-        left, right, new_id, created, changed, befores = self._undo_log.pop()
+        left, right, new_id, created, changed, befores, extra = self._undo_log.pop()
+        if extra is not None:
+            self._total_tokens += self._rules.undo_removals(extra)
         for j, w in enumerate(changed):
             old = befores[j] if befores is not None else expand_pair(self._segs[w], new_id, left, right)
             self._total_tokens += self._idx.replace(w, old)
@@ -309,6 +325,8 @@ class Trainer:
             raw = self._tokens.pop()
             del self._ids[raw]
             self._idx.remove_token()
+        if extra is not None:
+            self._rules.undo_merge(extra, left, right, new_id, created)
         self.stop_reason = None
         return step
 
@@ -377,19 +395,5 @@ class Trainer:
         return pipe
 
     def model(self) -> BPEModel:
-        """The vocabulary as it stands now (ids as the trainer assigned them)."""
-        cfg = self.config
-        merges = self.base_merges + [(s.left, s.right) for s in self.history]
-        model = BPEModel(
-            unit=cfg.unit, tokens=list(self._tokens), merges=merges,
-            merge_counts=self.base_counts + [s.count for s in self.history], specials=dict(self.specials),
-            pipeline=self.pipeline, algorithm="merges",
-            end_of_word_suffix=cfg.end_of_word_suffix, keep_unknown=cfg.keep_unknown, name=cfg.preset,
-            source_format="native",
-            config=dict(self._config_dict))  # a copy: a model's config may be edited
-        if cfg.encode_mode == "seed000-greedy":
-            from bpe_core.encoding.seed000_greedy import seed000_model
-            tokens = self._tokens
-            subwords = ([tokens[t] for t in seg] for seg in self._segs)
-            return seed000_model(subwords, self.history, model)
-        return model
+        """The vocabulary as it stands now (ids as the trainer assigned them); see :func:`trainer_model`."""
+        return trainer_model(self)

@@ -1,0 +1,41 @@
+"""A trainer's vocabulary as a :class:`~bpe_core.model.BPEModel` (what ``Trainer.model()`` returns).
+
+A run with removals (PickyBPE) keeps every token it ever made in ``tokens`` (a removed one keeps its id),
+lists the removals as ``(merge rank after which, token id, split ids)`` in ``removals``, encodes by events
+(``algorithm == "picky"``) and puts each token's weighted frequency, by id, in ``extras["token_freqs"]``.
+
+>>> from bpe_core.training.trainer import Trainer
+>>> from bpe_core.types import TrainerConfig
+>>> t = Trainer({"aab": 3}, TrainerConfig(variant="picky", ios_threshold=0.5))
+>>> _ = t.run(merges=2); m = t.model()
+>>> m.algorithm, m.removals, m.extras["token_freqs"]
+('picky', [(2, 2, (0, 0))], [0, 0, 0, 3])
+"""
+from __future__ import annotations
+
+from bpe_core.model import BPEModel
+
+__all__ = ["trainer_model"]
+
+
+def trainer_model(trainer) -> BPEModel:
+    """The vocabulary of ``trainer`` as it stands now (ids as the trainer assigned them)."""
+    cfg = trainer.config
+    merges = trainer.base_merges + [(s.left, s.right) for s in trainer.history]
+    removals = [(s.rank, r.token_id, r.split) for s in trainer.history for r in s.removals]
+    model = BPEModel(
+        unit=cfg.unit, tokens=list(trainer._tokens), merges=merges,
+        merge_counts=trainer.base_counts + [s.count for s in trainer.history], specials=dict(trainer.specials),
+        pipeline=trainer.pipeline, algorithm="picky" if removals else "merges", removals=removals,
+        end_of_word_suffix=cfg.end_of_word_suffix, keep_unknown=cfg.keep_unknown, name=cfg.preset,
+        source_format="native",
+        config=dict(trainer._config_dict))  # a copy: a model's config may be edited
+    rules = trainer._rules
+    if rules is not None and rules.picky:
+        model.extras["token_freqs"] = list(rules.freq)
+    if cfg.encode_mode == "seed000-greedy":
+        from bpe_core.encoding.seed000_greedy import seed000_model
+        tokens = trainer._tokens
+        subwords = ([tokens[t] for t in seg] for seg in trainer._segs)
+        return seed000_model(subwords, trainer.history, model)
+    return model
