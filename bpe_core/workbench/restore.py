@@ -21,7 +21,7 @@ user in between, and a test can run them in a row:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 from bpe_core.formats.workspace import (CorpusRef, SavedMerge, Workspace, corpus_change, corpus_problem, corpus_ref,
                                         first_difference, saved_merges)
@@ -135,22 +135,23 @@ def check_corpus(run: SavedRun, *, cancel: CancelFn = None, progress: ProgressFn
 
 def restore_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, refs: Tuple[CorpusRef, ...] = (),
                 change: Optional[str] = None, progress: ProgressFn = None, cancel: CancelFn = None,
-                parent: Optional[TrainingRun] = None) -> Tuple[TrainingRun, RunRestore]:
+                parent: Optional[TrainingRun] = None, start: Optional[Any] = None) -> Tuple[TrainingRun, RunRestore]:
     """Count the run's corpus (``corpus``: another one the user chose), replay its branches, train to the
     saved merge and compare the merges taken with the saved ones.
 
     ``refs`` and ``change``: what :func:`check_corpus` found (kept on the run; said in the report).
     A run that continues another (``run.parent``) continues ``parent`` (restored first) from its merge
-    ``run.transition`` again (workbench/continuations.py).
+    ``run.transition`` again (workbench/continuations.py); ``start``: the parent's model there, taken
+    already (an app takes it on the thread that owns the parent, then restores on a worker).
     """
     corpus = corpus or RunCorpus(tuple(r.path for r in run.corpus), run.decode_errors)
     if run.parent is not None:
         from bpe_core.workbench.continuations import continuation_timeline, start_model
 
-        if parent is None:
+        if parent is None and start is None:
             raise BPELensError(f"run {run.id} continues run {run.parent}, which is not open")
-        timeline = continuation_timeline(corpus, run.config, start_model(parent, run.transition or 0),
-                                         progress=progress, cancel=cancel)
+        start = start if start is not None else start_model(parent, run.transition or 0)
+        timeline = continuation_timeline(corpus, run.config, start, progress=progress, cancel=cancel)
     else:
         timeline = count_corpus(corpus, run.config, progress=progress, cancel=cancel)
     opened = TrainingRun(run.id, corpus, timeline, refs, parent=run.parent, transition=run.transition)

@@ -57,3 +57,36 @@ def test_continue_as_superbpe_from_merge_k_then_compare(user_window, qtbot):
     qtbot.mouseClick(tab.findChild(QPushButton, "variant_undo"), Qt.LeftButton)
     branch = tree.topLevelItem(0).child(0)  # the tab drew its tree again when asked to compare
     assert "at merge 159" in branch.text(0) and table.item(1, 1).text() == "159"
+
+
+def test_a_branch_is_saved_in_the_workspace_and_comes_back(user_window, qtbot, tmp_path):
+    from PySide6.QtWidgets import QListWidget, QPushButton, QTreeWidget
+
+    window = user_window()
+    session = window.session
+    session.seek(80)
+    qtbot.waitUntil(lambda: session.merge_count == 80 and not session.is_running, timeout=60000)
+    _action(window, "continue_superbpe").trigger()
+    tab = window.tabs.currentWidget()
+    tree = tab.findChild(QTreeWidget, "variant_branches")
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1 and tree.topLevelItem(0).childCount() == 1, timeout=60000)
+    for _ in range(2):
+        qtbot.mouseClick(tab.findChild(QPushButton, "variant_step10"), Qt.LeftButton)
+    merges = tab.findChild(QListWidget, "variant_merges")
+    before = [merges.item(i).text() for i in range(merges.count())]
+    path = tmp_path / "variants.bpelens"
+    window.workspace.save_to(str(path))
+    qtbot.waitUntil(path.exists, timeout=10000)
+
+    again = user_window(str(path))
+    qtbot.waitUntil(lambda: getattr(again.variants_feature, "tab", None) is not None, timeout=60000)
+    tab2 = again.variants_feature.tab
+    tree2 = tab2.findChild(QTreeWidget, "variant_branches")
+    qtbot.waitUntil(lambda: tree2.topLevelItemCount() == 1 and tree2.topLevelItem(0).childCount() == 1,
+                    timeout=60000)
+    branch = tree2.topLevelItem(0).child(0)
+    assert branch.text(0) == "r2: SuperBPE from merge 80 · at merge 100"
+    tree2.setCurrentItem(branch)
+    merges2 = tab2.findChild(QListWidget, "variant_merges")
+    assert [merges2.item(i).text() for i in range(merges2.count())] == before
+    assert again.session.merge_count == 80

@@ -17,7 +17,7 @@ from typing import List, Optional, Sequence
 
 from bpe_core import BPELensError, Encoder, TrainingRun
 from bpe_core.analysis import run_language_costs, variant_figures
-from bpe_core.workbench import continuation_timeline, start_model, superbpe_config
+from bpe_core.workbench import continuation_timeline, read_bench, restore_run, start_model, superbpe_config
 
 from .pane import VariantsTab, run_name
 from ...runtime.worker import LatestWorker, keep_alive
@@ -99,6 +99,50 @@ class VariantsFeature:
     def _on_calls_errored(self, exc) -> None:
         self._busy("")
         self.session.error_raised.emit(str(exc))
+
+    # -- a workspace's branches, back ---------------------------------------------------------------------
+    def reopen_branches(self, ws) -> None:
+        """After a workspace is restored (its run loaded and trained to its merge), its branches of the run
+        are made again on a worker, one after another, and opened as they come (a difference said)."""
+        run = self.session.workbench.run
+        try:
+            saved = read_bench(ws)
+        except BPELensError:
+            return  # the restore said what is wrong with the file
+        if run is None:
+            return
+        current = next((r for r in saved.runs if r.id == saved.current_run), None)
+        pending = [r for r in saved.runs if current is not None and r.parent == current.id]
+        self._reopen_next(run, pending)
+
+    def _reopen_next(self, run: TrainingRun, pending: list) -> None:
+        tl = run.timeline
+        while pending and (pending[0].transition or 0) > tl.merge_count:
+            skipped = pending.pop(0)
+            self.session.error_raised.emit(f"The branch {skipped.id} starts at merge {skipped.transition:,}, past "
+                                           f"the run's merge {tl.merge_count:,}: it is not reopened")
+        if not pending:
+            return
+        saved = pending.pop(0)
+        start = start_model(run, saved.transition or 0)  # here, on the thread that owns the run's timeline
+        corpus = run.corpus
+        self.show_tab()
+        self._busy(f"Reopening the branch from merge {saved.transition:,}")
+        self.calls.start(lambda *, progress, cancel: restore_run(saved, corpus=corpus, start=start, progress=progress,
+                                                                 cancel=cancel),
+                         lambda result: self._on_branch_reopened(run, result, pending))
+
+    def _on_branch_reopened(self, run: TrainingRun, result, pending: list) -> None:
+        self._busy("")
+        child, report = result
+        if self.session.workbench.run is not run or self.bench.is_open(child.id):
+            return
+        child.parent = run.id  # the run as the session opened it
+        self.bench.add_run(child, select=False)
+        if report.difference_text:
+            self.session.error_raised.emit(f"Branch {child.id}: {report.difference_text}")
+        self.show_tab()
+        self._reopen_next(run, pending)
 
     # -- the tab --------------------------------------------------------------------------------------------
     def show_tab(self, select: Optional[str] = None) -> VariantsTab:

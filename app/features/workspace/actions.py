@@ -40,6 +40,9 @@ def install(window) -> None:
     ties = getattr(window, "ties", None)  # training branches (app/features/ties/actions.py) are saved with the rest
     if ties is not None:
         window.workspace.branches_loaded.connect(lambda saved: saved and ties.commands.restore(saved[0]))
+    variants = getattr(window, "variants_feature", None)  # runs continuing the run (app/features/variants)
+    if variants is not None:
+        window.workspace.restored.connect(variants.reopen_branches)
 
 
 class WorkspaceController(QObject):
