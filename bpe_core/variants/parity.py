@@ -85,6 +85,27 @@ def reference_words(text: str) -> dict:
     return counts
 
 
+def check_measure(n: int, has_dev: bool, mode: str, ratio, global_merges: int) -> list | None:
+    """The ratios a run measures by (mode "ratio": equal ones unless given), or None (dev text); refuses what
+    the reference cannot run: no dev text and no ratio, a ratio per language missing, ratio with global merges
+    (the reference crashes at the first merge after them: n + 1 lengths against n ratios).
+
+    >>> check_measure(2, False, "ratio", None, 0)
+    [1.0, 1.0]
+    """
+    from bpe_core.types import BPELensError
+    if mode == "ratio" and ratio is None:
+        ratio = [1.0] * n
+    if ratio is not None and (len(ratio) != n or any(r <= 0 for r in ratio)):
+        raise BPELensError(f"the ratio needs one positive number per language ({n})")
+    if ratio is not None and global_merges:
+        raise BPELensError("the ratio mode does not combine with global merges (the reference cannot run it)")
+    if not has_dev and ratio is None:
+        raise BPELensError("parity-aware BPE measures each language on dev text: give a dev/ folder "
+                           "(or dev counts), or use the ratio mode")
+    return list(ratio) if ratio is not None else None
+
+
 @dataclass(frozen=True)
 class ParityStep:
     """One merge: the pair, the language picked (-1: global), the lengths compared, the pair's counts."""

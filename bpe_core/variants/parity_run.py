@@ -36,7 +36,7 @@ from bpe_core.model import BPEModel
 from bpe_core.training.config import alphabet_order, limit_reached, run_target
 from bpe_core.types import (BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig,
                             TrainingStats, WordChange)
-from bpe_core.variants.parity import ParityBPE, reference_words
+from bpe_core.variants.parity import ParityBPE, check_measure, reference_words
 
 __all__ = ["ParityMergeStep", "ParityTrainer", "REFERENCE_SPECIALS", "open_parity_timeline", "reference_words"]
 
@@ -74,13 +74,7 @@ class ParityTrainer:
         if dev is not None and list(dev) != self.languages:
             raise BPELensError("the dev text must name the same languages, in the same order, as the training text")
         mode = config.parity_mode
-        if mode == "ratio" and ratio is None:
-            ratio = [1.0] * len(self.languages)
-        if ratio is not None and (len(ratio) != len(self.languages) or any(r <= 0 for r in ratio)):
-            raise BPELensError(f"the ratio needs one positive number per language ({len(self.languages)})")
-        if dev is None and ratio is None:
-            raise BPELensError("parity-aware BPE measures each language on dev text: give a dev/ folder "
-                               "(or dev counts), or use the ratio mode")
+        ratio = check_measure(len(self.languages), dev is not None, mode, ratio, config.parity_global_merges)
         self._symbols = self._symbol_fn()
         self.words: List[str] = []
         self.freqs: List[int] = []
@@ -97,7 +91,7 @@ class ParityTrainer:
         dev_counters = None if dev is None else [self._count(dev[lang]) for lang in self.languages]
         self.bpe = ParityBPE(counters, dev_counters, variant="window" if mode == "window" else "base",
                              window_size=config.parity_window, alpha=config.parity_alpha,
-                             global_merges=config.parity_global_merges, ratio=list(ratio) if ratio else None,
+                             global_merges=config.parity_global_merges, ratio=ratio,
                              min_frequency=config.min_frequency or 2)
         self._rows_of_words()
         self._alphabet()

@@ -251,3 +251,9 @@ def test_language_costs_of_undone_merges_stay_known():
     assert t.language_costs(6) == steps[5].costs and t.language_costs() == steps[1].costs
     with pytest.raises(IndexError):
         t.language_costs(7)
+
+
+def test_ratio_with_global_merges_is_refused_as_the_reference_cannot_run_it():
+    train, dev = _small()
+    with pytest.raises(BPELensError, match="does not combine with global merges"):
+        ParityTrainer(train, TrainerConfig(variant="parity", parity_mode="ratio", parity_global_merges=5), dev=dev)
