@@ -27,7 +27,7 @@ from bpe_core.types import BPELensError
 
 EXIT_USAGE = 2
 _BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")
-WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000")
+WRITE_FORMATS = ("native", "tokenizer.json", "vocab-merges", "tiktoken", "seed000", "picky")
 
 
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:

@@ -1,0 +1,32 @@
+"""The command line with PickyBPE's model file: ``convert --to picky`` writes the reference's bytes,
+``encode --vocab`` and ``inspect`` open the reference's model file by its content."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from bpe_core.cli.commands import main
+from bpe_core.formats.native import write_native
+from .test_picky_model import PICKY, golden_model, held_lines
+
+
+def test_convert_to_picky_then_encode_with_it(tmp_path, capsys):
+    golden = json.loads((PICKY / "shakespeare_t0.6.json").read_text(encoding="utf-8"))
+    write_native(golden_model(golden), str(tmp_path / "v.json"))
+    assert main(["convert", str(tmp_path / "v.json"), str(tmp_path / "model.json"), "--to", "picky"]) == 0
+    data = (tmp_path / "model.json").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == golden["model_sha256"]
+    capsys.readouterr()
+    line = held_lines(golden)[3]
+    assert main(["encode", "--vocab", str(tmp_path / "model.json"), "--text", line, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tokens"] == golden["encoding"][3].split()
+    assert main(["inspect", str(tmp_path / "model.json")]) == 0
+    assert "picky" in capsys.readouterr().out
+
+
+def test_convert_a_picky_model_with_removals_to_tokenizer_json_says_why(tmp_path, capsys):
+    golden = json.loads((PICKY / "wiki_t0.9.json").read_text(encoding="utf-8"))
+    write_native(golden_model(golden), str(tmp_path / "v.json"))
+    assert main(["convert", str(tmp_path / "v.json"), str(tmp_path / "t.json"), "--to", "tokenizer.json"]) != 0
+    err = capsys.readouterr().err
+    assert "error: " in err and "cannot split a removed token" in err and not (tmp_path / "t.json").exists()
