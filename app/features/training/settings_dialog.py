@@ -6,11 +6,13 @@ with the core's own message, shown in the dialog (the dialog stays open, nothing
 
 The two stops combine as seed 002's ``vocab_size`` and ``max_iter`` do: the first stop is a vocab size
 or a number of merges, and "also stop" adds the other kind; training ends at whichever comes first.
-The pattern field (the "regex" pre-tokenizer) is checked as it is typed, and a sample line shows how the
+The training rule (plain BPE, PickyBPE, SuperBPE, parity-aware BPE) and its settings are
+:class:`~.rule_fields.RuleFields`. The pattern field (the "regex" pre-tokenizer) is checked as it is typed, and a sample line shows how the
 chosen pre-tokenizer splits it.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import List, Optional, Tuple
 
 from PySide6.QtGui import QColor, QPalette
@@ -24,6 +26,7 @@ from bpe_core.pretokenize import PRETOKENIZERS, compile_user_pattern, get_pretok
 from bpe_core.types import TIE_BREAKS
 
 from ...widgets.theme import error_text_color, readable_on
+from .rule_fields import RuleFields
 
 VOCAB_SIZE, MERGES = "vocab size", "merges"
 #: the preview's default line: ASCII words, a contraction, digits, punctuation, accents, Han, kana
@@ -57,13 +60,15 @@ def split_preview(config: TrainerConfig, line: str) -> str:
 
 class SettingsDialog(QDialog):
     def __init__(self, config: TrainerConfig, parent: Optional[QWidget] = None, *,
-                 decode_errors: str = "strict") -> None:
+                 decode_errors: str = "strict", languages: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Training settings")
         self._base = config
         self._make_fields()
         self.decode.setCurrentIndex(max(0, self.decode.findData(decode_errors)))
+        self.rule_fields.languages.setText(languages)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.rule_fields)
         layout.addLayout(self._form())
         layout.addWidget(self.error)
         layout.addWidget(QLabel("Changing the settings counts the corpus again and restarts at merge 0.", self))
@@ -78,6 +83,7 @@ class SettingsDialog(QDialog):
 
     # -- building ----------------------------------------------------------------------------
     def _make_fields(self) -> None:
+        self.rule_fields = RuleFields(self)
         self.preset = _combo(self, [(name, name, preset_description(name)) for name in PRESETS])
         self.preset_info = QLabel(self, wordWrap=True)
         self.pretokenizer = _combo(self, [(name, name, d) for name, d in pretokenizer_choices()])
@@ -158,6 +164,7 @@ class SettingsDialog(QDialog):
         self.min_frequency.setValue(config.min_frequency)
         self.min_word_count.setValue(max(1, config.min_word_count))
         self.tie_break.setCurrentText(config.tie_break)
+        self.rule_fields.show_config(config, self.rule_fields.languages.text())
         self.error.clear()
         self._update_preview()
 
@@ -171,7 +178,8 @@ class SettingsDialog(QDialog):
         self._update_second_stop()
 
     def _on_preset_changed(self, _index: int) -> None:
-        self.show_config(make_config(self.preset.currentData()))
+        """The preset's defaults in every field; the training rule chosen stays."""
+        self.show_config(replace(make_config(self.preset.currentData()), **self.rule_fields.overrides()))
 
     def _stops(self) -> Tuple[Optional[int], Optional[int]]:
         """(vocab_size, num_merges) from the two stop rows."""
@@ -189,10 +197,14 @@ class SettingsDialog(QDialog):
             lowercase=self.lowercase.isChecked(), lowercase_words=self.lowercase_words.isChecked(),
             special_tokens=tuple(self.specials.text().split()), num_merges=num_merges, vocab_size=vocab_size,
             min_frequency=self.min_frequency.value(), min_word_count=self.min_word_count.value(),
-            tie_break=self.tie_break.currentText())
+            tie_break=self.tie_break.currentText(), **self.rule_fields.overrides())
         check_config(config)
         get_pretokenizer(config)  # a bad pattern is refused here, with the core's message
         return config
+
+    def languages(self) -> str:
+        """A parity-aware run's languages: a folder of one file per language, or a word-count table ("" else)."""
+        return self.rule_fields.languages_source()
 
     def decode_errors(self) -> str:
         """How the corpus's bytes that are not UTF-8 are read: "strict" or "replace" (the CLI's ``--errors``)."""
@@ -246,6 +258,10 @@ class SettingsDialog(QDialog):
             self.config()
         except (BPELensError, ValueError, TypeError) as exc:
             self.error.setText(str(exc))
+            return
+        problem = self.rule_fields.problem()
+        if problem:
+            self.error.setText(problem)
             return
         super().accept()
 
