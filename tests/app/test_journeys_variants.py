@@ -90,3 +90,28 @@ def test_a_branch_is_saved_in_the_workspace_and_comes_back(user_window, qtbot, t
     merges2 = tab2.findChild(QListWidget, "variant_merges")
     assert [merges2.item(i).text() for i in range(merges2.count())] == before
     assert again.session.merge_count == 80
+
+
+def test_a_parallel_corpus_shows_tokens_per_language_and_their_gini(user_window, qtbot):
+    from PySide6.QtWidgets import QTableWidget, QTreeWidget
+
+    from tests.core.paths import ROOT
+
+    files = [str(ROOT / "tests" / "data" / "parallel" / f"{lang}.txt") for lang in ("eng", "rus", "hin", "kor")]
+    window = user_window()
+    session = window.session
+    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
+        session.load_corpus(files)
+    session.seek(100)
+    qtbot.waitUntil(lambda: session.merge_count == 100 and not session.is_running, timeout=60000)
+    _action(window, "compare_variants").trigger()
+    tab = window.variants_feature.tab
+    assert window.tabs.currentWidget() is tab
+    tree = tab.findChild(QTreeWidget, "variant_branches")
+    assert _action(window, "continue_superbpe") in tree.actions()  # the run's context menu offers it
+    table = tab.findChild(QTableWidget, "variant_languages")
+    assert table.isVisible()
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers == ["Tokens per language", "eng", "rus", "hin", "kor", "Gini"]
+    assert table.rowCount() == 1 and all(int(table.item(0, c).text().replace(",", "")) > 0 for c in range(1, 5))
+    assert 0 < float(table.item(0, 5).text()) < 1

@@ -149,6 +149,7 @@ class VariantsFeature:
         tabs = self.window.tabs
         if self.tab is None:
             self.tab = VariantsTab(self.figures, self.calls.cancel)
+            self.tab.tree.addAction(self.continue_action)  # the runs' context menu
             tabs.addTab(self.tab, "Variants")
         tabs.setCurrentWidget(self.tab)
         self.tab.set_runs(self.runs(), select=select)

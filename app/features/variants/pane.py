@@ -49,6 +49,7 @@ class VariantsTab(QWidget):
         self.figures_of = figures_of
         self.runs: List = []
         self.tree = QTreeWidget(objectName="variant_branches", headerHidden=True)
+        self.tree.setContextMenuPolicy(Qt.ActionsContextMenu)  # the feature adds "Continue as SuperBPE from here"
         self.tree.itemSelectionChanged.connect(self._show_merges)
         self.step_button = QPushButton("Step", objectName="variant_step", clicked=lambda: self.step(1))
         self.step10_button = QPushButton("Step ×10", objectName="variant_step10", clicked=lambda: self.step(10))
