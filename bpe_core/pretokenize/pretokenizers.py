@@ -16,8 +16,8 @@ import regex
 
 from bpe_core.pretokenize.base import PreTokenizer, lowercase_with_offsets
 from bpe_core.pretokenize.bmp_twin import BMP_TWINS
-from bpe_core.pretokenize import superbpe
 from bpe_core.pretokenize.cjk import CJK_RE, CJKPreTokenizer
+from bpe_core.pretokenize.superbpe import stage1_pretokenizer, stage2_pretokenizer
 from bpe_core.pretokenize.wrappers import GlyphPreTokenizer, LowercasedWords
 from bpe_core.types import BPELensError, Piece, TrainerConfig
 
@@ -154,7 +154,7 @@ def _registry() -> dict[str, PreTokenizer]:
                           "(the HF course's view)", PreTokenizer("gpt2", "", regex.compile(TIKTOKEN_PATTERNS["gpt2"]),
                                                                  ascii_twin=ASCII_TWINS["gpt2"], cut_at_space=True,
                                                                  bmp_twin=BMP_TWINS["gpt2"])),
-        superbpe.stage1_pretokenizer(), superbpe.stage2_pretokenizer(),
+        stage1_pretokenizer(), stage2_pretokenizer(),
     ]
     # Every built-in pattern above: a space after [A-Za-z0-9] ends a word and the next starts fresh
     # (a test checks each one on real text); a user's "regex" pattern may not, so it is never cut.

@@ -12,7 +12,8 @@ new merges on top, with two filters on the would-be token. Here, as in the fork:
   token of each kept merge. ``config.transition`` is the number of stage-1 merges handed over; the
   authors' scripts hand over ``head -n t merges.txt``, whose first line is ``#version``: their t is our
   ``transition = t - 1``.
-* **the filters** (:func:`allows`): no token containing a colon followed by a space, none of more than
+* **the filters** (:func:`~bpe_core.training.superwords.allows`, asked by the trainer through
+  :func:`bpe_core.training.rules.pair_filter`): no token containing a colon followed by a space, none of more than
   4 space-separated words. A pair refused is skipped and never merged.
 * the new merges follow the config's tie rule (the fork's is ``hf``: highest count, then smallest ids).
 
@@ -20,8 +21,8 @@ The result is an ordinary :class:`~bpe_core.training.trainer.Trainer` whose base
 inherited ones: undo stops there, and its model encodes through the stage-2 pre-tokenizer, as the
 authors' tokenizer.json does.
 
->>> allows(b"\\xc4\\xa0of", b" the"), allows(b"a b c", b" d e"), allows(b"note:", b" x")
-(True, False, False)
+>>> stage2_config(TrainerConfig(variant="superbpe", transition=5, num_merges=8)).num_merges
+3
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 from bpe_core.base.config import check_config, config_to_dict
 from bpe_core.model import BPEModel
 from bpe_core.training.config import alphabet_order
+from bpe_core.training.superwords import MAX_WORDS, allows
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError, Cancelled, Progress, Raw, TrainerConfig
 
@@ -39,20 +41,7 @@ __all__ = ["MAX_WORDS", "STAGE2_PRETOKENIZER", "allows", "inherit", "stage1_conf
            "superbpe_trainer"]
 
 PathLike = Union[str, Path]
-#: the fork's hard-coded limit (trainer.rs: ``num_words > 4`` -> skip): "mw4" in the authors' file names
-MAX_WORDS = 4
 STAGE2_PRETOKENIZER = "superbpe-stage2"
-
-
-def allows(left: Raw, right: Raw) -> bool:
-    """Whether stage 2 may merge ``left`` and ``right`` (the fork's two filters on the new token): it holds
-    no colon followed by a space, and splitting it at spaces leaves at most :data:`MAX_WORDS` non-empty
-    parts (``Ġ`` is the space of a byte-level token)."""
-    token = left + right  # type: ignore[operator]
-    space, colon = (b" ", b": ") if isinstance(token, bytes) else (" ", ": ")
-    if colon in token:
-        return False
-    return sum(1 for part in token.split(space) if part) <= MAX_WORDS  # type: ignore[arg-type]
 
 
 def stage1_config(config: TrainerConfig) -> TrainerConfig:
