@@ -1,0 +1,105 @@
+"""Variant benchmark: SuperBPE (stage 1 to t, stage 2 to the vocab size) against plain BPE, same corpus.
+
+    python bench/bench_variants.py [--rounds 3] [--vocab-size 30000] [--transition 20000]
+
+The 17.6 MB corpus of bench/bench_train.py (built there if missing), the gpt2 preset. Each run is a fresh
+process (``--one plain|superbpe``) that times the whole training, counting included, with its stages;
+plain and SuperBPE alternate (A B A B ...), and the medians are printed with the load average before each
+run. The reference (the authors' tokenizers fork) cannot run here: it needs crates.io to build.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+
+def one(kind: str, vocab: int, t: int) -> dict:
+    """Train once in this process; the wall time of each stage and of the whole."""
+    from bench.bench_train import build_corpus
+    from bpe_core.corpus.files import count_words_in_files
+    from bpe_core.presets import make_config
+    from bpe_core.training.trainer import Trainer
+    path = build_corpus()
+    stages = {}
+    start = last = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        stages[name] = round(now - last, 3)
+        last = now
+
+    if kind == "plain":
+        cfg = make_config("gpt2", vocab_size=vocab)
+        trainer = Trainer(count_words_in_files([path], cfg), cfg)
+        lap("count")
+        trainer.run()
+        lap("merges")
+    else:
+        from bpe_core.training import superbpe
+        cfg = make_config("gpt2", variant="superbpe", transition=t, vocab_size=vocab)
+        first = superbpe.stage1_config(cfg)
+        stage1 = Trainer(count_words_in_files([path], first), first)
+        lap("stage 1 count")
+        stage1.run()
+        base = stage1.model()
+        del stage1
+        lap("stage 1 merges")
+        second = superbpe.stage2_config(cfg)
+        counts = count_words_in_files([path], second)
+        lap("stage 2 count")
+        model, segments = superbpe.inherit(base, counts, second)
+        lap("stage 2 replay")
+        trainer = Trainer(counts, superbpe.stage2_config(cfg, len(model.merges)), symbols_fn=segments.__getitem__,
+                          start=model)
+        lap("stage 2 trainer setup")
+        trainer.run()
+        lap("stage 2 merges")
+    total = time.perf_counter() - start
+    return {"kind": kind, "wall": round(total, 3), "stages": stages, "vocab": trainer.vocab_size,
+            "merges": len(trainer.model().merges), "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--vocab-size", type=int, default=30000)
+    ap.add_argument("--transition", type=int, default=20000)
+    ap.add_argument("--one", choices=("plain", "superbpe"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(one(args.one, args.vocab_size, args.transition)))
+        return
+    runs: dict = {"plain": [], "superbpe": []}
+    for r in range(args.rounds):
+        for kind in ("plain", "superbpe"):
+            before = load()
+            done = subprocess.run([sys.executable, __file__, "--one", kind, "--vocab-size", str(args.vocab_size),
+                                   "--transition", str(args.transition)], capture_output=True, text=True, check=True)
+            res = json.loads(done.stdout.strip().splitlines()[-1])
+            res["load_before"] = before
+            runs[kind].append(res)
+            print(f"round {r + 1} {kind:8s} wall {res['wall']:7.2f} s  load {before}  {res['stages']}  "
+                  f"vocab {res['vocab']} merges {res['merges']} peak RSS {res['peak_rss_mb']} MB", flush=True)
+    med = {k: statistics.median(x["wall"] for x in v) for k, v in runs.items()}
+    print(f"medians: plain {med['plain']:.2f} s, superbpe {med['superbpe']:.2f} s, "
+          f"ratio {med['superbpe'] / med['plain']:.2f}x (load now {load()})")
+
+
+if __name__ == "__main__":
+    main()
