@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
-from bpe_core.analysis.scripts import main_scripts, word_script
+from bpe_core.analysis.scripts import COMMON, main_scripts, word_script
 
 Point = Tuple[int, float]
 
@@ -73,16 +73,19 @@ class VariantFigures:
 
 
 def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Sequence[Point] = (),
-                    language_costs: Optional[Mapping[str, int]] = None) -> VariantFigures:
+                    language_costs: Optional[Mapping[str, int]] = None,
+                    scripts: Optional[Sequence[str]] = None) -> VariantFigures:
     """``timeline``'s figures at its position (any object with the Timeline's ``words``, ``freqs``,
     ``segmentation(i)``, ``merge_count``, ``vocab_size``, ``history`` and ``initial_stats``).
 
     ``offset``: the merge index of its merge 0 (a continuation's transition); ``base_curve``: the curve
-    before it (the parent's up to ``offset``); ``language_costs``: the cost per language when known."""
+    before it (the parent's up to ``offset``); ``language_costs``: the cost per language when known;
+    ``scripts``: each word's script found already (``words_scripts``: a run's words never change)."""
     words, freqs = timeline.words, timeline.freqs
     sizes = [len(w.encode("utf-8")) if isinstance(w, str) else len(w) for w in words]
     total_bytes = sum(f * b for f, b in zip(freqs, sizes))
-    scripts = [word_script(w) if isinstance(w, str) else "Common" for w in words]
+    if scripts is None:
+        scripts = _scripts_of(words)
     main = main_scripts(scripts, freqs)
     tokens: Counter = Counter()
     occurrences: Counter = Counter()
@@ -105,6 +108,11 @@ def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Se
         {s: round(tokens[s] / occurrences[s], 3) for s in main}, timeline.vocab_size, len(used),
         max(0, timeline.vocab_size - len(used)), sum(len(getattr(s, "removals", ())) for s in history),
         dict(language_costs or {}), tuple(curve))
+
+
+def _scripts_of(words: Sequence[Any]) -> list:
+    """Each word's script (a word of bytes, which has no letters to vote: ``Common``)."""
+    return [word_script(w) if isinstance(w, str) else COMMON for w in words]
 
 
 def file_costs(encode: Callable[[str], Sequence[Any]], files: Mapping[str, str]) -> Dict[str, int]:

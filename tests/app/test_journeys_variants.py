@@ -15,7 +15,7 @@ def _action(window, name):
     return window.findChild(QAction, f"action_{name}")
 
 
-def test_continue_as_superbpe_from_merge_k_then_compare(user_window, qtbot):
+def test_continue_as_superbpe_from_merge_k_then_compare(user_window, qtbot, monkeypatch):
     from PySide6.QtWidgets import QListWidget, QPushButton, QTableWidget, QTreeWidget
 
     window = user_window()
@@ -33,9 +33,15 @@ def test_continue_as_superbpe_from_merge_k_then_compare(user_window, qtbot):
     assert tree.currentItem() is branch
     step = tab.findChild(QPushButton, "variant_step10")
     assert step.isEnabled()
+    from bpe_lens_app.features.variants import actions
+
+    counted = []
+    real = actions.variant_figures
+    monkeypatch.setattr(actions, "variant_figures", lambda name, *a, **kw: counted.append(name) or real(name, *a, **kw))
     for _ in range(4):
         qtbot.mouseClick(step, Qt.LeftButton)
     assert "at merge 160" in branch.text(0)
+    assert len(counted) == 4 and all(n.startswith("r2") for n in counted)  # the run that did not move: not recounted
     merges = tab.findChild(QListWidget, "variant_merges")
     shown = [merges.item(i).text() for i in range(merges.count())]
     assert len(shown) == 40 and shown[0].lstrip().startswith("160")

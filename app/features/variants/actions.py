@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence
 
 from bpe_core import BPELensError, Encoder, TrainingRun
-from bpe_core.analysis import run_language_costs, variant_figures
+from bpe_core.analysis import run_language_costs, variant_figures, words_scripts
 from bpe_core.workbench import continuation_timeline, read_bench, restore_run, start_model, superbpe_config
 
 from .pane import VariantsTab, run_name
@@ -38,6 +38,8 @@ class VariantsFeature:
         self.calls.errored.connect(self._on_calls_errored)
         self.calls.aborted.connect(lambda: self._busy(""))
         self.tab: Optional[VariantsTab] = None
+        self._figures: dict = {}  # (run, timeline, merge, parent's last point) -> its figures
+        self._scripts: dict = {}  # run id -> (its timeline's words, their scripts)
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
         self.compare_action = window.make_action("Compare variants", self.show_tab, name="compare_variants")
@@ -156,15 +158,27 @@ class VariantsFeature:
         return self.tab
 
     def figures(self, runs: Sequence[TrainingRun]) -> List:
-        """The core's figures of each run at its merge (a branch's curve continues its parent's)."""
-        out, curves = [], {}
+        """The core's figures of each run at its merge (a branch's curve continues its parent's). A run's
+        words' scripts are found once, and a run that has not moved is not asked again (stepping one branch
+        recounts that branch only)."""
+        out, curves, kept = [], {}, {}
         for run in runs:
             tl = run.timeline
-            costs = run_language_costs(tl, run.corpus.paths, Encoder(tl.model()).encode_ids)
-            f = variant_figures(run_name(run), tl, offset=run.transition or 0,
-                                base_curve=curves.get(run.parent, ()), language_costs=costs)
+            key = (run.id, id(tl), tl.merge_count, run.parent and curves.get(run.parent, ())[-1:])
+            f = self._figures.get(key)
+            if f is None:
+                known = self._scripts.get(run.id)
+                if known is None or known[0] is not tl.words:  # the words of another timeline
+                    known = self._scripts[run.id] = (tl.words, words_scripts(tl.words))
+                scripts = known[1]
+                costs = run_language_costs(tl, run.corpus.paths, Encoder(tl.model()).encode_ids)
+                f = variant_figures(run_name(run), tl, offset=run.transition or 0, scripts=scripts,
+                                    base_curve=curves.get(run.parent, ()), language_costs=costs)
+            kept[key] = f
             curves[run.id] = f.curve
             out.append(f)
+        self._figures = kept
+        self._scripts = {r.id: self._scripts[r.id] for r in runs if r.id in self._scripts}
         return out
 
     def _refresh(self) -> None:
