@@ -6,8 +6,9 @@ A folder: every regular file in it (hidden files skipped) is one language, named
 holds the held-out (dev) text. A table: a TSV ``language<TAB>word<TAB>count`` (the header naming the three
 columns is required: it tells the table from a plain ``word<TAB>count`` one) or a Parquet table with a
 ``language`` column beside ``word`` and ``count``. Languages come in the order they first appear; words in
-each language in the order of their rows. A plain table (no language column) is refused here with a
-one-line message, and :func:`bpe_core.corpus.table.read_table` still reads it as before.
+each language in the order of their rows (the readers live with the other tables, in
+:mod:`bpe_core.corpus.table`, whose ``read_table`` reads such a table as the union of its languages). A plain
+table (no language column) is refused here with a one-line message.
 
 >>> import os, tempfile
 >>> d = tempfile.mkdtemp()
@@ -24,11 +25,10 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 from bpe_core.base.file_errors import not_utf8, read_error
-from bpe_core.corpus.table import is_parquet, require_pyarrow
+from bpe_core.corpus.table import LANGUAGE_HEADER, read_language_table, require_pyarrow
 from bpe_core.types import BPELensError, Cancelled, Progress
 
 Counts = Dict[str, Dict[str, int]]  # language -> word -> count (first-seen order)
-_HEADER = ("language", "word", "count")
 
 
 def language_files(folder: "str | os.PathLike[str]") -> Tuple[List[str], Dict[str, Path], Dict[str, Path]]:
@@ -84,79 +84,12 @@ def read_text_file(path: Path) -> str:
         raise BPELensError(not_utf8(path.name, exc.start)) from None
 
 
-def read_language_table(path: "str | os.PathLike[str]") -> Counts:
-    """A word-count table with a language column (TSV or Parquet) as language -> word -> count."""
-    p = Path(path)
-    rows = _parquet_rows(p) if is_parquet(p) else _tsv_rows(p)
-    out: Counts = {}
-    for where, lang, word, n in rows:
-        if not lang:
-            raise BPELensError(f"{p.name}: {where}: the language is empty")
-        if n < 1:
-            raise BPELensError(f"{p.name}: {where}: count {n} of {word!r} is not positive")
-        counts = out.setdefault(lang, {})
-        if word in counts:
-            raise BPELensError(f"{p.name}: {where}: the word {word!r} appears twice in language {lang!r}")
-        counts[word] = n
-    if not out:
-        raise BPELensError(f"{p.name}: the table holds no words")
-    return out
-
-
-def _tsv_rows(p: Path) -> List[Tuple[str, str, str, int]]:
-    try:
-        text = p.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise read_error(p, exc) from None
-    except UnicodeDecodeError as exc:
-        raise BPELensError(not_utf8(p.name, exc.start)) from None
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", strict=True)
-    rows: List[Tuple[str, str, str, int]] = []
-    header: Optional[tuple] = None
-    try:
-        for row in reader:
-            if not row:
-                continue
-            if header is None:
-                header = tuple(c.strip().lower() for c in row)
-                if header != _HEADER:
-                    raise BPELensError(f"{p.name}: line {reader.line_num}: a table of languages starts with the "
-                                       f"header language<TAB>word<TAB>count")
-                continue
-            if len(row) != 3:
-                raise BPELensError(f"{p.name}: line {reader.line_num}: expected language<TAB>word<TAB>count, "
-                                   f"found {len(row)} fields")
-            if not row[2].strip().isdigit():
-                raise BPELensError(f"{p.name}: line {reader.line_num}: the count {row[2]!r} is not a whole number")
-            rows.append((f"line {reader.line_num}", row[0], row[1], int(row[2])))
-    except csv.Error as exc:
-        raise BPELensError(f"{p.name}: line {reader.line_num}: {exc}") from None
-    return rows
-
-
-def _parquet_rows(p: Path) -> List[Tuple[str, str, str, int]]:
-    pa = require_pyarrow()
-    try:
-        table = pa.parquet.read_table(os.fspath(p))
-    except (OSError, pa.ArrowException) as exc:
-        raise BPELensError(f"{p.name}: not a readable Parquet table ({exc})") from None
-    missing = [c for c in _HEADER if c not in table.column_names]
-    if missing:
-        raise BPELensError(f"{p.name}: the table has no {' or '.join(missing)} column "
-                           f"(columns: {', '.join(table.column_names)})")
-    cols = [table.column(c).to_pylist() for c in _HEADER]
-    for name, col in zip(_HEADER, cols):
-        if any(v is None for v in col):
-            raise BPELensError(f"{p.name}: the {name} column has empty values")
-    return [(f"row {i + 1}", str(lang), str(word), int(n)) for i, (lang, word, n) in enumerate(zip(*cols))]
-
-
 def write_language_tsv(path: "str | os.PathLike[str]", counts: Counts) -> None:
     """``language<TAB>word<TAB>count`` with its header, languages in order, words in first-seen order."""
     from bpe_core.formats.atomic import atomic_write_text
     f = io.StringIO(newline="")
     out = csv.writer(f, delimiter="\t", lineterminator="\n")
-    out.writerow(_HEADER)
+    out.writerow(LANGUAGE_HEADER)
     out.writerows((lang, w, n) for lang, words in counts.items() for w, n in words.items())
     atomic_write_text(path, f.getvalue())
 

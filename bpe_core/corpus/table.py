@@ -14,6 +14,11 @@ Two formats:
   optional; a field holding a tab, a quote or a line end is double-quoted, RFC 4180 style). The
   row order is the first-seen order; there is no config, so the one requested is trusted.
 
+A table may also have a **language column** (parity-aware BPE's per-language corpora,
+:mod:`bpe_core.corpus.languages`): a TSV ``language<TAB>word<TAB>count`` with that header, or Parquet with a
+``language`` column. :func:`read_language_table` reads it per language; :func:`read_table` reads it as the
+union of its languages (counts summed, first-seen order), so one table trains plain BPE too.
+
 Only the fields in :data:`COUNT_FIELDS` change which words a corpus gives; a table counted with
 other values of them is refused (:func:`check_table_config`).
 """
@@ -39,6 +44,8 @@ META_KEY = b"bpe_lens"
 TABLE_VERSION = 1
 _PARQUET_MAGIC = b"PAR1"
 _TSV_SUFFIXES = (".tsv", ".tab")
+#: the header (TSV) or columns (Parquet) of a table with a language column
+LANGUAGE_HEADER = ("language", "word", "count")
 Source = Tuple[str, int]  # a counted file's name and size in bytes
 
 
@@ -111,8 +118,100 @@ def write_tsv(path: "str | os.PathLike[str]", counts: Dict[str, int]) -> None:
 
 # -- reading -------------------------------------------------------------------------------------------
 def read_table(path: "str | os.PathLike[str]") -> WordTable:
-    """A Parquet or TSV table (by content, then by name); every problem is a one-line BPELensError."""
+    """A Parquet or TSV table (by content, then by name); every problem is a one-line BPELensError.
+    A table with a language column gives the union of its languages (counts summed)."""
+    if has_language_column(path):
+        counts: Dict[str, int] = {}
+        for words in read_language_table(path).values():
+            for w, n in words.items():
+                counts[w] = counts.get(w, 0) + n
+        return WordTable(counts)
     return _read_parquet(Path(path)) if is_parquet(path) else _read_tsv(Path(path))
+
+
+def has_language_column(path: "str | os.PathLike[str]") -> bool:
+    """Whether the table at ``path`` has a language column (Parquet: by its schema; TSV: by its header)."""
+    if is_parquet(path):
+        pa = require_pyarrow()
+        try:
+            return "language" in pa.parquet.read_schema(os.fspath(path)).names
+        except (OSError, pa.ArrowException):
+            return False  # reading it names the problem
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            first = next((line for line in f if line.strip()), "")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return tuple(c.strip().lower() for c in first.rstrip("\r\n").split("\t")) == LANGUAGE_HEADER
+
+
+def read_language_table(path: "str | os.PathLike[str]") -> Dict[str, Dict[str, int]]:
+    """A word-count table with a language column (TSV or Parquet) as language -> word -> count."""
+    p = Path(path)
+    rows = _parquet_rows(p) if is_parquet(p) else _tsv_rows(p)
+    out: Dict[str, Dict[str, int]] = {}
+    for where, lang, word, n in rows:
+        if not lang:
+            raise BPELensError(f"{p.name}: {where}: the language is empty")
+        if n < 1:
+            raise BPELensError(f"{p.name}: {where}: count {n} of {word!r} is not positive")
+        counts = out.setdefault(lang, {})
+        if word in counts:
+            raise BPELensError(f"{p.name}: {where}: the word {word!r} appears twice in language {lang!r}")
+        counts[word] = n
+    if not out:
+        raise BPELensError(f"{p.name}: the table holds no words")
+    return out
+
+
+def _tsv_rows(p: Path) -> List[Tuple[str, str, str, int]]:
+    try:
+        text = p.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise read_error(p, exc) from None
+    except UnicodeDecodeError as exc:
+        raise BPELensError(not_utf8(p.name, exc.start)) from None
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", strict=True)
+    rows: List[Tuple[str, str, str, int]] = []
+    header: Optional[tuple] = None
+    try:
+        for row in reader:
+            if not row:
+                continue
+            if header is None:
+                header = tuple(c.strip().lower() for c in row)
+                if header != LANGUAGE_HEADER:
+                    raise BPELensError(f"{p.name}: line {reader.line_num}: a table of languages starts with the "
+                                       f"header language<TAB>word<TAB>count")
+                continue
+            if len(row) != 3:
+                raise BPELensError(f"{p.name}: line {reader.line_num}: expected language<TAB>word<TAB>count, "
+                                   f"found {len(row)} fields")
+            if not row[2].strip().isdigit():
+                raise BPELensError(f"{p.name}: line {reader.line_num}: the count {row[2]!r} is not a whole number")
+            rows.append((f"line {reader.line_num}", row[0], row[1], int(row[2])))
+    except csv.Error as exc:
+        raise BPELensError(f"{p.name}: line {reader.line_num}: {exc}") from None
+    return rows
+
+
+def _parquet_rows(p: Path) -> List[Tuple[str, str, str, int]]:
+    pa = require_pyarrow()
+    try:
+        table = pa.parquet.read_table(os.fspath(p))
+    except (OSError, pa.ArrowException) as exc:
+        raise BPELensError(f"{p.name}: not a readable Parquet table ({exc})") from None
+    missing = [c for c in LANGUAGE_HEADER if c not in table.column_names]
+    if missing:
+        raise BPELensError(f"{p.name}: the table has no {' or '.join(missing)} column "
+                           f"(columns: {', '.join(table.column_names)})")
+    cols = [table.column(c).to_pylist() for c in LANGUAGE_HEADER]
+    for name, col in zip(LANGUAGE_HEADER, cols):
+        if any(v is None for v in col):
+            raise BPELensError(f"{p.name}: the {name} column has empty values")
+    return [(f"row {i + 1}", str(lang), str(word), int(n)) for i, (lang, word, n) in enumerate(zip(*cols))]
+
+
 
 
 def _read_parquet(p: Path) -> WordTable:
