@@ -77,6 +77,8 @@ class MergeRules:
             for seg, f in zip(trainer._segs, trainer.freqs):
                 for t in seg:
                     freq[t] += f
+            for sid in trainer.specials.values():  # never merged; the reference's model file lists 0
+                freq[sid] = 0
         self.freq = freq  # weighted occurrences of each token
         self.present = [True] * n
         self.parents: List[Optional[Tuple[int, int]]] = [None] * n
