@@ -257,3 +257,22 @@ def test_ratio_with_global_merges_is_refused_as_the_reference_cannot_run_it():
     train, dev = _small()
     with pytest.raises(BPELensError, match="does not combine with global merges"):
         ParityTrainer(train, TrainerConfig(variant="parity", parity_mode="ratio", parity_global_merges=5), dev=dev)
+
+
+def test_branches_over_a_parity_timeline():
+    from bpe_core.training.branches import Branches
+    train, dev = _small()
+    tl = Timeline(ParityTrainer(train, TrainerConfig(variant="parity", num_merges=20), dev=dev))
+    br = Branches(tl)
+    main = [(s.left, s.right) for s in tl.step(6)]
+    tl.seek(2)
+    second = tl.trainer.top_pairs(2)[1]
+    new, _ = br.pick(second.left, second.right)
+    tl.step(4)
+    assert (tl.history[2].left, tl.history[2].right) == (second.left, second.right)
+    fresh = ParityTrainer(train, TrainerConfig(variant="parity"), dev=dev)
+    fresh.picks = {2: (second.left, second.right)}
+    fresh.run(merges=tl.merge_count)
+    assert [(s.left, s.right) for s in tl.history] == [(s.left, s.right) for s in fresh.history]
+    br.switch(0)
+    assert [(s.left, s.right) for s in tl.steps][:6] == main
