@@ -31,3 +31,11 @@ def test_the_sections_examples_run(title, text):
 def test_bpe_dropout_has_a_worked_example():
     text = dict(SECTIONS)["BPE-dropout"]
     assert len(doctest.DocTestParser().get_examples(text)) >= 5
+
+
+def test_pickybpe_has_a_worked_example_over_the_trainer_and_its_files():
+    text = dict(SECTIONS)["PickyBPE"]
+    examples = doctest.DocTestParser().get_examples(text)
+    sources = "".join(e.source for e in examples)
+    assert len(examples) >= 12 and "variant=\"picky\"" in sources and "picky_text" in sources
+    assert "write_vocabulary" in sources and "pchizhov/picky_bpe at commit" in text
