@@ -27,6 +27,14 @@ def install(window) -> None:
     window.variants_feature = VariantsFeature(window)
 
 
+def continue_as_superbpe(window) -> None:
+    """What Training → "Continue as SuperBPE from here" does, for another feature (the training settings'
+    SuperBPE rule, once its run reaches the transition point): a branch of the run at its merge."""
+    feature = getattr(window, "variants_feature", None)
+    if feature is not None:
+        feature.continue_superbpe()
+
+
 class VariantsFeature:
     """The SuperBPE continuations of one window's run, and the Variants tab."""
 
