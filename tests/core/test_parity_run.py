@@ -108,7 +108,7 @@ def _state(t):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["base", "window", "hybrid"]),
+@given(st.sampled_from(["base", "window", "hybrid", "ratio"]),
        st.lists(st.tuples(st.sampled_from(["step", "undo", "seek"]), st.integers(0, 40)), max_size=12))
 def test_undo_and_seek_are_exact(mode, moves):
     train, dev = _small()
