@@ -121,3 +121,28 @@ def test_a_parallel_corpus_shows_tokens_per_language_and_their_gini(user_window,
     assert headers == ["Tokens per language", "eng", "rus", "hin", "kor", "Gini"]
     assert table.rowCount() == 1 and all(int(table.item(0, c).text().replace(",", "")) > 0 for c in range(1, 5))
     assert 0 < float(table.item(0, 5).text()) < 1
+
+
+def test_a_branch_runs_to_its_end_on_a_worker(user_window, qtbot):
+    import re
+
+    from PySide6.QtWidgets import QProgressBar, QPushButton, QTreeWidget
+
+    window = user_window()
+    session = window.session
+    session.seek(100)
+    qtbot.waitUntil(lambda: session.merge_count == 100 and not session.is_running, timeout=60000)
+    _action(window, "continue_superbpe").trigger()
+    tab = window.variants_feature.tab
+    tree = tab.findChild(QTreeWidget, "variant_branches")
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1 and tree.topLevelItem(0).childCount() == 1, timeout=60000)
+    run_button = tab.findChild(QPushButton, "variant_run")
+    qtbot.waitUntil(run_button.isEnabled, timeout=10000)
+    qtbot.mouseClick(run_button, Qt.LeftButton)
+    progress = tab.findChild(QProgressBar, "variant_progress")
+    qtbot.waitUntil(lambda: not progress.isVisible() and run_button.isEnabled(), timeout=120000)
+    branch = tree.topLevelItem(0).child(0)
+    reached = int(re.search(r"at merge ([\d,]+)$", branch.text(0)).group(1).replace(",", ""))
+    child = window.variants_feature.runs()[1]
+    assert reached == 100 + child.timeline.merge_count and child.timeline.stop_reason is not None
+    assert reached > 100 and session.merge_count == 100  # the run itself did not move

@@ -20,7 +20,7 @@ from bpe_core.analysis import run_language_costs, variant_figures, words_scripts
 from bpe_core.workbench import continuation_timeline, read_bench, restore_run, start_model, superbpe_config
 
 from .pane import VariantsTab, run_name
-from ...runtime.worker import LatestWorker, keep_alive
+from ...runtime.worker import GeneratorWorker, LatestWorker, keep_alive
 
 
 def install(window) -> None:
@@ -46,6 +46,7 @@ class VariantsFeature:
         self.calls.errored.connect(self._on_calls_errored)
         self.calls.aborted.connect(lambda: self._busy(""))
         self.tab: Optional[VariantsTab] = None
+        self.runner: Optional[GeneratorWorker] = None  # a branch run to its end
         self._figures: dict = {}  # (run, timeline, merge, parent's last point) -> its figures
         self._scripts: dict = {}  # run id -> (its timeline's words, their scripts)
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
@@ -73,7 +74,7 @@ class VariantsFeature:
     def continue_superbpe(self) -> None:
         """Make a branch of the current run at its merge: SuperBPE's stage 2 from there (on a worker)."""
         run, s = self.session.workbench.run, self.session
-        if run is None or s.is_loading or self.calls.busy:
+        if run is None or s.is_loading or self.busy:
             return
         k = s.merge_count
         try:
@@ -109,6 +110,45 @@ class VariantsFeature:
     def _on_calls_errored(self, exc) -> None:
         self._busy("")
         self.session.error_raised.emit(str(exc))
+
+    # -- a branch run to its end ------------------------------------------------------------------------------
+    def run_branch(self) -> None:
+        """Run the selected branch until its stop rule (the vocabulary size) on a worker; its frames are
+        applied here as they come, Cancel keeps the merges made."""
+        run = self.tab.selected() if self.tab is not None else None
+        if run is None or run.parent is None or run.timeline.is_moving or self.busy:
+            return
+        tl = run.timeline
+        total = max(1, tl.target_merges - tl.merge_count)
+        move = tl.forward()
+        worker = self.runner = GeneratorWorker(move, move.frame)
+        worker.yielded.connect(lambda: self._apply(tl, worker))
+        worker.progressed.connect(lambda n: self.tab and self.tab.busy("Running the branch", n, total))
+        worker.ended.connect(lambda error: self._on_run_ended(tl, worker, error))
+        keep_alive(worker)
+        self._busy("Running the branch")
+        worker.start()
+
+    @property
+    def busy(self) -> bool:
+        return self.calls.busy or self.runner is not None
+
+    def cancel(self) -> None:
+        self.calls.cancel()
+        if self.runner is not None:
+            self.runner.requestInterruption()
+
+    def _apply(self, tl, worker: GeneratorWorker) -> None:
+        for frame in worker.take_batches():
+            tl.apply(frame)
+
+    def _on_run_ended(self, tl, worker: GeneratorWorker, error) -> None:
+        self._apply(tl, worker)
+        self.runner = None
+        self._busy("")
+        if error is not None:
+            self.session.error_raised.emit(str(error))
+        self._refresh()
 
     # -- a workspace's branches, back ---------------------------------------------------------------------
     def reopen_branches(self, ws) -> None:
@@ -158,7 +198,8 @@ class VariantsFeature:
     def show_tab(self, select: Optional[str] = None) -> VariantsTab:
         tabs = self.window.tabs
         if self.tab is None:
-            self.tab = VariantsTab(self.figures, self.calls.cancel)
+            self.tab = VariantsTab(self.figures, self.cancel)
+            self.tab.run_button.clicked.connect(self.run_branch)
             self.tab.tree.addAction(self.continue_action)  # the runs' context menu
             tabs.addTab(self.tab, "Variants")
         tabs.setCurrentWidget(self.tab)
@@ -190,7 +231,7 @@ class VariantsFeature:
         return out
 
     def _refresh(self) -> None:
-        if self.tab is not None and not self.session.is_running:
+        if self.tab is not None and not self.session.is_running and self.runner is None:
             self.tab.set_runs(self.runs())
 
     def _on_window_tab_closed(self, widget) -> None:

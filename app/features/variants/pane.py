@@ -54,6 +54,7 @@ class VariantsTab(QWidget):
         self.step_button = QPushButton("Step", objectName="variant_step", clicked=lambda: self.step(1))
         self.step10_button = QPushButton("Step ×10", objectName="variant_step10", clicked=lambda: self.step(10))
         self.undo_button = QPushButton("Undo", objectName="variant_undo", clicked=lambda: self.step(-1))
+        self.run_button = QPushButton("Run to end", objectName="variant_run")  # the feature runs it on a worker
         self.merges = QListWidget(objectName="variant_merges")
         self.progress = QProgressBar(objectName="variant_progress", visible=False)
         self.cancel_button = QPushButton("Cancel", objectName="variant_cancel", visible=False, clicked=on_cancel)
@@ -82,7 +83,7 @@ class VariantsTab(QWidget):
         lay.addWidget(QLabel("<b>Runs and their branches</b>"))
         lay.addWidget(self.tree, 1)
         buttons = QHBoxLayout()
-        for b in (self.step_button, self.step10_button, self.undo_button):
+        for b in (self.step_button, self.step10_button, self.undo_button, self.run_button):
             buttons.addWidget(b)
         lay.addLayout(buttons)
         lay.addWidget(self.progress)
@@ -182,9 +183,9 @@ class VariantsTab(QWidget):
     def _show_merges(self) -> None:
         run = self.selected()
         self.merges.clear()
-        branch = run is not None and run.parent is not None
-        for b in (self.step_button, self.step10_button, self.undo_button):
-            b.setEnabled(branch)
+        branch = run is not None and run.parent is not None and not run.timeline.is_moving
+        for b in (self.step_button, self.step10_button, self.undo_button, self.run_button):
+            b.setEnabled(branch and not self.progress.isVisible())
         if run is None:
             return
         tl, base = run.timeline, run.transition or 0
@@ -208,3 +209,4 @@ class VariantsTab(QWidget):
         self.progress.setFormat(f"{text} %p%")
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
+        self._show_merges()  # the step buttons: off while a branch is made or run
