@@ -11,7 +11,8 @@ Families: ``merges`` (tokenizer.json, vocab.json + merges.txt, trained here, ``<
 models): ``segment``'s heap order, one step per merge fired (the leftmost of equal ranks first);
 ``tiktoken``: ``byte_pair_bounds`` (rank of the concatenated bytes; the step's ``rank`` is the
 position of the merge that makes that token in the recovered merge list); ``seed000-greedy``: seed
-000's table-value loop, which is not ranked merging (said in each word's note).
+000's table-value loop, which is not ranked merging (said in each word's note); ``picky``: PickyBPE's
+event replay (:mod:`bpe_core.encoding.picky`): each merge that fires and each removal that splits.
 
 >>> from bpe_core.model import BPEModel
 >>> m = BPEModel(unit="chars", tokens=["l", "o", "w", "lo", "low"], merges=[(0, 1), (3, 2)])
@@ -45,6 +46,8 @@ class Step:
     tokens: Tuple[str, ...]
     #: tiktoken: the byte rank of the result; seed 000: the table value that picked the pair
     score: Optional[int] = None
+    #: PickyBPE: this step is a removal right after merge ``rank``: ``left`` split into ``result``'s tokens
+    removed: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,8 @@ class WordExplanation:
         return {
             "word": self.word, "start": self.start, "end": self.end, "special": self.special,
             "units": list(self.units), "unit_ids": list(self.unit_ids),
-            "steps": [{"rank": s.rank, "left": s.left, "right": s.right, "tokens": list(s.tokens)}
-                      for s in self.steps],
+            "steps": [{"rank": s.rank, "left": s.left, "right": s.right, "tokens": list(s.tokens),
+                       **({"removed": True} if s.removed else {})} for s in self.steps],
             "tokens": list(self.tokens), "ids": list(self.ids), "why_stop": self.why_stop,
             "pairs": [{"left": p.left, "right": p.right, "rank": p.rank, "reason": p.reason} for p in self.pairs],
             **({"note": self.note} if self.note else {})}
@@ -136,6 +139,8 @@ def _explainer(model: BPEModel, text: str, merges_limit: Optional[int]
         word = _Seed000(model).word
     elif model.algorithm == "tiktoken":
         pieces, word = enc.pieces(text), _Tiktoken(model, enc).word
+    elif model.algorithm == "picky":
+        pieces, word = enc.pieces(text), _Picky(model, enc).word
     else:
         pieces, word = enc.pieces(text), _Merges(model, enc).word
 
@@ -238,6 +243,44 @@ class _Merges:
 def _parts(m: BPEModel, rank1: int) -> str:
     a, b = m.merges[rank1 - 1]
     return f"{m.display(a)!r} + {m.display(b)!r}"
+
+
+class _Picky:
+    """PickyBPE's event replay, logged: a merge step, or a removal step (``removed``: ``left`` split into
+    ``result``); a word that is a present token is taken whole."""
+
+    def __init__(self, model: BPEModel, enc: Encoder) -> None:
+        from bpe_core.encoding.picky import PickyReplay
+        self.model, self.enc, self.replay = model, enc, PickyReplay(model, enc.merges_limit)
+
+    def word(self, p: Piece) -> WordExplanation:
+        from bpe_core.encoding.picky import replay
+        m, r = self.model, self.replay
+        ids, spans, drops = self.enc.start_ids(p.text, p.suffix)
+        units = _shown_units(m, p.text, ids, spans)
+        whole = r.whole(ids) if ids and not drops else None
+        if whole is not None:
+            why = "the word is itself a present token: PickyBPE's encoder takes it whole, no event runs"
+            return WordExplanation(p.text, p.start, p.end, False, tuple(units), tuple(ids), (), (whole,),
+                                   (m.display(whole),), (), why, why)
+        log: List[Tuple[int, List[int]]] = []
+        final = replay(ids, r.merge_at, r.split_at, r.events, log)
+        steps, before = [], ids
+        for e, after in log:
+            kind, what, new = r.events[e]
+            names = tuple(_shown_units(m, p.text, after, [(0, 0)] * len(after)))
+            if kind == "m":
+                at = next(k for k in range(len(before) - 1) if (before[k], before[k + 1]) == what)
+                steps.append(Step(r.rank_of[e], m.display(what[0]), m.display(what[1]), m.display(new),  # type: ignore
+                                  at, tuple(after), names))
+            else:
+                steps.append(Step(r.rank_of[e], m.display(what), "", " ".join(m.display(i) for i in new),  # type: ignore
+                                  before.index(what), tuple(after), names, removed=True))  # type: ignore[arg-type]
+            before = after
+        names = list(steps[-1].tokens) if steps else units
+        why = "no later merge of two neighbours and no later removal of one of these tokens"
+        return WordExplanation(p.text, p.start, p.end, False, tuple(units), tuple(ids), tuple(steps),
+                               tuple(final), tuple(names), (), why if len(final) > 1 else "one token")
 
 
 class _Tiktoken:

@@ -84,6 +84,8 @@ class PickyReplay:
         for e, (kind, what, _) in enumerate(events):
             table = self.merge_at if kind == "m" else self.split_at
             table.setdefault(what, []).append(e)  # type: ignore[arg-type]
+        #: each event's merge rank (0-based): the merge itself, or the merge a removal came right after
+        self.rank_of = [n - 1 for n in _running_ranks(events)]
         self.size = self._sizes(model)
         self._prefix = len(model.continuing_subword_prefix)
 
@@ -100,7 +102,7 @@ class PickyReplay:
         """A word's tokens and spans from its initial ids and spans (:meth:`Encoder.start_ids`)."""
         if not ids:
             return ids, spans, drops
-        whole = self._whole(ids) if not drops else None
+        whole = self.whole(ids) if not drops else None
         if whole is not None:
             return [whole], [(spans[0][0], spans[-1][1])], drops
         out = replay(ids, self.merge_at, self.split_at, self.events)
@@ -113,7 +115,7 @@ class PickyReplay:
             k += n
         return out, result_spans, drops
 
-    def _whole(self, ids: List[int]) -> Optional[int]:
+    def whole(self, ids: List[int]) -> Optional[int]:
         """The present token that is the whole word, if any (the reference's shortcut)."""
         tokens = self.model.tokens
         if min(ids) < 0:
@@ -128,10 +130,18 @@ class PickyReplay:
         return tid if tid is not None and tid in self.present else None
 
 
+def _running_ranks(events: Sequence[Event]) -> List[int]:
+    out, n = [], 0
+    for kind, _, _ in events:
+        n += kind == "m"
+        out.append(n)
+    return out
+
+
 def replay(ids: List[int], merge_at: Dict[Tuple[int, int], List[int]], split_at: Dict[int, List[int]],
-           events: Sequence[Event]) -> List[int]:
+           events: Sequence[Event], log: Optional[List[Tuple[int, List[int]]]] = None) -> List[int]:
     """``picky_tokenize.BPEModel._encode_word_by_events`` over ids: apply the earliest applicable event
-    (not before the last one applied) until none applies.
+    (not before the last one applied) until none applies. ``log`` gets (event index, ids after it) per event.
 
     >>> replay([0, 1, 0], {(0, 1): [0]}, {2: [1]}, [("m", (0, 1), 2), ("s", 2, (0, 1))])
     [0, 1, 0]
@@ -158,6 +168,8 @@ def replay(ids: List[int], merge_at: Dict[Tuple[int, int], List[int]], split_at:
         kind, what, new = events[best]
         if kind == "s":
             toks = [x for t in toks for x in (new if t == what else (t,))]  # type: ignore[union-attr]
+            if log is not None:
+                log.append((best, toks))
             continue
         out, i, n = [], 0, len(toks)
         while i < n:
@@ -168,3 +180,5 @@ def replay(ids: List[int], merge_at: Dict[Tuple[int, int], List[int]], split_at:
                 out.append(toks[i])
                 i += 1
         toks = out  # type: ignore[assignment]
+        if log is not None:
+            log.append((best, toks))
