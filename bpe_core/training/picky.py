@@ -28,6 +28,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.base.merge import expand_pair
 from bpe_core.training.pairs import MASK, SHIFT
+from bpe_core.training.rules import pair_filter
 from bpe_core.training.table_order import TableOrder
 from bpe_core.types import Removal
 
@@ -235,9 +236,12 @@ def rules_of(trainer):
 
 def refusal(trainer) -> Optional[Callable[[int, int], bool]]:
     """Which pairs (left id, right id) ``trainer`` never merges: PickyBPE never counts a pair with a special
-    (its ``<UNK>`` stands in the words); None: none refused. (SuperBPE's :func:`pair_filter` is not asked
-    here: its module builds on the trainer, and the trainer would import it back.)"""
+    (its ``<UNK>`` stands in the words), and a rule's :func:`~bpe_core.training.rules.pair_filter` refuses
+    some (SuperBPE's stage 2: more than 4 words, a colon before a space); None: none refused."""
     specials = set(trainer.specials.values()) if trainer.config.variant == "picky" else set()
+    allowed, tokens = pair_filter(trainer.config), trainer._tokens
+    if allowed is not None:
+        return lambda left, right: not allowed(tokens[left], tokens[right])
     if not specials:
         return None
     return lambda left, right: left in specials or right in specials
