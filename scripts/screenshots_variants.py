@@ -54,8 +54,10 @@ def render_superbpe(sc, outdir: Path) -> list[Path]:
         window.findChild(type(window.open_action), "action_continue_superbpe").trigger()
         sc._until(lambda: not feature.calls.busy, 120_000)
     tab = feature.tab
-    for run in feature.runs()[1:]:
-        run.timeline.step(5000)  # to the vocabulary size
+    for run in feature.runs()[1:]:  # each branch: Run to end (the vocabulary size)
+        tab.set_runs(feature.runs(), select=run.id)
+        tab.run_button.click()
+        sc._until(lambda: feature.runner is None, 120_000)
     session.run_to_target()
     sc._until(lambda: not session.is_running, 120_000)
     tab.set_runs(feature.runs(), select="r3")
