@@ -46,3 +46,21 @@ def test_a_trainer_run_writes_and_encodes_as_the_reference(case):
     encoder = Encoder(model)
     lines = case["text"].split("\n")[:-1]
     assert [" ".join(t.raw for t in encoder.encode(line).tokens) for line in lines] == case["encoding"]
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "char-whitespace", "char-hf"])
+def test_the_encoder_gives_each_training_word_the_trainers_own_segmentation(preset):
+    """On any preset (bytes, a separate </w>, HF characters), a picky run's model encodes every word it was
+    trained on as the run left it, removals included."""
+    from pathlib import Path
+    from bpe_core import make_config
+    from bpe_core.pipelines.chain import Pipeline
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")[:20000]
+    config = make_config(preset, variant="picky", ios_threshold=0.6)
+    trainer = Trainer(dict(Counter(Pipeline(config).words(text))), config)
+    trainer.run(merges=300)
+    model = trainer.model()
+    assert model.algorithm == "picky" and len(model.removals) >= 20
+    encoder = Encoder(model)
+    assert [encoder.encode_ids(w) for w in trainer.words] == [list(trainer.segmentation(i))
+                                                              for i in range(len(trainer.words))]
