@@ -6,7 +6,7 @@
   run, the t = 800 branch's superword merges, one row per run and the four curves of bytes per token;
 * ``parity_vs_plain.png`` — six languages of tests/data/parallel (English, Russian, Greek, Hindi, Korean,
   Chinese), 800 merges each: plain BPE (the window's run, all files as one corpus; cost = tokens of each
-  language's file) against parity-aware BPE (bpe_core.variants.parity_run, the reference's reading; cost =
+  language's file) against parity-aware BPE (bpe_core.variants.parity_run, the preset's reading; cost =
   the reference's own measure on its dev text, here the training text itself), one row each with the tokens
   per language. The parity run is opened on the Workbench by this script (the app opens one in place of
   the window's run, through the training settings).
@@ -91,7 +91,10 @@ def render_parity(sc, outdir: Path) -> list[Path]:
     sc.wait_for(session.corpus_loaded, session.error_raised)
     _seek(sc, session, 800)
     bench = session.workbench.bench
-    timeline = open_parity_timeline(str(folder), make_config("gpt2", variant="parity", num_merges=800))
+    # the preset's reading (gpt2's words and bytes, the reference's merge rule): the same text as the plain run's,
+    # so bytes per token compare (the reference's own reading adds a space before every piece)
+    timeline = open_parity_timeline(str(folder), make_config("gpt2", variant="parity", num_merges=800),
+                                    reading="preset")
     timeline.step(800)
     bench.add_run(TrainingRun(bench.new_run_id(), RunCorpus(tuple(files)), timeline), select=False)
     window.findChild(type(window.open_action), "action_compare_variants").trigger()

@@ -3,7 +3,9 @@ current merge, the figures a reader compares - bytes per token, tokens per word 
 and dead on the run's corpus, tokens removed by a training rule, the cost per language - and its curve of
 bytes per token over the merge index.
 
-Everything is read from the run's own records: its words and their segmentations at the position (what
+Bytes are the UTF-8 bytes of the run's words as the run read its corpus (a reading that adds a space
+before each piece, as parity-aware BPE's reference reading does, counts those spaces too: compare runs that
+read the text alike). Everything is read from the run's own records: its words and their segmentations at the position (what
 the run's rules made of the corpus: PickyBPE's removals and SuperBPE's superwords included), its merges'
 statistics (``MergeStep.stats.total_tokens`` after each merge: the curve, without a recount), its
 removals. A continuation (SuperBPE's stage 2 from merge t) counts its merge index from the parent's:
