@@ -626,7 +626,7 @@ def render_word_history(outdir: Path) -> list[Path]:
 
 #: the views ``--only`` renders one of (each branch of main() below)
 ONLY = ("training", "presenter", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table", "explain",
-        "variants")
+        "variants", "picky")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -703,6 +703,10 @@ def main(argv=None) -> int:
         from screenshots_variants import render_variants
 
         written += render_variants(sys.modules[__name__], outdir)
+    if args.only in (None, "picky"):  # picky_removals.png: scripts/screenshots_picky.py
+        from screenshots_picky import render_picky
+
+        written += render_picky(sys.modules[__name__], outdir)
     for path in written:
         if args.theme != "system" and path.suffix == ".png":
             path = path.replace(path.with_name(f"{path.stem}_{args.theme}{path.suffix}"))

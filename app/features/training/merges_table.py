@@ -258,6 +258,8 @@ class MergesTable(QWidget):
         # not ResizeToContents: that asks data() of up to 1,000 rows on every scroll (9 ms a step)
         header.setSectionResizeMode(MergesModel.RANK, QHeaderView.Fixed)
         header.resizeSection(MergesModel.RANK, self.view.fontMetrics().horizontalAdvance("88,888") + 12)
+        self._size_removed_column()
+        self.model.modelReset.connect(self._size_removed_column)
         self.view.clicked.connect(self._on_view_clicked)
         self.view.activated.connect(self._on_view_clicked)  # Enter on a row
         layout = QVBoxLayout(self)
@@ -267,6 +269,15 @@ class MergesTable(QWidget):
         layout.addWidget(self.view)
         session.steps_applied.connect(self._follow)
         session.steps_undone.connect(self._follow)
+
+    def _size_removed_column(self) -> None:
+        """A run that removes tokens: its "removed" column as wide as a typical label (at most 2/5 of the
+        table; the user may drag it), the others stretched."""
+        if self.model.columnCount() > MergesModel.REMOVED:
+            header = self.view.horizontalHeader()
+            header.setSectionResizeMode(MergesModel.REMOVED, QHeaderView.Interactive)
+            label = self.view.fontMetrics().horizontalAdvance("✂ ·abc → · abc (IoS 0.93)") + 12
+            header.resizeSection(MergesModel.REMOVED, min(label, max(80, self.view.viewport().width() * 2 // 5)))
 
     def _on_view_clicked(self, index: QModelIndex) -> None:
         self.seek_requested.emit(index.data(RANK_ROLE))
