@@ -123,7 +123,13 @@ def picky_text(model: BPEModel) -> str:
 
 
 def write_picky(model: BPEModel, path) -> None:
+    """Write the model file; refused for a model whose words are not ``picky_tokenize.py``'s (the file has no
+    pipeline: read back, or by the reference, it would cut text otherwise and encode differently)."""
     from bpe_core.formats.atomic import atomic_write_text
+    if not isinstance(model.pipeline, PickyWords):
+        raise BPELensError("PickyBPE's model file cuts text as picky_tokenize.py does (whitespace words, each "
+                           f"'▁' + word); this vocabulary ({model.name or model.source_format}) cuts it with its "
+                           "own pipeline, which the file cannot hold: save as native instead")
     atomic_write_text(path, picky_text(model))
 
 

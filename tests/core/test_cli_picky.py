@@ -30,3 +30,14 @@ def test_convert_a_picky_model_with_removals_to_tokenizer_json_says_why(tmp_path
     assert main(["convert", str(tmp_path / "v.json"), str(tmp_path / "t.json"), "--to", "tokenizer.json"]) != 0
     err = capsys.readouterr().err
     assert "error: " in err and "cannot split a removed token" in err and not (tmp_path / "t.json").exists()
+
+
+def test_a_model_with_its_own_pipeline_is_not_written_as_the_references_file(tmp_path, capsys):
+    """The reference's file holds no pipeline: a run on a preset (char-hf) would encode otherwise there."""
+    (tmp_path / "c.txt").write_text("the lower newest widest low low lower tower\n" * 30, encoding="utf-8")
+    assert main(["train", str(tmp_path / "c.txt"), "--preset", "char-hf", "--variant", "picky", "--ios-threshold",
+                 "0.6", "--merges", "20", "-q", "-o", str(tmp_path / "v.json")]) == 0
+    capsys.readouterr()
+    assert main(["convert", str(tmp_path / "v.json"), str(tmp_path / "model.json"), "--to", "picky"]) != 0
+    err = capsys.readouterr().err
+    assert "picky_tokenize.py" in err and "save as native" in err and not (tmp_path / "model.json").exists()
