@@ -1,4 +1,5 @@
-"""The standalone PickyTrainer's run as a BPEModel, and so as the reference's model file.
+"""PickyBPE runs as models the reference's model file holds: the fast Trainer set up as the reference trains
+(:func:`reference_trainer`, :func:`reference_model`) and the standalone PickyTrainer's run.
 
 A thin wrapper: the model file has one home, :mod:`bpe_core.formats.picky_file` (written from and read
 into a BPEModel of algorithm ``"picky"``), and the encoder one too, :mod:`bpe_core.encoding.picky`.
@@ -39,6 +40,34 @@ def trainer_model(trainer: "PickyTrainer") -> BPEModel:
     return BPEModel(unit="chars", tokens=tokens, merges=merges, specials=specials, pipeline=PickyWords(),
                     algorithm="picky", unk_id=specials.get("<UNK>"), removals=removals,
                     extras={"token_freqs": list(trainer.freq)})
+
+
+def reference_trainer(text: str, vocab_size: int, threshold: float):
+    """The fast Trainer set up as ``bpe_trainer.py`` trains: its words (``▁`` + each whitespace word, in
+    first-seen order), its four specials first, characters in first-seen order, its pair-table tie order,
+    PickyBPE with τ = ``threshold``. The reference's character coverage is not applied (every character is
+    kept: its coverage 1.0). :func:`reference_model` makes the run's model the reference's file can hold.
+
+    >>> t = reference_trainer("aaab aaab aab", vocab_size=10, threshold=0.5)
+    >>> _ = t.run(); [t.display(s.new_id) for s in t.history]
+    ['aa', '▁aa', 'ab', '▁aaab', 'aa', '▁aa', '▁aab']
+    """
+    from collections import Counter
+    from bpe_core.formats.picky_file import SPECIALS, WHITESPACE
+    from bpe_core.training.trainer import Trainer
+    from bpe_core.types import TrainerConfig
+    config = TrainerConfig(variant="picky", ios_threshold=threshold, tie_break="table-order",
+                           alphabet_order="first-seen", special_tokens=SPECIALS, vocab_size=vocab_size,
+                           min_frequency=0)
+    return Trainer({WHITESPACE + w: c for w, c in Counter(text.split()).items()}, config)
+
+
+def reference_model(trainer) -> BPEModel:
+    """A :func:`reference_trainer` run's model with ``picky_tokenize.py``'s words: it encodes as the reference
+    and writes as its model file (``write_vocabulary(model, path, "picky")``)."""
+    model = trainer.model()
+    model.pipeline, model.unk_id, model.algorithm = PickyWords(), model.specials.get("<UNK>"), "picky"
+    return model
 
 
 def model_dict(trainer: "PickyTrainer") -> dict:

@@ -1,5 +1,5 @@
 """The Trainer's picky rule (``TrainerConfig(variant="picky")``) gives a model that writes and encodes as the
-reference: on the goldens' small texts (tests/data/variants/picky/small.json, made by pchizhov/picky_bpe), the
+reference: set up as the reference trains (``variants.picky_model.reference_trainer``), on the goldens' small texts (tests/data/variants/picky/small.json, made by pchizhov/picky_bpe), the
 reference's words (``▁`` + each whitespace word, first-seen order, its four specials first), stepped through
 the reference's merges (its choices at ties that set order decided), give the reference's removals, its model
 file byte for byte (``picky_text(Trainer.model())``) and ``picky_tokenize.py``'s encoding.
@@ -16,18 +16,15 @@ from collections import Counter
 import pytest
 
 from bpe_core.encoding.encoder import Encoder
-from bpe_core.formats.picky_file import SPECIALS, PickyWords, picky_text
+from bpe_core.formats.detect import write_vocabulary
+from bpe_core.formats.picky_file import picky_text
 from bpe_core.training.trainer import Trainer
-from bpe_core.types import TrainerConfig
+from bpe_core.variants.picky_model import reference_model, reference_trainer
 from .test_picky_model import PICKY, SMALL
 
 
 def reference_run(case: dict) -> Trainer:
-    words = {"▁" + w: c for w, c in Counter(case["text"].split()).items()}
-    config = TrainerConfig(variant="picky", ios_threshold=case["threshold"], tie_break="table-order",
-                           alphabet_order="first-seen", special_tokens=SPECIALS, vocab_size=case["vocab_size"],
-                           min_frequency=0)
-    trainer = Trainer(words, config)
+    trainer = reference_trainer(case["text"], case["vocab_size"], case["threshold"])
     removed = []
     for e in case["events"]:
         if e[0] == "m":
@@ -39,10 +36,11 @@ def reference_run(case: dict) -> Trainer:
 
 
 @pytest.mark.parametrize("case", SMALL, ids=[str(c["seed"]) for c in SMALL])
-def test_a_trainer_run_writes_and_encodes_as_the_reference(case):
-    model = reference_run(case).model()
-    model.pipeline, model.unk_id, model.algorithm = PickyWords(), 1, "picky"  # the reference's own words
+def test_a_trainer_run_writes_and_encodes_as_the_reference(case, tmp_path):
+    model = reference_model(reference_run(case))
     assert hashlib.sha256(picky_text(model).encode("utf-8")).hexdigest() == case["model_sha256"]
+    write_vocabulary(model, tmp_path / "model.json", "picky")
+    assert hashlib.sha256((tmp_path / "model.json").read_bytes()).hexdigest() == case["model_sha256"]
     encoder = Encoder(model)
     lines = case["text"].split("\n")[:-1]
     assert [" ".join(t.raw for t in encoder.encode(line).tokens) for line in lines] == case["encoding"]
