@@ -146,3 +146,21 @@ def test_a_branch_runs_to_its_end_on_a_worker(user_window, qtbot):
     child = window.variants_feature.runs()[1]
     assert reached == 100 + child.timeline.merge_count and child.timeline.stop_reason is not None
     assert reached > 100 and session.merge_count == 100  # the run itself did not move
+
+
+def test_a_branch_made_while_another_corpus_loads_is_not_attached_to_it(user_window, qtbot, small_corpus):
+    from PySide6.QtWidgets import QTreeWidget
+
+    window = user_window()
+    session = window.session
+    session.seek(50)
+    qtbot.waitUntil(lambda: session.merge_count == 50 and not session.is_running, timeout=60000)
+    feature = window.variants_feature
+    _action(window, "continue_superbpe").trigger()
+    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
+        session.load_corpus(str(small_corpus))
+    qtbot.waitUntil(lambda: not feature.busy, timeout=60000)
+    tree = feature.tab.findChild(QTreeWidget, "variant_branches")
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=10000)
+    assert tree.topLevelItem(0).childCount() == 0 and "at merge 0" in tree.topLevelItem(0).text(0)
+    assert [r.id for r in session.workbench.bench.runs] == ["r1"]

@@ -92,8 +92,8 @@ class VariantsFeature:
 
     def _on_continued(self, parent: TrainingRun, k: int, timeline) -> None:
         self._busy("")
-        if self.bench.runs and parent.id not in {r.id for r in self.bench.runs}:
-            return  # another corpus was loaded meanwhile
+        if self.session.workbench.run is not parent:
+            return  # another corpus was loaded meanwhile (its run may have the same id)
         child = TrainingRun(self.bench.new_run_id(), parent.corpus, timeline, parent.refs, parent=parent.id,
                             transition=k)
         self.bench.add_run(child, select=False)  # the training panes stay on the run
