@@ -116,15 +116,35 @@ class ParityStep:
 
 
 def _merge_word(w: tuple, a: str, b: str) -> tuple:
-    out, i = [], 0
-    while i < len(w):
-        if i + 1 < len(w) and w[i] == a and w[i + 1] == b:
-            out.append(a + b)
-            i += 2
-        else:
-            out.append(w[i])
-            i += 1
-    return tuple(out)
+    """``w`` with every ``a b`` merged (left to right, without overlap), and the change of its pair counts:
+    only the pairs at the merged places change (old pairs at j-1, j, j+1 of each merge at j go; new pairs at
+    t-1, t of each merged token at t come), every other pair maps one to one."""
+    out: list = []
+    i, n, js, ts = 0, len(w), [], []
+    ab = a + b
+    try:
+        while True:
+            j = w.index(a, i)
+            if j + 1 < n and w[j + 1] == b:
+                out.extend(w[i:j])
+                js.append(j)
+                ts.append(len(out))
+                out.append(ab)
+                i = j + 2
+            else:
+                out.extend(w[i:j + 1])
+                i = j + 1
+    except ValueError:
+        out.extend(w[i:])
+    new, m = tuple(out), len(out)
+    delta: dict = {}
+    for x in {x for j in js for x in (j - 1, j, j + 1) if 0 <= x < n - 1}:
+        p = (w[x], w[x + 1])
+        delta[p] = delta.get(p, 0) - 1
+    for x in {x for t in ts for x in (t - 1, t) if 0 <= x < m - 1}:
+        p = (new[x], new[x + 1])
+        delta[p] = delta.get(p, 0) + 1
+    return new, delta
 
 
 class _Table:
@@ -158,6 +178,24 @@ class _Table:
             if sign > 0:
                 self.where.setdefault(p, set()).add(k)
 
+    def _shift(self, k, new, delta, sign, f) -> None:
+        """Row ``k`` becomes ``new``; its pair counts move by ``sign`` times ``delta`` (see _merge_word)."""
+        pairs, width = self.pairs, self.width
+        for p, d in delta.items():
+            d *= sign
+            if d:
+                c = pairs.get(p)
+                if c is None:
+                    c = pairs[p] = [0] * width
+                for i in range(width):
+                    c[i] += d * f[i]
+                if d > 0:
+                    self.where.setdefault(p, set()).add(k)
+        shrink = len(self.words[k][0]) - len(new)
+        for i in range(len(self.lengths)):
+            self.lengths[i] -= shrink * f[i]
+        self.words[k][0] = new
+
     def merge(self, pair: tuple) -> tuple:
         """Merge ``pair`` in every word; returns the undo record: (rows changed with their old words, the
         pair's dropped count vector)."""
@@ -165,15 +203,11 @@ class _Table:
         changed = []
         for k in sorted(self.where.pop(pair, ())):
             w, f = self.words[k]
-            new = _merge_word(w, a, b)
-            if new == w:
+            new, delta = _merge_word(w, a, b)
+            if len(new) == len(w):
                 continue
             changed.append((k, w))
-            self._add(k, w, f, -1)
-            self._add(k, new, f, 1)
-            for i in range(len(self.lengths)):
-                self.lengths[i] -= (len(w) - len(new)) * f[i]
-            self.words[k][0] = new
+            self._shift(k, new, delta, 1, f)
         return changed, self.pairs.pop(pair, None)
 
     def unmerge(self, pair: tuple, record: tuple) -> None:
@@ -185,11 +219,7 @@ class _Table:
         gone = set()
         for k, old in reversed(changed):
             new, f = self.words[k]
-            self._add(k, new, f, -1)
-            self._add(k, old, f, 1)
-            for i in range(len(self.lengths)):
-                self.lengths[i] += (len(old) - len(new)) * f[i]
-            self.words[k][0] = old
+            self._shift(k, old, _merge_word(old, *pair)[1], -1, f)
             gone.update(zip(new, new[1:]))
         for p in gone:
             c = self.pairs.get(p)

@@ -276,3 +276,26 @@ def test_branches_over_a_parity_timeline():
     assert [(s.left, s.right) for s in tl.history] == [(s.left, s.right) for s in fresh.history]
     br.switch(0)
     assert [(s.left, s.right) for s in tl.steps][:6] == main
+
+
+def test_a_merge_recounts_only_the_pairs_at_its_places():
+    """Work counted, not timed: the pair-count change of a merged word names only the pairs next to the merge,
+    however long the word (long words are common: a Chinese sentence is one piece)."""
+    from collections import Counter
+
+    from bpe_core.variants.parity import _merge_word
+    sizes = []
+    for n in (10, 1000):
+        w = tuple("cd" * n) + ("a", "b") + tuple("ef" * n)
+        new, delta = _merge_word(w, "a", "b")
+        exact = Counter(zip(new, new[1:]))
+        exact.subtract(Counter(zip(w, w[1:])))
+        assert {p: d for p, d in delta.items() if d} == {p: d for p, d in exact.items() if d}
+        sizes.append(len(delta))
+    assert sizes == [5, 5]  # (d, a) (a, b) (b, e) go, (d, ab) (ab, e) come
+    w = ("a", "b", "a", "b", "b", "a", "b")
+    new, delta = _merge_word(w, "a", "b")
+    exact = Counter(zip(new, new[1:]))
+    exact.subtract(Counter(zip(w, w[1:])))
+    assert new == ("ab", "ab", "b", "ab") and {p: d for p, d in delta.items() if d} == \
+        {p: d for p, d in exact.items() if d}
