@@ -299,3 +299,23 @@ def test_a_merge_recounts_only_the_pairs_at_its_places():
     exact.subtract(Counter(zip(w, w[1:])))
     assert new == ("ab", "ab", "b", "ab") and {p: d for p, d in delta.items() if d} == \
         {p: d for p, d in exact.items() if d}
+
+
+def test_preset_reading_on_gpt2_encodes_its_words_and_writes_a_tokenizer_json():
+    tokenizers = pytest.importorskip("tokenizers")
+    from bpe_core.formats.writers import tokenizer_json_dict
+    from bpe_core.presets import make_config
+    from bpe_core.corpus.counting import count_words_in_texts
+    cfg = make_config("gpt2", variant="parity", vocab_size=None, num_merges=80)
+    texts = {x: _slice(x, (1, 12)).decode("utf-8") for x in ("eng", "rus", "hin")}
+    dev = {x: _slice(x, (76, 80)).decode("utf-8") for x in texts}
+    t = ParityTrainer({x: count_words_in_texts([v], cfg) for x, v in texts.items()}, cfg,
+                      dev={x: count_words_in_texts([v], cfg) for x, v in dev.items()}, reading="preset")
+    t.run()
+    model = t.model()
+    assert t.initial_vocab_size == 257 and model.specials == {"<|endoftext|>": 0}
+    enc = Encoder(model)
+    assert all(enc.encode_ids(w) == list(t.segmentation(i)) for i, w in enumerate(t.words))
+    tok = tokenizers.Tokenizer.from_str(json.dumps(tokenizer_json_dict(model)))
+    for line in dev["hin"].splitlines()[:5]:
+        assert tok.encode(line, add_special_tokens=False).ids == enc.encode_ids(line)
