@@ -5,7 +5,7 @@ pair counts), but what a view shows at merge k needs far less: the segmentations
 screen. A merge record lists the words it changed (``MergeStep.changed_words``), so an index from word
 to the ranks that changed it answers "word i at merge k" by replaying at most one merge per change of
 that word on its initial segmentation, with :func:`~bpe_core.analysis.replay.merge_pair` — the same
-left-to-right merge the trainer applies.
+left-to-right merge the trainer applies, and then the step's removals (:func:`apply_step`).
 
 The index grows with the records added since it was last asked (~1 µs per changed word); the
 timeline feeds it as it publishes, a batch at a time, so a seek finds it ready.
@@ -106,10 +106,9 @@ class WordChanges:
         seg = self._initial[i]
         ranks = self._ranks.get(i, ())
         for rank in ranks[: bisect_right(ranks, k)] if ranks else ():
-            step = steps[rank - 1]
-            merged = merge_pair(list(seg), step.left, step.right, step.new_id)
-            if merged is not None:
-                seg = tuple(merged)
+            after = apply_step(seg, steps[rank - 1])
+            if after is not None:
+                seg = after
         return seg
 
 
@@ -118,12 +117,31 @@ def word_history(initial: Tuple[int, ...], history: Sequence[MergeStep]) -> List
     seg = initial
     out: List[Tuple[object, Tuple[int, ...]]] = [(None, seg)]
     for step in history:
-        if step.left in seg:
-            new = merge_pair(list(seg), step.left, step.right, step.new_id)  # None: not in this word
+        if step.left in seg or step.removals:
+            new = apply_step(seg, step)  # None: the step did not change this word
             if new is not None:
-                seg = tuple(new)
+                seg = new
                 out.append((step, seg))
     return out
+
+
+def apply_step(seg: Sequence[int], step: MergeStep) -> Optional[Segmentation]:
+    """``seg`` after one step: its merge, left to right, then each of its removals (every occurrence of the
+    removed token replaced by its split), as the trainer applied them; None when the step left it unchanged.
+
+    >>> from bpe_core.types import Removal, TrainingStats
+    >>> st = TrainingStats(0, 0, 0, 0, 0)
+    >>> step = MergeStep(2, 3, 1, 4, "aa", "b", "aab", 1, True, (0, 1), (), (), st, (Removal(3, "aa", (0, 0), 2, 2),))
+    >>> apply_step((3, 1, 3), step), apply_step((3, 3), step), apply_step((0, 1), step)
+    ((4, 0, 0), (0, 0, 0, 0), None)
+    """
+    merged = merge_pair(list(seg), step.left, step.right, step.new_id)
+    out = merged
+    for r in step.removals:
+        cur = out if out is not None else seg
+        if r.token_id in cur:
+            out = [x for s in cur for x in (r.split if s == r.token_id else (s,))]
+    return None if out is None else tuple(out)
 
 
 def ranks_by_word(steps: Sequence[MergeStep]) -> Dict[int, List[int]]:
@@ -139,3 +157,13 @@ def ranks_by_word(steps: Sequence[MergeStep]) -> Dict[int, List[int]]:
             else:
                 got.append(rank)
     return out
+
+
+def with_removals(model, history: Sequence[MergeStep]):
+    """``model`` (extended by the records ``history``) with the records' removals: a PickyBPE run's model at
+    a merge the trainer is not at; the model itself when nothing was removed."""
+    removals = [(s.rank, r.token_id, r.split) for s in history for r in s.removals]
+    if not removals:
+        return model
+    from dataclasses import replace
+    return replace(model, removals=removals, algorithm="picky")
