@@ -47,6 +47,10 @@ def explanation_story(model: BPEModel, w: WordExplanation) -> Story:
     for s in w.steps:
         what = f"merge {s.rank + 1} (rank {s.rank})" if s.rank is not None else "table merge (no rank)"
         chips = _chips(model, s.ids, s.tokens)
+        if s.removed:  # PickyBPE: a token removed right after merge rank + 1, split again here
+            frames.append(Frame(f"removed after merge {s.rank + 1}: {before[s.at].text} split into {s.result}", chips))
+            before = chips
+            continue
         left, right, made = before[s.at].text, before[s.at + 1].text, chips[s.at]
         frames.append(Frame(f"{what}: {left} + {right} → {made.text}", chips, made.token_id))
         before = chips
