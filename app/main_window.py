@@ -17,7 +17,7 @@ from .features import install_features
 from .features.inspector import InspectorTab
 from .features.presenter import PresenterWindow
 from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
-                                TrainActions, WordsPane, bind)
+                                TrainActions, WordsPane, bind, start_rule_run)
 from .discard_questions import confirm_reset, discard_box, trained_merges
 from .file_kinds import is_vocabulary
 from .keys import key_lines
@@ -259,7 +259,7 @@ class MainWindow(QMainWindow):
                 and confirm_reset(self, s):
             s.decode_errors = dialog.decode_errors()
             save_decode_errors(self.settings, s.decode_errors)
-            s.set_config(dialog.config())
+            start_rule_run(self, dialog.config(), dialog.languages())  # a rule may need more than new settings
 
     def _on_preset_box_activated(self, name: str) -> None:
         if name != self.session.config.preset and confirm_reset(self, self.session):

@@ -1,0 +1,71 @@
+"""Starting a run of the training rule the settings chose (issue 26).
+
+Plain BPE and PickyBPE: the session loads the corpus again with the new settings. SuperBPE: the session trains
+stage 1 (plain BPE, the run's stop rules); when the run first reaches the transition point t it stops there
+(a run that went past it goes back to t) and Training → "Continue as SuperBPE from here" makes stage 2 as the
+run's branch (the variants feature). Parity-aware BPE: the session loads the languages (a folder of one file per
+language, or a word-count table) with a factory that makes the parity run's trainer.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+from bpe_core import BPELensError, TrainerConfig
+from bpe_core.workbench import parity_factory, stage_one
+
+from ..variants import continue_as_superbpe
+
+__all__ = ["start_rule_run"]
+
+
+def start_rule_run(window, config: TrainerConfig, languages: str = "") -> None:
+    """Restart ``window``'s session with ``config``'s training rule (``languages``: a parity run's source)."""
+    session = window.session
+    try:
+        if config.variant == "parity":
+            session.load_corpus(languages, config, factory=parity_factory(languages))
+        elif config.variant == "superbpe":
+            first = stage_one(config)
+            TransitionWatch(window, first, config.transition)
+            session.set_config(first)
+        else:
+            session.set_config(config)
+    except BPELensError as exc:
+        session.error_raised.emit(str(exc))
+
+
+class TransitionWatch(QObject):
+    """Stops a SuperBPE run's stage 1 at its transition point ``t`` and continues it as SuperBPE there, once;
+    it lets go when other settings are loaded."""
+
+    def __init__(self, window, config: TrainerConfig, t: int) -> None:
+        super().__init__(window)
+        self.window, self.config, self.t = window, config, t
+        s = window.session
+        self._signals = (s.steps_applied, s.steps_undone, s.run_finished, s.corpus_loaded)
+        for signal in self._signals:
+            signal.connect(self._check)
+
+    def _check(self, *_args) -> None:
+        s = self.window.session
+        if not s.is_loaded or s.is_loading:
+            return
+        if s.config != self.config:
+            self._done()  # other settings were loaded
+            return
+        k = s.merge_count
+        if k < self.t:
+            return
+        if s.is_running:
+            s.pause()  # run_finished comes back here
+            return
+        if k > self.t:
+            s.seek(self.t)
+            return
+        self._done()
+        continue_as_superbpe(self.window)
+
+    def _done(self) -> None:
+        for signal in self._signals:
+            signal.disconnect(self._check)
+        self.deleteLater()
