@@ -146,8 +146,11 @@ def first_occurrence(idx: PairIndex, key: int) -> Tuple[int, int]:
 def find_ties(trainer, *, limit: int = 200) -> Ties:
     """The pairs tied with the top count where ``trainer`` stands (at most ``limit`` of them).
 
-    One candidate is no tie (:attr:`Ties.is_tie` False); no pair at all gives no candidates.
+    One candidate is no tie (:attr:`Ties.is_tie` False); no pair at all gives no candidates. A trainer with a
+    tie rule of its own (parity-aware BPE's) answers itself, through its ``ties``.
     """
+    if hasattr(trainer, "ties"):
+        return trainer.ties(limit=limit)
     idx: PairIndex = trainer.pair_index
     tied = tied_pairs(idx)[:limit]
     cands = tuple(TieCandidate(k >> SHIFT, k & MASK, c, trainer.token(k >> SHIFT), trainer.token(k & MASK),

@@ -226,9 +226,15 @@ class ParityTrainer:
             raise IndexError(f"merge {k} has not been made")
         return self._initial_costs if k == 0 else self._known[k - 1].costs
 
-    @property
-    def pair_index(self):
-        raise BPELensError("the tie inspector does not apply to parity-aware BPE (its own tie rule)")
+    def ties(self, *, limit: int = 200):  # the tie inspector's (training.ties.find_ties asks for it)
+        from bpe_core.variants.parity_ties import parity_ties
+        return parity_ties(self, limit=limit)
+
+    def id_of_symbol(self, sym: str) -> int:
+        return self._ids[sym]
+
+    def words_of_row(self, k: int) -> List[int]:
+        return self._words_of_row[k]
 
     # -- stepping ------------------------------------------------------------------------------------
     def step(self, *, detail: bool = True, pair: Optional[Tuple[int, int]] = None) -> Optional[ParityMergeStep]:

@@ -319,3 +319,18 @@ def test_preset_reading_on_gpt2_encodes_its_words_and_writes_a_tokenizer_json():
     tok = tokenizers.Tokenizer.from_str(json.dumps(tokenizer_json_dict(model)))
     for line in dev["hin"].splitlines()[:5]:
         assert tok.encode(line, add_special_tokens=False).ids == enc.encode_ids(line)
+
+
+def test_the_tie_inspector_shows_the_references_rule():
+    g = _golden("base")
+    tied_steps = {step for step, _ in g["recount"]["ties"]}
+    tl = Timeline(ParityTrainer(_counts(g, "train"), _config("base"), dev=_counts(g, "dev")))
+    tl.watch_ties = True
+    for k in range(90):
+        ties = tl.ties_here()
+        assert ties.rule == "parity" and ties.is_tie == (k in tied_steps), k
+        if k in tied_steps:
+            assert len(ties.candidates) == dict(g["recount"]["ties"])[k]
+        assert [to_glyphs(ties.candidates[0].left_token), to_glyphs(ties.candidates[0].right_token)] == g["merges"][k]
+        assert set(ties.why) >= {"parity", "first-seen", "hf", "lexicographic"}
+        tl.step()
