@@ -9,7 +9,6 @@ from hypothesis import given, settings, strategies as st
 
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.formats.native import model_to_native, native_to_model, read_native, write_native
-from bpe_core.model import BPEModel
 from .test_picky_model import PICKY, encoded_lines, golden_model, held_lines
 
 
@@ -57,3 +56,21 @@ def test_any_picky_model_round_trips(text, threshold, size):
     assert back.extras["token_freqs"] == model.extras["token_freqs"]
     probe = text + " cab abc aaaa"
     assert Encoder(back).encode_ids(probe) == Encoder(model).encode_ids(probe)
+
+
+def test_a_byte_level_picky_run_round_trips(tmp_path):
+    """A Trainer run on the gpt2 preset (byte tokens, glyphs in the file) with removals."""
+    from collections import Counter
+    from bpe_core import make_config
+    from bpe_core.pipelines.chain import Pipeline
+    from bpe_core.training.trainer import Trainer
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")[:20000] + " naïve 日本語"
+    config = make_config("gpt2", variant="picky", ios_threshold=0.6)
+    trainer = Trainer(dict(Counter(Pipeline(config).words(text))), config)
+    trainer.run(merges=300)
+    model = trainer.model()
+    write_native(model, str(tmp_path / "v.json"))
+    back = read_native(str(tmp_path / "v.json"))
+    assert back.unit == "bytes" and back.removals == model.removals and len(back.removals) >= 20
+    assert back.extras["token_freqs"] == model.extras["token_freqs"]
+    assert Encoder(back).encode_ids(text) == Encoder(model).encode_ids(text)
