@@ -126,3 +126,23 @@ def test_why_this_split_lists_the_removal_that_split_the_word(picky):
         "merge 1 changed it: a + b → ab", "after merge 2: removed 'ab' (IoS 0.91): split into a b"]
     assert [f.caption for f in history_story(picky, 0).frames][1:] == [  # abc: the merge used its only 'ab'
         "merge 1 changed it: a + b → ab", "merge 2 changed it: ab + c → abc"]
+
+
+def test_why_this_split_of_a_picky_models_chip_names_the_removal(qapp):
+    """A picky model's word explained as the encode pane's chip click does: the removal step has its own caption
+    (not a merge of two neighbours), and the frames end at the encoder's tokens."""
+    from bpe_core import Trainer, make_config
+    from bpe_core.analysis import explain_at
+    from bpe_lens_app.features.explain.actions import explanation_story
+
+    config = make_config("char-whitespace", variant="picky", ios_threshold=0.6)
+    trainer = Trainer({"abc": 9, "abcab": 3}, config)  # ab + c → abc leaves abcab's second 'ab' alone
+    while trainer.step() is not None and not any(s.removals for s in trainer.history):
+        pass
+    model = trainer.model()
+    assert model.removals, "the rule removed nothing: the example is wrong"
+    word = explain_at(model, "abcab", 0)
+    story = explanation_story(model, word)
+    captions = [f.caption for f in story.frames]
+    assert any(c.startswith("removed ") and "split into" in c for c in captions), captions
+    assert [c.text for c in story.frames[-1].chips] == list(word.tokens)
