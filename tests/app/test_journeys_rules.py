@@ -73,3 +73,43 @@ def test_parity_from_the_settings_trains_the_languages(user_window, small_corpus
     assert window.merges.model.rowCount() == 3
     words = [window.words.model.index(r, 0).data() for r in range(window.words.model.rowCount())]
     assert any("ά" in w or "έ" in w or "ο" in w for w in words) and any("и" in w for w in words)
+
+
+def test_a_parity_runs_settings_reopen_with_its_languages(user_window, small_corpus, qtbot, monkeypatch, tmp_path):
+    """Reopened on a parity run, the settings show its languages: OK as they are is accepted (nothing restarts),
+    another folder restarts the run on it."""
+    folders = []
+    for name in ("one", "two"):
+        langs = tmp_path / name
+        (langs / "dev").mkdir(parents=True)
+        for lang in ("eng", "rus"):
+            text = (PARALLEL / f"{lang}.txt").read_text(encoding="utf-8")
+            (langs / f"{lang}.txt").write_text(text[:2000], encoding="utf-8")
+            (langs / "dev" / f"{lang}.txt").write_text(text[2000:2500], encoding="utf-8")
+        folders.append(str(langs))
+    window = user_window(str(small_corpus))
+
+    def parity(f) -> None:
+        f.rule.setCurrentIndex(f.rule.findText("Parity-aware BPE"))
+        f.languages.setText(folders[0])
+
+    _settings(window, qtbot, monkeypatch, parity)
+    seen = []
+
+    def look(dialog: SettingsDialog) -> int:
+        seen.append((dialog.rule_fields.rule.currentText(), dialog.rule_fields.languages.text()))
+        dialog.accept()
+        seen.append(dialog.error.text())
+        return dialog.result()
+
+    monkeypatch.setattr(SettingsDialog, "exec", look)
+    loads = []
+    window.session.loading_started.connect(loads.append)
+    window.settings_action.trigger()
+    assert seen == [("Parity-aware BPE", folders[0]), ""] and loads == []
+
+    def other(f) -> None:
+        f.languages.setText(folders[1])
+
+    _settings(window, qtbot, monkeypatch, other)
+    assert window.session.corpus.path == folders[1]

@@ -15,7 +15,13 @@ from bpe_core.workbench import parity_factory, stage_one
 
 from ..variants import continue_as_superbpe
 
-__all__ = ["start_rule_run"]
+__all__ = ["start_rule_run", "run_languages"]
+
+
+def run_languages(session) -> str:
+    """The languages' source of the session's parity-aware run ("" for other rules): the settings show it."""
+    corpus = session.corpus
+    return corpus.path if corpus is not None and session.config.variant == "parity" else ""
 
 
 def start_rule_run(window, config: TrainerConfig, languages: str = "") -> None:
