@@ -22,9 +22,10 @@ __all__ = ["stage_one", "parity_factory"]
 
 def stage_one(config: TrainerConfig) -> TrainerConfig:
     """The settings a SuperBPE run trains with up to its transition point: plain BPE, the same stop rules (so
-    stage 2, continued from there, keeps them)."""
-    if config.variant != "superbpe" or config.transition is None:
-        raise BPELensError("a SuperBPE run needs variant 'superbpe' and a transition point")
+    stage 2, continued from there, keeps them). Raises :class:`BPELensError` for settings SuperBPE refuses."""
+    from bpe_core.training.superbpe import stage1_config
+
+    stage1_config(config)  # the core's checks: a preset SuperBPE cannot continue is refused here, in one line
     return replace(config, variant="bpe", transition=None)
 
 

@@ -65,3 +65,12 @@ def test_parity_without_languages_says_so_and_keeps_the_dialog(qtbot, tmp_path):
     dialog.rule_fields.languages.setText(str(tmp_path))
     qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok), Qt.LeftButton)
     assert not dialog.isVisible() and dialog.languages() == str(tmp_path)
+
+
+def test_superbpe_on_a_preset_it_cannot_continue_gets_the_cores_message(qtbot):
+    """char-whitespace adds an end-of-word symbol, which SuperBPE's stage 2 does not take: the dialog says so
+    in the core's words when OK is pressed, and stays open."""
+    dialog = _open(qtbot, make_config("char-whitespace"))
+    _choose(dialog, "SuperBPE")
+    qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok), Qt.LeftButton)
+    assert dialog.isVisible() and "SuperBPE" in dialog.error.text() and "\n" not in dialog.error.text()

@@ -24,6 +24,7 @@ from bpe_core.base import check_config, visible_whitespace
 from bpe_core.pipelines import Pipeline
 from bpe_core.pretokenize import PRETOKENIZERS, compile_user_pattern, get_pretokenizer, pattern_warnings
 from bpe_core.types import TIE_BREAKS
+from bpe_core.workbench import stage_one
 
 from ...widgets.theme import error_text_color, readable_on
 from .rule_fields import RuleFields
@@ -200,6 +201,8 @@ class SettingsDialog(QDialog):
             tie_break=self.tie_break.currentText(), **self.rule_fields.overrides())
         check_config(config)
         get_pretokenizer(config)  # a bad pattern is refused here, with the core's message
+        if config.variant == "superbpe":
+            stage_one(config)  # a preset SuperBPE cannot continue: the core's one line
         return config
 
     def languages(self) -> str:
