@@ -1,9 +1,9 @@
 """Journey (issue 26): under a new user's defaults, open a small corpus, choose PickyBPE τ 0.6 in the training
 settings, step until a removal happens, and see it in the merges table, the words pane and why-this-split;
-undo past it: it is gone; step again: it is back."""
+undo past it: it is gone; step again: it is back (the words pane and why-this-split read the core's word history,
+which replays each record's removals: helper P's a9a507b)."""
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
@@ -101,18 +101,6 @@ def test_picky_removals_in_the_merges_table_undone_and_redone(user_window, small
     assert gone <= _struck(window)
 
 
-def _core_history_shows_removals() -> bool:
-    """Whether the core's word history applies a record's removals (helper P's part of issue 26)."""
-    from bpe_core.training.word_changes import word_history
-    from bpe_core.types import MergeStep, Removal, TrainingStats
-
-    step = MergeStep(1, 0, 1, 3, "a", "b", "ab", 1, True, (0,), (), (), TrainingStats(1, 4, 0, 0, 0),
-                     (Removal(2, "c", (0, 1), 2, 2),))
-    return word_history((2,), [step])[-1][1] == (0, 1)
-
-
-@pytest.mark.skipif(not _core_history_shows_removals(),
-                    reason="the core's word history does not apply removals yet (helper P, issue 26)")
 def test_picky_removal_in_the_words_pane_and_why_this_split(user_window, small_corpus, qtbot, monkeypatch):
     window = _picky_run_to_a_removal(user_window, small_corpus, qtbot, monkeypatch)
     session, step = window.session, _action(window, "step")
