@@ -70,6 +70,7 @@ def _picky_run_to_a_removal(user_window, small_corpus, qtbot, monkeypatch):
     assert (session.config.variant, session.config.ios_threshold) == ("picky", 0.6)
     header = window.merges.model.headerData(MergesModel.REMOVED, Qt.Horizontal)
     assert header == "removed" and not window.merges.view.isColumnHidden(MergesModel.REMOVED)
+    assert "struck through" in window.merges.title.text()  # the pane says what the marks mean
 
     step = _action(window, "step")
     for n in range(1, 41):  # step until a removal happens

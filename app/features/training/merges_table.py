@@ -264,11 +264,20 @@ class MergesTable(QWidget):
         self.view.activated.connect(self._on_view_clicked)  # Enter on a row
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        title = QLabel("<b>Merges</b> — click a row to go to that merge; greyed rows were undone", wordWrap=True)
-        layout.addWidget(title)  # (wraps: its width never sets the window's least width on small screens)
+        self.title = QLabel(wordWrap=True)
+        self._retitle()
+        self.model.modelReset.connect(self._retitle)
+        layout.addWidget(self.title)  # (wraps: its width never sets the window's least width on small screens)
         layout.addWidget(self.view)
         session.steps_applied.connect(self._follow)
         session.steps_undone.connect(self._follow)
+
+    def _retitle(self) -> None:
+        """The pane's title; a run whose rule removes tokens also says what its marks mean."""
+        text = "<b>Merges</b> — click a row to go to that merge; greyed rows were undone"
+        if self.model.columnCount() > MergesModel.REMOVED:
+            text += "; ✂ a token removed after that merge, struck through while it is gone"
+        self.title.setText(text)
 
     def _size_removed_column(self) -> None:
         """A run that removes tokens: its "removed" column as wide as a typical label (at most 2/5 of the
