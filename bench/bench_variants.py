@@ -3,7 +3,8 @@
     python bench/bench_variants.py [--rounds 3] [--vocab-size 30000] [--transition 20000]
 
 The 17.6 MB corpus of bench/bench_train.py (built there if missing), the gpt2 preset. Each run is a fresh
-process (``--one plain|superbpe``) that times the whole training, counting included, with its stages;
+process (``--one plain|superbpe``) that times the whole training, counting included, with its stages
+(wall, and CPU of the process and its counting workers, steadier on a shared machine);
 plain and SuperBPE alternate (A B A B ...), and the medians are printed with the load average before each
 run. The reference (the authors' tokenizers fork) cannot run here: it needs crates.io to build.
 """
@@ -32,6 +33,8 @@ def one(kind: str, vocab: int, t: int) -> dict:
     from bpe_core.training.trainer import Trainer
     path = build_corpus()
     stages = {}
+    cpu0 = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+               for f in ("ru_utime", "ru_stime"))
     start = last = time.perf_counter()
 
     def lap(name: str) -> None:
@@ -67,7 +70,9 @@ def one(kind: str, vocab: int, t: int) -> dict:
         trainer.run()
         lap("stage 2 merges")
     total = time.perf_counter() - start
-    return {"kind": kind, "wall": round(total, 3), "stages": stages, "vocab": trainer.vocab_size,
+    cpu = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+              for f in ("ru_utime", "ru_stime"))  # the counting workers included
+    return {"kind": kind, "wall": round(total, 3), "cpu": round(cpu - cpu0, 3), "stages": stages, "vocab": trainer.vocab_size,
             "merges": len(trainer.model().merges), "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
 
 
@@ -94,11 +99,14 @@ def main() -> None:
             res = json.loads(done.stdout.strip().splitlines()[-1])
             res["load_before"] = before
             runs[kind].append(res)
-            print(f"round {r + 1} {kind:8s} wall {res['wall']:7.2f} s  load {before}  {res['stages']}  "
+            print(f"round {r + 1} {kind:8s} wall {res['wall']:7.2f} s  CPU {res['cpu']:7.2f} s  load {before}  "
+                  f"{res['stages']}  "
                   f"vocab {res['vocab']} merges {res['merges']} peak RSS {res['peak_rss_mb']} MB", flush=True)
-    med = {k: statistics.median(x["wall"] for x in v) for k, v in runs.items()}
-    print(f"medians: plain {med['plain']:.2f} s, superbpe {med['superbpe']:.2f} s, "
-          f"ratio {med['superbpe'] / med['plain']:.2f}x (load now {load()})")
+    for what in ("wall", "cpu"):
+        med = {k: statistics.median(x[what] for x in v) for k, v in runs.items()}
+        print(f"medians of {what}: plain {med['plain']:.2f} s, superbpe {med['superbpe']:.2f} s, "
+              f"ratio {med['superbpe'] / med['plain']:.2f}x")
+    print(f"load now {load()}")
 
 
 if __name__ == "__main__":
