@@ -45,8 +45,8 @@ def trainer_model(trainer: "PickyTrainer") -> BPEModel:
 def reference_trainer(text: str, vocab_size: int, threshold: float):
     """The fast Trainer set up as ``bpe_trainer.py`` trains: its words (``▁`` + each whitespace word, in
     first-seen order), its four specials first, characters in first-seen order, its pair-table tie order,
-    PickyBPE with τ = ``threshold``. The reference's character coverage is not applied (every character is
-    kept: its coverage 1.0). :func:`reference_model` makes the run's model the reference's file can hold.
+    PickyBPE with τ = ``threshold`` (the rule applies the reference's character coverage, 0.9999: its rarest
+    characters become ``<UNK>``). :func:`reference_model` makes the run's model the reference's file can hold.
 
     >>> t = reference_trainer("aaab aaab aab", vocab_size=10, threshold=0.5)
     >>> _ = t.run(); [t.display(s.new_id) for s in t.history]

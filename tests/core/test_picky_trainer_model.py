@@ -4,8 +4,9 @@ reference's words (``▁`` + each whitespace word, first-seen order, its four sp
 the reference's merges (its choices at ties that set order decided), give the reference's removals, its model
 file byte for byte (``picky_text(Trainer.model())``) and ``picky_tokenize.py``'s encoding.
 
-The long goldens are not used here: their slices lose rare characters to the reference's coverage filter
-(``<UNK>``), which the Trainer does not have.
+The same on the six long goldens (tinyshakespeare and wiki.valid.raw slices, τ = 0.6, 0.9, 1.0: their rare
+characters become ``<UNK>`` by the reference's coverage, which the Trainer's rule applies too), with the
+held-out slices' encodings.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bpe_core.formats.detect import write_vocabulary
 from bpe_core.formats.picky_file import picky_text
 from bpe_core.training.trainer import Trainer
 from bpe_core.variants.picky_model import reference_model, reference_trainer
-from .test_picky_model import PICKY, SMALL
+from .test_picky_model import GOLDENS, SMALL, held_lines, slice_text
 
 
 def reference_run(case: dict) -> Trainer:
@@ -33,6 +34,20 @@ def reference_run(case: dict) -> Trainer:
             removed += [(trainer.display(r.token_id), [trainer.display(x) for x in r.split]) for r in step.removals]
     assert removed == [(e[1], e[2]) for e in case["events"] if e[0] == "s"]
     return trainer
+
+
+@pytest.mark.parametrize("path", GOLDENS, ids=[p.stem for p in GOLDENS])
+def test_a_trainer_run_on_a_long_golden_writes_and_encodes_as_the_reference(path, tmp_path):
+    golden = json.loads(path.read_text(encoding="utf-8"))
+    case = {"text": slice_text(golden["train"]), "vocab_size": golden["settings"]["vocab_size"],
+            "threshold": golden["settings"]["threshold"], "events": golden["events"]}
+    trainer = reference_run(case)
+    assert trainer.step() is None, "the reference stopped here"
+    model = reference_model(trainer)
+    write_vocabulary(model, tmp_path / "model.json", "picky")
+    assert hashlib.sha256((tmp_path / "model.json").read_bytes()).hexdigest() == golden["model_sha256"]
+    encoder = Encoder(model)
+    assert [" ".join(t.raw for t in encoder.encode(line).tokens) for line in held_lines(golden)] == golden["encoding"]
 
 
 @pytest.mark.parametrize("case", SMALL, ids=[str(c["seed"]) for c in SMALL])
