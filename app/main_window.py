@@ -17,7 +17,8 @@ from .features import install_features
 from .features.inspector import InspectorTab
 from .features.presenter import PresenterWindow
 from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
-                                TrainActions, WordsPane, bind, run_languages, start_rule_run)
+                                TrainActions, WordsPane, bind, rule_config, run_languages,
+                                start_rule_run)
 from .discard_questions import confirm_reset, discard_box, trained_merges
 from .file_kinds import is_vocabulary
 from .keys import key_lines
@@ -254,10 +255,10 @@ class MainWindow(QMainWindow):
 
     def edit_settings(self) -> None:
         s = self.session
-        languages = run_languages(s)  # a parity-aware run's: shown, and a change restarts the run
-        dialog = SettingsDialog(s.config, self, decode_errors=s.decode_errors, languages=languages)
+        config, languages = rule_config(self), run_languages(s)  # the rule's settings as the user gave them
+        dialog = SettingsDialog(config, self, decode_errors=s.decode_errors, languages=languages)
         if dialog.exec() and (dialog.config(), dialog.decode_errors(), dialog.languages()) != (
-                s.config, s.decode_errors, languages) and confirm_reset(self, s):
+                config, s.decode_errors, languages) and confirm_reset(self, s):
             s.decode_errors = dialog.decode_errors()
             save_decode_errors(self.settings, s.decode_errors)
             start_rule_run(self, dialog.config(), dialog.languages())  # a rule may need more than new settings

@@ -51,6 +51,27 @@ def test_superbpe_from_the_settings_continues_at_its_transition_point(user_windo
     assert tree.topLevelItem(0).child(0).text(0).startswith("r2: SuperBPE from merge 20")
 
 
+def test_superbpe_chosen_twice_makes_one_branch(user_window, small_corpus, qtbot, monkeypatch):
+    """The same SuperBPE settings given again (OK twice): one branch at t, not one per time they were given."""
+    window = user_window(str(small_corpus))
+
+    def superbpe(f) -> None:
+        f.rule.setCurrentIndex(f.rule.findText("SuperBPE"))
+        f.transition.setValue(15)
+
+    _settings(window, qtbot, monkeypatch, superbpe)
+    _settings(window, qtbot, monkeypatch, lambda f: f.transition.setValue(10))
+    _settings(window, qtbot, monkeypatch, lambda f: f.transition.setValue(15))
+    window.controls.n_box.setValue(30)
+    _action(window, "step_n").trigger()
+    qtbot.waitUntil(lambda: window.tabs.currentWidget().findChild(QTreeWidget, "variant_branches") is not None,
+                    timeout=30000)
+    tree = window.tabs.currentWidget().findChild(QTreeWidget, "variant_branches")
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1 and tree.topLevelItem(0).childCount() >= 1, timeout=60000)
+    qtbot.wait(1500)  # a second continuation, if any, would have been asked for by now
+    assert tree.topLevelItem(0).childCount() == 1 and window.session.merge_count == 15
+
+
 def test_parity_from_the_settings_trains_the_languages(user_window, small_corpus, qtbot, monkeypatch, tmp_path):
     langs = tmp_path / "langs"
     (langs / "dev").mkdir(parents=True)

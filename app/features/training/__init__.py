@@ -7,11 +7,12 @@ from .controls import ControlsPane, RunStatus, TrainActions, bind, tool_button
 from .history_chart import HistoryChart
 from .merges_table import MergesTable
 from .pair_chart import PairChart
-from .rule_runs import run_languages, start_rule_run
+from .rule_runs import rule_config, run_languages, start_rule_run
 from .script_curves_dock import install
 from .settings_dialog import SettingsDialog
 from .words_model import WORD_INDEX_ROLE
 from .words_pane import WordsPane
 
 __all__ = ["ControlsPane", "RunStatus", "TrainActions", "bind", "tool_button", "HistoryChart", "MergesTable",
-           "PairChart", "install", "SettingsDialog", "WORD_INDEX_ROLE", "WordsPane", "run_languages", "start_rule_run"]
+           "PairChart", "install", "SettingsDialog", "WORD_INDEX_ROLE", "WordsPane", "rule_config", "run_languages",
+           "start_rule_run"]

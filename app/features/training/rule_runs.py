@@ -15,7 +15,16 @@ from bpe_core.workbench import parity_factory, stage_one
 
 from ..variants import continue_as_superbpe
 
-__all__ = ["start_rule_run", "run_languages"]
+__all__ = ["start_rule_run", "run_languages", "rule_config"]
+
+
+def rule_config(window) -> TrainerConfig:
+    """The settings the run was started with: a SuperBPE run's own (its session trains stage 1, plain BPE)."""
+    config = window.session.config
+    chosen = getattr(window, "superbpe_settings", None)
+    if chosen is not None and stage_one(chosen) == config:
+        return chosen
+    return config
 
 
 def run_languages(session) -> str:
@@ -32,6 +41,7 @@ def start_rule_run(window, config: TrainerConfig, languages: str = "") -> None:
             session.load_corpus(languages, config, factory=parity_factory(languages))
         elif config.variant == "superbpe":
             first = stage_one(config)
+            window.superbpe_settings = config
             TransitionWatch(window, first, config.transition)
             session.set_config(first)
         else:
@@ -47,6 +57,9 @@ class TransitionWatch(QObject):
     def __init__(self, window, config: TrainerConfig, t: int) -> None:
         super().__init__(window)
         self.window, self.config, self.t = window, config, t
+        for old in window.findChildren(TransitionWatch):  # one watch a window: the last settings given
+            if old is not self:
+                old._done()
         s = window.session
         self._signals = (s.steps_applied, s.steps_undone, s.run_finished, s.corpus_loaded)
         for signal in self._signals:
@@ -72,6 +85,9 @@ class TransitionWatch(QObject):
         continue_as_superbpe(self.window)
 
     def _done(self) -> None:
+        if self.parent() is None:
+            return  # already let go
         for signal in self._signals:
             signal.disconnect(self._check)
+        self.setParent(None)
         self.deleteLater()
