@@ -146,3 +146,19 @@ def test_why_this_split_of_a_picky_models_chip_names_the_removal(qapp):
     captions = [f.caption for f in story.frames]
     assert any(c.startswith("removed ") and "split into" in c for c in captions), captions
     assert [c.text for c in story.frames[-1].chips] == list(word.tokens)
+
+
+def test_merges_table_reads_the_removals_of_a_replaced_future_again(qtmodeltester, picky):
+    """Undo, then a different merge 2 (another branch) without a removal: nothing is struck any more."""
+    model = MergesModel(picky)
+    picky.step()
+    picky.step()
+    assert _struck(model, 0, MergesModel.NEW)
+    picky.undo()
+    other = _step(2, 3, 2, 4, 10, AFTER[0], [(4,), (3,), (4, 3)])  # the same merge, nothing removed
+    picky.timeline[1] = other
+    picky.merge_count = 2
+    picky.steps_applied.emit([other])
+    qtmodeltester.check(model)
+    assert _column(model, MergesModel.REMOVED) == ["", ""]
+    assert not _struck(model, 0, MergesModel.NEW) and not _struck(model, 1, MergesModel.LEFT)

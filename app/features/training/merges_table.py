@@ -173,12 +173,17 @@ class _Removals:
         self.scanned = 0
         self.events: List[Tuple[int, int]] = []  # (rank, removed token id), in rank order
         self.made: Dict[int, List[int]] = {}  # token id -> the ranks of the merges that made it
+        self.last: Optional[MergeStep] = None  # the last record read (a replaced one means another branch)
 
     def scan(self, steps: List[MergeStep]) -> None:
+        """Read the records not read yet; all of them again when those read were replaced (another branch)."""
+        if self.scanned and (len(steps) < self.scanned or steps[self.scanned - 1] is not self.last):
+            self.__init__()
         for step in steps[self.scanned:]:
             self.made.setdefault(step.new_id, []).append(step.rank)
             self.events += [(step.rank, r.token_id) for r in step.removals]
         self.scanned = len(steps)
+        self.last = steps[-1] if steps else None
 
     def gone(self, k: int) -> Set[int]:
         """The tokens removed after the first ``k`` merges (a later merge that made one again brings it back)."""
