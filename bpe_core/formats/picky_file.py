@@ -122,11 +122,23 @@ def picky_text(model: BPEModel) -> str:
     return json.dumps(picky_dict(model), indent=4)
 
 
+#: text whose words tell ``picky_tokenize.py``'s cut from others (every kind of space, a ▁, punctuation)
+_PROBE = " To be,\tor\u3000not\x1cto-be:\u2028▁that's\n\u00a0the  question. 42 "
+
+
+def cuts_as_reference(model: BPEModel) -> bool:
+    """True when the model's pipeline cuts text into ``picky_tokenize.py``'s words (:class:`PickyWords`, or a
+    pipeline that gives the same words, such as a run on a preset with the reference's words)."""
+    pipe = model.pipeline
+    return isinstance(pipe, PickyWords) or (
+        pipe is not None and model.unit == "chars" and pipe.split_words(_PROBE) == PickyWords().split_words(_PROBE))
+
+
 def write_picky(model: BPEModel, path) -> None:
     """Write the model file; refused for a model whose words are not ``picky_tokenize.py``'s (the file has no
     pipeline: read back, or by the reference, it would cut text otherwise and encode differently)."""
     from bpe_core.formats.atomic import atomic_write_text
-    if not isinstance(model.pipeline, PickyWords):
+    if not cuts_as_reference(model):
         raise BPELensError("PickyBPE's model file cuts text as picky_tokenize.py does (whitespace words, each "
                            f"'▁' + word); this vocabulary ({model.name or model.source_format}) cuts it with its "
                            "own pipeline, which the file cannot hold: save as native instead")

@@ -41,3 +41,23 @@ def test_a_model_with_its_own_pipeline_is_not_written_as_the_references_file(tmp
     assert main(["convert", str(tmp_path / "v.json"), str(tmp_path / "model.json"), "--to", "picky"]) != 0
     err = capsys.readouterr().err
     assert "picky_tokenize.py" in err and "save as native" in err and not (tmp_path / "model.json").exists()
+
+
+def test_a_pipeline_that_cuts_the_references_words_is_written():
+    """Not only PickyWords: any pipeline giving picky_tokenize.py's words (a preset with them) passes the check."""
+    from bpe_core.formats.picky_file import PickyWords, cuts_as_reference
+    from bpe_core.pipelines.hf import HFPipeline
+    from bpe_core.formats.picky_file import HF_LAYOUT
+    golden = json.loads((PICKY / "small.json").read_text(encoding="utf-8"))["cases"][0]
+    model = golden_model(golden)
+    assert cuts_as_reference(model)
+
+    class Same:
+        decides_symbols = False
+
+        def split_words(self, text):
+            return PickyWords().split_words(text)
+    model.pipeline = Same()
+    assert cuts_as_reference(model)
+    model.pipeline = HFPipeline(None, HF_LAYOUT["pre_tokenizer"])  # tokenizers' Metaspace: no second ▁
+    assert not cuts_as_reference(model)
