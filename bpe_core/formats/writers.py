@@ -105,8 +105,8 @@ def _seq(kind: str, items: List[Optional[Dict[str, Any]]]) -> Optional[Dict[str,
 def hf_pipeline_json(model: BPEModel) -> Dict[str, Any]:
     """normalizer / pre_tokenizer / post_processor / decoder JSON for ``model``'s pipeline."""
     cfg = model.config
-    from bpe_core.formats.picky_file import HF_LAYOUT, PickyWords
-    if isinstance(model.pipeline, PickyWords):  # picky_tokenize.py's words (a word starting with ▁ gets no second)
+    from bpe_core.formats.picky_file import HF_LAYOUT, cuts_as_reference
+    if cuts_as_reference(model):  # picky_tokenize.py's words (a word starting with ▁ gets no second one)
         return dict(HF_LAYOUT)
     if any(isinstance(cfg.get(k), dict) for k in _HF_KEYS):  # read from a tokenizer.json: keep it
         return {k: cfg.get(k) if isinstance(cfg.get(k), dict) else None for k in _HF_KEYS}

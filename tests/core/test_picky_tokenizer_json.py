@@ -35,3 +35,21 @@ def test_a_picky_model_with_removals_is_refused_with_the_reason(fmt, tmp_path):
         write_vocabulary(model, tmp_path / "out.json", fmt)
     assert "\n" not in str(caught.value) and f"{len(model.removals)} tokens removed" in str(caught.value)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_any_pipeline_with_the_references_words_gets_their_tokenizer_json_layout():
+    """Not only PickyWords: a pipeline that cuts the same words (a preset with them) is written the same way."""
+    from bpe_core.formats.picky_file import HF_LAYOUT, PickyWords
+    from bpe_core.formats.writers import tokenizer_json_dict
+    model = golden_model(json.loads((PICKY / "shakespeare_t1.0.json").read_text(encoding="utf-8")))
+
+    class Same:
+        decides_symbols = False
+
+        def split_words(self, text):
+            return PickyWords().split_words(text)
+
+        def matched_specials(self):
+            return {}
+    model.pipeline = Same()
+    assert tokenizer_json_dict(model)["pre_tokenizer"] == HF_LAYOUT["pre_tokenizer"]
