@@ -65,6 +65,11 @@ PRESETS: Dict[str, Preset] = {p.name: p for p in [
     _p("superbpe", "SuperBPE stage 1 (PythonNut/superbpe train_tokenizer.sh)",
        "o200k's regex without contractions + byte-level, alphabet seen, HF tie rule; --variant superbpe for stage 2",
        pretokenizer="superbpe-stage1", unit="bytes", tie_break="hf", vocab_size=30000, file_decoding="tokenizers"),
+    _p("picky", "PickyBPE (pchizhov/picky_bpe bpe_trainer.py)",
+       "\u2581 + str.split() words, characters (0.9999 coverage, the rest <UNK>), <PAD> <UNK> <BOS> <EOS> at 0-3, "
+       "IoS threshold 0.9, ties by pair-table order",
+       pretokenizer="picky", variant="picky", ios_threshold=0.9, tie_break="table-order",
+       alphabet_order="first-seen", special_tokens=("<PAD>", "<UNK>", "<BOS>", "<EOS>"), vocab_size=8000),
 ]}
 
 _FIELDS = {f.name for f in fields(TrainerConfig)}

@@ -40,7 +40,7 @@ TRAIL_TOKENS = 2_000_000
 def can_advance(model: BPEModel) -> bool:
     """Whether encodings with ``model`` (and the models its trainer makes next) may :func:`advance`."""
     return (model.algorithm == "merges" and not model.ignore_merges and model.unk_id is None
-            and not model.byte_fallback)
+            and not model.byte_fallback and model.config.get("variant") != "picky")  # picky: encodes by events
 
 
 def advance(encoding: LensEncoding, step: MergeStep) -> Optional[LensEncoding]:
@@ -68,7 +68,7 @@ def _advance(encoding: LensEncoding, ids: Tuple[int, ...], step: MergeStep
     Python loop over 3,000 characters' tokens cost more than the rest of the step's encode pane); with the
     new encoding's ids and where the merge joined tokens (``i``: tokens ``i`` and ``i + 1``)."""
     toks, given = encoding.tokens, encoding.starts
-    if not step.created or (toks and not given) or any(e - s > 1 for s, e in encoding.unknown):
+    if not step.created or step.removals or (toks and not given) or any(e - s > 1 for s, e in encoding.unknown):
         return None
     if UNKNOWN in ids and any(t.id == UNKNOWN and t.end - t.start > 1 for t in toks):
         return None

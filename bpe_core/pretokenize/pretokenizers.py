@@ -17,6 +17,7 @@ import regex
 from bpe_core.pretokenize.base import PreTokenizer, lowercase_with_offsets
 from bpe_core.pretokenize.bmp_twin import BMP_TWINS
 from bpe_core.pretokenize.cjk import CJK_RE, CJKPreTokenizer
+from bpe_core.pretokenize.metaspace import MetaspaceWords
 from bpe_core.pretokenize.superbpe import stage1_pretokenizer, stage2_pretokenizer
 from bpe_core.pretokenize.wrappers import GlyphPreTokenizer, LowercasedWords
 from bpe_core.types import BPELensError, Piece, TrainerConfig
@@ -155,6 +156,8 @@ def _registry() -> dict[str, PreTokenizer]:
                                                                  ascii_twin=ASCII_TWINS["gpt2"], cut_at_space=True,
                                                                  bmp_twin=BMP_TWINS["gpt2"])),
         stage1_pretokenizer(), stage2_pretokenizer(),
+        MetaspaceWords("picky", "PickyBPE's words: each str.split() word prefixed with \u2581 (pchizhov/picky_bpe)",
+                       _Whitespace("whitespace", "", re.compile(r"\S+"), line_local=True, cut_at_space=True)),
     ]
     # Every built-in pattern above: a space after [A-Za-z0-9] ends a word and the next starts fresh
     # (a test checks each one on real text); a user's "regex" pattern may not, so it is never cut.

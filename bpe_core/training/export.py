@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bpe_core.model import BPEModel
 
-__all__ = ["trainer_model"]
+__all__ = ["trainer_model", "trainer_pipeline"]
 
 
 def trainer_model(trainer) -> BPEModel:
@@ -39,3 +39,13 @@ def trainer_model(trainer) -> BPEModel:
         subwords = ([tokens[t] for t in seg] for seg in trainer._segs)
         return seed000_model(subwords, trainer.history, model)
     return model
+
+
+def trainer_pipeline(trainer):
+    """The text pipeline of ``trainer``'s models (built once: it compiles patterns)."""
+    pipe = trainer.__dict__.get("_pipeline")
+    if pipe is None:
+        from bpe_core.pipelines.chain import Pipeline
+        chain = trainer.__dict__.get("_chain") or Pipeline(trainer.config)
+        pipe = trainer._pipeline = chain.with_specials(trainer.specials)
+    return pipe

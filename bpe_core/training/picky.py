@@ -258,3 +258,41 @@ def best_allowed(idx, refuse: Callable[[int, int], bool]) -> Optional[Tuple[int,
     while best is not None and refuse(best[0] >> SHIFT, best[0] & MASK):
         best = idx.pop_best()
     return best
+
+
+#: PickyBPE's character coverage (the reference's default): the rarest characters beyond it become ``<UNK>``
+COVERAGE = 0.9999
+
+
+def covered(initial: List[List], freqs: Sequence[int], config) -> List[List]:
+    """The words' initial symbols with the characters the reference's ``_filter_characters`` drops replaced
+    by ``<UNK>`` (when the config has that special): with N characters in all, ``N - round(0.9999 N)`` may be
+    dropped, the rarest first (ties: the later seen first), while their running total stays below that. Its
+    edge case (the rarest alone reaches it: every character dropped) raises a clear error.
+
+    >>> covered([["a"] * 30000, ["b", "a"], ["c"]], [1, 1, 1], type("C", (), {"special_tokens": ("<UNK>",)})())[1:]
+    [['<UNK>', 'a'], ['<UNK>']]
+    """
+    if "<UNK>" not in config.special_tokens:
+        return initial
+    chars: Dict = {}
+    for syms, f in zip(initial, freqs):
+        for c in syms:
+            chars[c] = chars.get(c, 0) + f
+    size = sum(chars.values())
+    drop = size - round(COVERAGE * size)
+    if drop <= 0:
+        return initial
+    common = sorted(chars.items(), key=lambda kv: -kv[1])  # stable: Counter.most_common's order
+    total, n = 0, len(common)
+    for i, (_, f) in enumerate(reversed(common)):
+        total += f
+        if total >= drop:
+            n = i
+            break
+    if n == 0:
+        from bpe_core.types import BPELensError
+        raise BPELensError(f"coverage {COVERAGE} would drop every character of this corpus (the reference's "
+                           "edge case: its rarest character alone reaches the share to drop)")
+    gone = {c for c, _ in common[-n:]}
+    return [[("<UNK>" if c in gone else c) for c in syms] for syms in initial]

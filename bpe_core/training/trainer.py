@@ -27,9 +27,9 @@ from bpe_core.base.config import check_config, config_to_dict
 from bpe_core.training.config import adopted_tokens, alphabet_order, keeps_its_pipeline, limit_reached, run_target
 from bpe_core.training.memory import gc_paused
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex
-from bpe_core.training.export import trainer_model
+from bpe_core.training.export import trainer_model, trainer_pipeline
 from bpe_core.training.records import changed_pairs, word_changes
-from bpe_core.training.picky import best_allowed, refusal, rules_of
+from bpe_core.training.picky import best_allowed, covered, refusal, rules_of
 from bpe_core.types import BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
 
 __all__ = ["Trainer"]
@@ -89,6 +89,8 @@ class Trainer:
             unit_lens: Iterable[int] = map(len, encoded)
         else:
             initial = [list(symbols_fn(w)) for w in self.words]
+            if config.variant == "picky":  # the reference's coverage: its rarest characters become <UNK>
+                initial = covered(initial, self.freqs, config)
             if start is None:
                 self._build_alphabet(dict.fromkeys(s for syms in initial for s in syms))
             else:
@@ -387,12 +389,7 @@ class Trainer:
     @property
     def pipeline(self):
         """The text pipeline of this trainer's models (built once: it compiles patterns)."""
-        pipe = self.__dict__.get("_pipeline")
-        if pipe is None:
-            from bpe_core.pipelines.chain import Pipeline
-            chain = self.__dict__.get("_chain") or Pipeline(self.config)
-            pipe = self._pipeline = chain.with_specials(self.specials)
-        return pipe
+        return trainer_pipeline(self)
 
     def model(self) -> BPEModel:
         """The vocabulary as it stands now (ids as the trainer assigned them); see :func:`trainer_model`."""

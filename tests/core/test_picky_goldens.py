@@ -3,8 +3,9 @@
 The goldens (tests/data/variants/picky/, made by running pchizhov/picky_bpe; tests/data/README.md) hold every
 merge (pair, count in the reference's pair table, merged frequency) and removal (token, split, the IoS
 inputs), the final token list (string, frequency, present) and picky_tokenize.py's encoding of held-out
-lines. The trainer is built on the reference's words (``▁`` + each whitespace-separated string), characters
-(the reference's 0.9999 coverage: rarer ones are ``<UNK>``) and specials ``<PAD> <UNK> <BOS> <EOS>`` at 0-3.
+lines. The trainer is the "picky" preset's, counted from the text through its own pipeline: the reference's
+words (``▁`` + each whitespace-separated string), characters (the reference's 0.9999 coverage: rarer ones are
+``<UNK>``) and specials ``<PAD> <UNK> <BOS> <EOS>`` at 0-3, tie rule table-order.
 
 Following: the reference breaks ties at the top count by the order pairs entered its pair table; pairs
 that entered in the same update after a merge or a removal entered in the order the reference iterated a
@@ -18,27 +19,23 @@ followed is printed per golden (pytest -s).
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from bpe_core.corpus.counting import count_words_in_texts
+from bpe_core.presets import make_config
 from bpe_core.training.pairs import MASK, SHIFT
+from bpe_core.training.picky import COVERAGE
 from bpe_core.training.trainer import Trainer
-from bpe_core.types import TrainerConfig
-from bpe_core.variants.picky import initial_characters
 from bpe_core.variants.picky_encode import PickyEncoder
 from .test_variant_picky import GOLDENS, SMALL, slice_text
 
-SPECIALS = ("<PAD>", "<UNK>", "<BOS>", "<EOS>")
-
-
 def picky_trainer(text: str, vocab_size: int, tau: float, coverage: float = 0.9999) -> Trainer:
-    words = {"\u2581" + w: c for w, c in Counter(text.split()).items()}
-    keep = initial_characters(words, coverage)
-    cfg = TrainerConfig(variant="picky", ios_threshold=tau, tie_break="table-order", alphabet_order="first-seen",
-                        special_tokens=SPECIALS, vocab_size=vocab_size, pretokenizer="whitespace-split")
-    return Trainer(words, cfg, symbols_fn=lambda w: [c if c in keep else "<UNK>" for c in w])
+    """The "picky" preset's trainer on ``text``, counted through the preset's own pipeline."""
+    assert coverage == COVERAGE
+    cfg = make_config("picky", vocab_size=vocab_size, ios_threshold=tau)
+    return Trainer(count_words_in_texts([text], cfg), cfg)
 
 
 def replay(t: Trainer, golden: dict) -> int:
@@ -145,3 +142,17 @@ def test_small_texts_match_the_reference(case):
         return
     assert t.step() is None
     assert final_tokens(t) == case["tokens"]
+
+
+def test_the_picky_pre_tokenizer_is_the_references_words_with_spans():
+    """The reference's words are ``▁`` + each ``line.split()`` string; a piece's span is the word without
+    its ``▁`` (which stands for no character of the text)."""
+    from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
+    from .paths import need
+    text = need("wikitext-2-raw/wiki.valid.raw").read_text(encoding="utf-8")[:30_000] + " \u3000x\u2028y\t\u2581z\n"
+    pre = PRETOKENIZERS["picky"]
+    want = ["\u2581" + w for line in text.splitlines(True) for w in line.strip("\n").split()]
+    assert pre.words(text) == want and pre.words_in_lines(text) == want
+    pieces = pre.pieces(text)
+    assert [p.text for p in pieces] == want
+    assert all(text[p.start:p.end] == p.text[1:] for p in pieces)
