@@ -75,3 +75,32 @@ def test_a_format_that_cannot_hold_the_model_is_an_error_not_a_crash(qtbot, wind
     assert w.error_box.isVisible() and "end-of-word" in w.error_box.text()
     assert w.statusBar().currentMessage() == w.error_box.text()
     assert not path.exists()
+
+
+def test_save_vocabulary_offers_pickybpes_model_file(qtbot, window, small_corpus, tmp_path, monkeypatch):
+    """A PickyBPE run on the reference's reading saves as pchizhov/picky_bpe's model file, which reopens as
+    the same merges; a run on another reading is refused in one sentence and writes nothing."""
+    from bpe_lens_app.session.session import make_config
+
+    w = window
+    assert "picky" in export.VOCAB_FORMATS
+    with qtbot.waitSignal(w.session.corpus_loaded, timeout=10000):
+        w.session.load_corpus(small_corpus, make_config("picky", variant="picky", ios_threshold=0.6))
+    w.session.step(40)
+    path = tmp_path / "model.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), export.VOCAB_FORMATS["picky"]))
+    w.save_vocabulary()
+    assert "Saved" in w.statusBar().currentMessage()
+    model = open_vocabulary(path)
+    trained = w.session.model()
+    assert [(model.tokens[a], model.tokens[b]) for a, b in model.merges] == \
+        [(trained.tokens[a], trained.tokens[b]) for a, b in trained.merges]
+
+    with qtbot.waitSignal(w.session.corpus_loaded, timeout=10000):
+        w.session.load_corpus(small_corpus, make_config("gpt2", variant="picky"))
+    w.session.step(5)
+    other = tmp_path / "other.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(other), export.VOCAB_FORMATS["picky"]))
+    w.save_vocabulary()
+    assert w.error_box.isVisible() and "native" in w.error_box.text()
+    assert not other.exists()

@@ -26,6 +26,7 @@ VOCAB_FORMATS: Dict[str, str] = {
     "vocab-merges": "GPT-2 vocab.json + merges.txt (*vocab.json)",
     "tiktoken": "tiktoken ranks (*.tiktoken)",
     "seed000": "seed 000 tables (folder)",
+    "picky": "PickyBPE model file, as pchizhov/picky_bpe writes it (*.json)",
 }
 CHART_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
