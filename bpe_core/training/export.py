@@ -33,6 +33,8 @@ def trainer_model(trainer) -> BPEModel:
     rules = trainer._rules
     if rules is not None and rules.picky:
         model.extras["token_freqs"] = list(rules.freq)
+        if "<UNK>" in trainer.specials:  # the reference's encoder: a character without a token is <UNK>
+            model.unk_id = trainer.specials["<UNK>"]
     if cfg.encode_mode == "seed000-greedy":
         from bpe_core.encoding.seed000_greedy import seed000_model
         tokens = trainer._tokens

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from bpe_core.corpus.counting import count_words_in_texts
+from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import make_config
 from bpe_core.training.pairs import MASK, SHIFT
 from bpe_core.training.picky import COVERAGE
@@ -116,6 +117,8 @@ def test_trainer_rule_matches_the_reference(path):
         held.pop()
     enc = encoder(t)
     assert [" ".join(enc.encode_line(line)) for line in held] == golden["encoding"]
+    model = Encoder(t.model())  # the project's encoder on the trainer's model (the preset's pipeline, <UNK>)
+    assert [" ".join(t.display(i) for i in model.encode_ids(line)) for line in held] == golden["encoding"]
     merges = len(t.history)
     print(f"{path.stem}: {merges} merges, {sum(len(x.removals) for x in t.history)} removals, "
           f"{followed} set-ordered ties followed")

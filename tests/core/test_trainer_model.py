@@ -32,10 +32,11 @@ def test_encoding_a_training_word_gives_its_final_segmentation(preset):
     checked = 0
     for i in range(0, len(t.words), max(1, len(t.words) // 400)):
         word = t.words[i]
-        pieces = t.model().pipeline.split(word)
+        text = word[1:] if preset == "picky" else word  # picky's words are \u2581 + the text's word
+        pieces = t.model().pipeline.split(text)
         if len(pieces) != 1 or pieces[0].text != word:  # a word is one piece of its own text
             continue
-        assert enc.encode_ids(word) == list(t.segmentation(i)), word
+        assert enc.encode_ids(text) == list(t.segmentation(i)), word
         checked += 1
     assert checked > 50 or (preset == "cjk-mixed" and checked > 20)
 
