@@ -164,6 +164,8 @@ class SettingsDialog(QDialog):
         self._show_stops(config)
         self.min_frequency.setValue(config.min_frequency)
         self.min_word_count.setValue(max(1, config.min_word_count))
+        if self.tie_break.findText(config.tie_break) < 0:  # table-order (PickyBPE's): listed when a config uses it
+            self.tie_break.addItem(config.tie_break)
         self.tie_break.setCurrentText(config.tie_break)
         self.rule_fields.show_config(config, self.rule_fields.languages.text())
         self.error.clear()
