@@ -239,7 +239,7 @@ class Branches:
 
     def _ids_of(self, left: str, right: str) -> Pair:
         trainer = self.timeline.trainer
-        by_text = {display(trainer.token(i)): i for i in range(trainer.vocab_size)}
+        by_text = {display(trainer.token(i)): i for i in range(trainer.token_count)}
         try:
             return by_text[left], by_text[right]
         except KeyError:

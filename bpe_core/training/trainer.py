@@ -173,6 +173,9 @@ class Trainer:
     def merge_count(self) -> int:
         return len(self.history)
 
+    #: ids given out so far (a removed token keeps its id; :attr:`vocab_size` counts the present tokens)
+    token_count = property(lambda self: len(self._tokens))
+
     @property
     def vocab_size(self) -> int:
         """Tokens in the vocabulary now (a token a rule removed does not count; it keeps its id)."""

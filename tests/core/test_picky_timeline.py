@@ -58,3 +58,22 @@ def test_the_runs_remove_tokens_and_a_word_history_shows_the_removal():
         for step in removing:  # every word the step changed (its merge or its removals) shows the step
             for word in step.changed_words:
                 assert step.rank in [s.rank for s, _ in tl.word_history(word)[1:]]
+
+
+def test_a_branch_picked_after_removals_is_restored():
+    """A saved branch names its picks by token text; on a picky run the newest tokens have ids at or above
+    the vocabulary count (removed tokens keep their ids), and they are still found."""
+    from bpe_core.training.branches import Branches
+    config = PickyTimelineVsFreshRun.config
+    tl = Timeline(Trainer(_counts(config), config))
+    tl.step(LIMIT - 3)  # a pick before the stop rule
+    trainer = tl.trainer
+    assert trainer.token_count > trainer.vocab_size  # tokens were removed
+    from bpe_core.training.pairs import MASK, SHIFT
+    high = [(k >> SHIFT, k & MASK) for k in trainer._counts if max(k >> SHIFT, k & MASK) >= trainer.vocab_size]
+    assert high
+    branches = Branches(tl)
+    branches.pick(*high[0], name="by hand")
+    data = branches.to_data()
+    again = Branches.from_data(Timeline(Trainer(_counts(config), config)), data)
+    assert again.to_data() == data
