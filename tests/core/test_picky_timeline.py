@@ -41,16 +41,25 @@ class PickyCharTimelineVsFreshRun(PickyTimelineVsFreshRun):
     config = replace(make_config("char-whitespace"), num_merges=LIMIT, variant="picky", ios_threshold=0.5)
 
 
+class PickyPresetTimelineVsFreshRun(PickyTimelineVsFreshRun):
+    """The same with the "picky" preset: the reference's words, <UNK>, table-order ties, tau 0.6."""
+
+    config = replace(make_config("picky"), num_merges=LIMIT, vocab_size=None, ios_threshold=0.6)
+
+
 _settings = settings(max_examples=12, stateful_step_count=10, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow])
 TestPickyTimelineVsFreshRun = PickyTimelineVsFreshRun.TestCase
 TestPickyTimelineVsFreshRun.settings = _settings
 TestPickyCharTimelineVsFreshRun = PickyCharTimelineVsFreshRun.TestCase
 TestPickyCharTimelineVsFreshRun.settings = _settings
+TestPickyPresetTimelineVsFreshRun = PickyPresetTimelineVsFreshRun.TestCase
+TestPickyPresetTimelineVsFreshRun.settings = _settings
 
 
 def test_the_runs_remove_tokens_and_a_word_history_shows_the_removal():
-    for config in (PickyTimelineVsFreshRun.config, PickyCharTimelineVsFreshRun.config):
+    for config in (PickyTimelineVsFreshRun.config, PickyCharTimelineVsFreshRun.config,
+                   PickyPresetTimelineVsFreshRun.config):
         tl = Timeline(Trainer(_counts(config), config))
         steps = tl.step(LIMIT)
         removing = [s for s in steps if s.removals]
