@@ -64,8 +64,7 @@ def one(kind: str, vocab: int, t: int) -> dict:
         lap("stage 2 count")
         model, segments = superbpe.inherit(base, counts, second)
         lap("stage 2 replay")
-        trainer = Trainer(counts, superbpe.stage2_config(cfg, len(model.merges)), symbols_fn=segments.__getitem__,
-                          start=model)
+        trainer = Trainer(counts, superbpe.stage2_config(cfg, len(model.merges)), start=model, segments=segments)
         lap("stage 2 trainer setup")
         trainer.run()
         lap("stage 2 merges")

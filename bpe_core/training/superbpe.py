@@ -89,13 +89,14 @@ def superbpe_trainer(path_or_paths: Union[PathLike, Sequence[PathLike]], config:
     counts = count_words_in_files([Path(p) for p in paths], cfg, progress=progress, cancel=cancel, errors=errors)
     model, segments = inherit(start, counts, cfg, cancel=cancel)
     cfg = stage2_config(config, len(model.merges))
-    return Trainer(counts, cfg, symbols_fn=segments.__getitem__, start=model)
+    return Trainer(counts, cfg, start=model, segments=segments)
 
 
 def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
-            cancel: Optional[Callable[[], bool]] = None) -> Tuple[BPEModel, Dict[str, List[Raw]]]:
+            cancel: Optional[Callable[[], bool]] = None) -> Tuple[BPEModel, List[List[int]]]:
     """The fork's replay of ``start``'s merges on the stage-2 words ``counts``: the model of the kept
-    merges (the fork's ids) and each word's tokens after them.
+    merges (the fork's ids) and each word's token ids in it after them (the words ``cfg.min_word_count``
+    keeps, in order: what :class:`~bpe_core.training.trainer.Trainer` takes as ``segments``).
 
     A word is cut where no inherited token holds the two units on either side (no merge can join
     there), each piece is merged by rank (the same as the fork's merge-by-merge replay: a merge's pair
@@ -113,14 +114,14 @@ def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
     seen_pairs: Set[Tuple[int, int]] = set()
     tokens = start.tokens
     strangers: Dict[Raw, int] = {}  # units stage 1 never saw (another corpus): negative ids, never merged
-    cache: Dict[str, List[Raw]] = {}
-    segments: Dict[str, List[Raw]] = {}
+    cache: Dict[str, List[int]] = {}
+    segments: List[List[int]] = []
     alphabet: Dict[Raw, None] = {}
     cut = _space_cutter(joins, cfg.unit)
     for n, word in enumerate(words):
         if cancel is not None and n & 4095 == 0 and cancel():
             raise Cancelled()
-        out: List[Raw] = []
+        out: List[int] = []
         for chunk in cut(word):  # most words of a line, each with its space: segmented once each
             seg = cache.get(chunk)
             if seg is None:
@@ -130,10 +131,15 @@ def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
                 for piece in _pieces(units, joins):
                     merged += _merge_by_rank([ids[u] if u in ids else strangers.setdefault(u, -1 - len(strangers))
                                               for u in piece], ranks, seen_pairs)
-                seg = cache[chunk] = [tokens[i] if i >= 0 else list(strangers)[-1 - i] for i in merged]
+                seg = cache[chunk] = merged
             out += seg
-        segments[word] = out
-    return _kept_model(start, cfg, alphabet, seen_pairs), segments
+        segments.append(out)
+    model = _kept_model(start, cfg, alphabet, seen_pairs)
+    # start's ids -> the model's; a stranger's id -1 - k reads the table from its end
+    new = {t: i for i, t in enumerate(model.tokens)}
+    table = [new.get(t, -1) for t in tokens] + [new[u] for u in reversed(list(strangers))]
+    at = table.__getitem__
+    return model, [list(map(at, seg)) for seg in segments]
 
 
 def _joins(tokens: List[Raw]) -> Set[Raw]:

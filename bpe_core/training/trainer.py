@@ -54,10 +54,12 @@ class Trainer:
     EXAMPLES = 16
 
     def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig, *,
-                 symbols_fn: Optional[SymbolsFn] = None, start: Optional[BPEModel] = None) -> None:
+                 symbols_fn: Optional[SymbolsFn] = None, start: Optional[BPEModel] = None,
+                 segments: Optional[List[List[int]]] = None) -> None:
         """``start``: continue from a loaded vocabulary (callers go through
         :func:`bpe_core.training.continuing.continue_training`) - its tokens keep their ids, its merges are
-        applied to every word first, and new merges are learned on top (undo stops there)."""
+        applied to every word first, and new merges are learned on top (undo stops there). ``segments``
+        (with ``start``): each kept word's ids in ``start``, its merges applied already (SuperBPE's replay)."""
         self.config = config
         check_config(config)
         self._config_dict = config_to_dict(config)  # the config is frozen: convert it once
@@ -87,6 +89,9 @@ class Trainer:
             with gc_paused():  # 81k lists that live as long as the trainer: no collections over them (30 ms)
                 self._segs: List[List[int]] = [list(map(table.__getitem__, e)) for e in encoded]
             unit_lens: Iterable[int] = map(len, encoded)
+        elif segments is not None and start is not None:  # ready: start's tokens, no symbol mapped again
+            self._adopt(start, [])
+            self._segs, unit_lens = segments, map(self._word_units, self.words)
         else:
             initial = [list(symbols_fn(w)) for w in self.words]
             if config.variant == "picky":  # the reference's coverage: its rarest characters become <UNK>
@@ -100,7 +105,7 @@ class Trainer:
             unit_lens = map(self._word_units, self.words)
         self.initial_vocab_size = len(self._tokens)
         lens: List[int] = [len(t) for t in self._tokens]
-        if start is not None:
+        if start is not None and segments is None:
             ids, tokens = self._ids, self._tokens
             made = [ids[tokens[a] + tokens[b]] for a, b in self.base_merges]  # type: ignore[operator]
             # as the vocabulary's encoder would (the one table: a repeated pair keeps its last rank)
@@ -169,9 +174,7 @@ class Trainer:
         return len(word.encode("utf-8")) if self.config.unit == "bytes" else len(word)
 
     # -- public queries ------------------------------------------------------------------
-    @property
-    def merge_count(self) -> int:
-        return len(self.history)
+    merge_count = property(lambda self: len(self.history))  # merges done
 
     #: ids given out so far (a removed token keeps its id; :attr:`vocab_size` counts the present tokens)
     token_count = property(lambda self: len(self._tokens))
@@ -201,14 +204,9 @@ class Trainer:
     def pair_count(self, left: int, right: int) -> int:
         return self._idx.count(left, right)
 
-    @property
-    def _counts(self) -> Dict[int, int]:  # for tests: pair key -> count
-        return self._idx.counts
+    _counts = property(lambda self: self._idx.counts)  # for tests: pair key -> count
 
-    @property
-    def pair_index(self) -> PairIndex:
-        """The live pair statistics (read by :mod:`bpe_core.training.ties`; do not mutate)."""
-        return self._idx
+    pair_index = property(lambda self: self._idx, doc="The live pair statistics (read by ties; do not mutate).")
 
     def top_pairs(self, k: int = 20) -> List[PairCount]:
         """The ``k`` best pairs, in the order the tie rule would merge them."""
