@@ -84,7 +84,6 @@ def main() -> None:
           f"ratio {med['picky'] / med['bpe']:.2f}")
     print("load after:", load())
     if args.reference:
-        from bpe_core.variants.picky import initial_characters  # noqa: F401 (the same words as the goldens)
         data = Path(__file__).resolve().parents[2] / "shared" / "data" / "tinyshakespeare.txt"
         lines = data.read_bytes().splitlines(keepends=True)[:20000]
         part = tmp / "shakespeare_20k.txt"
@@ -94,17 +93,10 @@ def main() -> None:
                               str(tmp / "model.json"), "--vocab_size", "3000", "--threshold", "0.9"],
                              capture_output=True, text=True, cwd=args.reference)
         ref_wall = time.perf_counter() - start
-        sys.path.insert(0, str(HERE.parent / "tests" / "core"))
-        from collections import Counter
-        from bpe_core.training.trainer import Trainer
-        from bpe_core.types import TrainerConfig
+        from bpe_core.variants.picky_model import reference_trainer  # the goldens' words, specials, ties
         text = part.read_text(encoding="utf-8")
         t0 = time.perf_counter()
-        words = {"\u2581" + w: c for w, c in Counter(text.split()).items()}
-        keep = initial_characters(words, 0.9999)
-        cfg = TrainerConfig(variant="picky", ios_threshold=0.9, tie_break="table-order", alphabet_order="first-seen",
-                            special_tokens=("<PAD>", "<UNK>", "<BOS>", "<EOS>"), vocab_size=3000)
-        t = Trainer(words, cfg, symbols_fn=lambda w: [c if c in keep else "<UNK>" for c in w])
+        t = reference_trainer(text, vocab_size=3000, threshold=0.9)
         t.run()
         ours = time.perf_counter() - t0
         print(f"tinyshakespeare lines 0-20,000, vocab 3,000, tau 0.9: reference {ref_wall:.1f} s "

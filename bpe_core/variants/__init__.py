@@ -1,4 +1,4 @@
 """BPE variants of current research, each identical to its authors' code (docs/variants.md).
 
-``picky``: PickyBPE (pchizhov/picky_bpe); ``picky_encode``: its ``picky_tokenize.py`` encoder.
+``parity*``: parity-aware BPE; ``picky_model``: PickyBPE runs set up as pchizhov/picky_bpe trains.
 """

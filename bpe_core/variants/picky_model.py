@@ -1,13 +1,14 @@
 """PickyBPE runs as models the reference's model file holds: the fast Trainer set up as the reference trains
-(:func:`reference_trainer`, :func:`reference_model`) and the standalone PickyTrainer's run.
+(:func:`reference_trainer`, :func:`reference_model`); PickyBPE itself has one home, the Trainer's rule
+(:mod:`bpe_core.training.picky`).
 
 A thin wrapper: the model file has one home, :mod:`bpe_core.formats.picky_file` (written from and read
 into a BPEModel of algorithm ``"picky"``), and the encoder one too, :mod:`bpe_core.encoding.picky`.
 
->>> from bpe_core.variants.picky import PickyTrainer
->>> trainer = PickyTrainer("aaab aaab aab", vocab_size=10, threshold=0.5)
->>> steps = trainer.train()
->>> model = json.loads(model_text(trainer))
+>>> from bpe_core.formats.picky_file import picky_text
+>>> trainer = reference_trainer("aaab aaab aab", vocab_size=10, threshold=0.5)
+>>> _ = trainer.run()
+>>> model = json.loads(picky_text(reference_model(trainer)))
 >>> [t["str"] for t in model["tokens"] if not t["present"]]
 ['aa', '▁aa', 'ab']
 >>> encoder_of_model(model).encode_line("aaab ab")
@@ -16,30 +17,10 @@ into a BPEModel of algorithm ``"picky"``), and the encoder one too, :mod:`bpe_co
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, List, Optional
+from typing import List
 
-from bpe_core.formats.picky_file import PickyWords, model_of_picky, picky_dict
+from bpe_core.formats.picky_file import PickyWords, model_of_picky
 from bpe_core.model import BPEModel
-
-if TYPE_CHECKING:
-    from bpe_core.variants.picky import PickyTrainer
-
-
-def trainer_model(trainer: "PickyTrainer") -> BPEModel:
-    """The trainer's run as a picky BPEModel: every token ever made by id, merges, removals, final freqs."""
-    tokens: List[Optional[str]] = [None] * len(trainer.strs)
-    for i in trainer.order:
-        tokens[i] = trainer.strs[i]
-    merges, removals = [], []
-    for event in trainer.events:
-        if event[0] == "merge":
-            merges.append(tuple(event[1]))
-        else:
-            removals.append((len(merges), event[1], tuple(event[2])))
-    specials = {trainer.strs[i]: i for i in trainer.order if trainer.special[i]}
-    return BPEModel(unit="chars", tokens=tokens, merges=merges, specials=specials, pipeline=PickyWords(),
-                    algorithm="picky", unk_id=specials.get("<UNK>"), removals=removals,
-                    extras={"token_freqs": list(trainer.freq)})
 
 
 def reference_trainer(text: str, vocab_size: int, threshold: float):
@@ -70,16 +51,6 @@ def reference_model(trainer) -> BPEModel:
     return model
 
 
-def model_dict(trainer: "PickyTrainer") -> dict:
-    """The model as ``BPE._dump`` builds it (integer keys; JSON makes them strings)."""
-    return picky_dict(trainer_model(trainer))
-
-
-def model_text(trainer: "PickyTrainer") -> str:
-    """The model file's text, byte for byte what the reference writes (``json.dump(..., indent=4)``)."""
-    return json.dumps(model_dict(trainer), indent=4)
-
-
 class _LineEncoder:
     def __init__(self, model: BPEModel) -> None:
         from bpe_core.encoding.encoder import Encoder
@@ -91,5 +62,5 @@ class _LineEncoder:
 
 
 def encoder_of_model(model: dict) -> _LineEncoder:
-    """An encoder for a model file's content (written by the reference or by ``model_text``)."""
+    """An encoder for a model file's content (written by the reference or by ``picky_text``)."""
     return _LineEncoder(model_of_picky(model))

@@ -45,11 +45,10 @@ def test_bad_removals_are_refused_in_a_sentence():
 @given(text=st.lists(st.text("abc", min_size=1, max_size=6), min_size=1, max_size=30).map(" ".join),
        threshold=st.sampled_from([0.3, 0.5, 0.7, 0.9, 1.0]), size=st.integers(8, 20))
 def test_any_picky_model_round_trips(text, threshold, size):
-    from bpe_core.variants.picky import PickyTrainer
-    from bpe_core.variants.picky_model import trainer_model
-    trainer = PickyTrainer(text, vocab_size=size, threshold=threshold, coverage=1.0)
-    trainer.train()
-    model = trainer_model(trainer)
+    from bpe_core.variants.picky_model import reference_model, reference_trainer
+    trainer = reference_trainer(text, vocab_size=size, threshold=threshold)  # a text this short keeps every char
+    trainer.run()
+    model = reference_model(trainer)
     back = native_to_model(json.loads(json.dumps(model_to_native(model))))
     assert (back.tokens, back.merges, back.removals, back.algorithm) == (
         model.tokens, model.merges, model.removals, "picky")

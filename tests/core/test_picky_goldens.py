@@ -29,7 +29,8 @@ from bpe_core.presets import make_config
 from bpe_core.training.pairs import MASK, SHIFT
 from bpe_core.training.picky import COVERAGE
 from bpe_core.training.trainer import Trainer
-from bpe_core.variants.picky_encode import PickyEncoder
+from bpe_core.formats.picky_file import picky_text
+from bpe_core.variants.picky_model import encoder_of_model
 from .test_variant_picky import GOLDENS, SMALL, slice_text
 
 def picky_trainer(text: str, vocab_size: int, tau: float, coverage: float = 0.9999) -> Trainer:
@@ -85,17 +86,10 @@ def top_allowed(t: Trainer) -> list:
     return [k for k, _ in out]
 
 
-def encoder(t: Trainer) -> PickyEncoder:
-    """picky_tokenize.py's encoder over the trainer's events (merges and removals in order)."""
-    merges, splits = [], []
-    for s in t.history:
-        merges.append((t.display(s.left), t.display(s.right)))
-        splits.append(None)
-        for r in s.removals:
-            merges.append(None)
-            splits.append((t.display(r.token_id), tuple(t.display(x) for x in r.split)))
-    present = {t.display(i) for i in range(len(t.model().tokens)) if t._rules.present[i]}
-    return PickyEncoder(merges, splits, present, [t.display(i) for i in range(len(t.model().tokens))])
+def encoder(t: Trainer):
+    """picky_tokenize.py's encoder over the trainer's events (merges and removals in order), read back from the
+    reference's model file written from the run."""
+    return encoder_of_model(json.loads(picky_text(t.model())))
 
 
 def final_tokens(t: Trainer) -> list:
