@@ -57,7 +57,9 @@ def model_to_native(model: BPEModel) -> Dict[str, Any]:
     if "token_freqs" in model.extras:  # each token's weighted frequency by id (PickyBPE's model file lists it)
         out["token_freqs"] = list(model.extras["token_freqs"])
     if model.pipeline is not None and not model.pipeline.decides_symbols:  # an imported pipeline
-        out.update(_imported_pipeline(model))
+        out.update(_imported_pipeline(model))  # its options hold the unk token
+    elif model.unk_id is not None and model.algorithm != "seed000-greedy":  # a character without a token: unk
+        out["unk"] = texts[model.unk_id]
     return out
 
 
@@ -242,6 +244,13 @@ def native_to_model(data: Any, path: str = "<native>") -> BPEModel:
                      algorithm=data.get("algorithm", "merges"), name=str(data.get("preset", "")),
                      source_format="native", config=cfg_dict)
     _restore_removals(model, data, ids, path)
+    if "unk" in data:  # files written before it have none: unknown characters are dropped, as then
+        unk = data["unk"]
+        raw = None if not isinstance(unk, str) else unk if unit == "chars" or unk in specials \
+            else _from_glyphs_or_none(unk)
+        model.unk_id = ids.get(raw)  # type: ignore[arg-type]
+        if model.unk_id is None:
+            raise BPELensError(f"{path}: \"unk\" names {unk!r}, which is not a token of the vocab")
     if "pipeline" in data:  # an imported vocabulary: rebuild its own pipeline
         _restore_imported(model, data, path)
         return model
