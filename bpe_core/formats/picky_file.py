@@ -26,9 +26,11 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 from bpe_core.model import BPEModel
 from bpe_core.pipelines.base import ImportedSymbols
+from bpe_core.pretokenize.metaspace import METASPACE
+from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
 from bpe_core.types import BPELensError, Piece
 
-WHITESPACE = "\u2581"
+WHITESPACE = METASPACE
 SPECIALS = ("<PAD>", "<UNK>", "<BOS>", "<EOS>")
 #: the characters Python's ``str.split()`` splits on (``str.isspace``), as one regex class
 SPACE_CLASS = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
@@ -43,23 +45,24 @@ HF_LAYOUT = {"normalizer": None,
 
 class PickyWords(ImportedSymbols):
     """``picky_tokenize.py``'s words: ``str.split()`` of the text, each ``▁`` + word (the ``▁`` spans the
-    word's first character, as Metaspace's does); no special is cut out of text.
+    word's first character, as Metaspace's does); no special is cut out of text. The cut has one home, the
+    "picky" pre-tokenizer (:mod:`bpe_core.pretokenize.metaspace`).
 
     >>> [(p.text, p.start, p.end) for p in PickyWords().split(" ab\\u3000c ")]
     [('▁ab', 1, 3), ('▁c', 4, 5)]
     """
 
+    _cut = PRETOKENIZERS["picky"]  # the pre-tokenizer that cuts the words
+
     def split(self, text: str) -> List[Piece]:
-        out, pos = [], 0
-        for word in text.split():
-            start = text.index(word, pos)
-            pos = start + len(word)
-            align = [(start, start + 1)] + [(i, i + 1) for i in range(start, pos)]
-            out.append(Piece(WHITESPACE + word, start, pos, meta={"align": align}))
+        out = []
+        for p in self._cut.pieces(text):
+            align = [(p.start, p.start + 1)] + p.meta["align"][1:]
+            out.append(Piece(p.text, p.start, p.end, meta={"align": align}))
         return out
 
     def split_words(self, text: str) -> List[Union[str, int]]:
-        return [WHITESPACE + w for w in text.split()]
+        return list(self._cut.words(text))
 
     def matched_specials(self) -> Optional[Dict[str, int]]:
         return {}

@@ -3,7 +3,9 @@
 The reference (pchizhov/picky_bpe) reads ``line.split()`` and makes ``▁`` + word of each: a SentencePiece-like
 metaspace without replacing spaces (a ``▁`` already in the text is not told apart). The words are those of
 the ``whitespace`` pre-tokenizer (``str.split()``); a piece's ``meta["align"]`` maps the ``▁`` to the empty
-span before the word and each other character to its own.
+span before the word and each other character to its own. The cut has this one home: the reference's model
+file's pipeline (``formats/picky_file.PickyWords``, whose ``▁`` spans the word's first character instead) and
+the Trainer set up as the reference trains (``variants/picky_model.reference_trainer``) cut text with it.
 
 >>> from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
 >>> PRETOKENIZERS["picky"].words("to be,  or\\nnot")

@@ -34,13 +34,13 @@ def reference_trainer(text: str, vocab_size: int, threshold: float):
     ['aa', '▁aa', 'ab', '▁aaab', 'aa', '▁aa', '▁aab']
     """
     from collections import Counter
-    from bpe_core.formats.picky_file import SPECIALS, WHITESPACE
+    from bpe_core.formats.picky_file import SPECIALS
     from bpe_core.training.trainer import Trainer
     from bpe_core.types import TrainerConfig
     config = TrainerConfig(variant="picky", ios_threshold=threshold, tie_break="table-order",
                            alphabet_order="first-seen", special_tokens=SPECIALS, vocab_size=vocab_size,
                            min_frequency=0)
-    return Trainer({WHITESPACE + w: c for w, c in Counter(text.split()).items()}, config)
+    return Trainer(dict(Counter(PickyWords().split_words(text))), config)
 
 
 def reference_model(trainer) -> BPEModel:
