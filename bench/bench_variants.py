@@ -1,12 +1,14 @@
 """Variant benchmark: SuperBPE (stage 1 to t, stage 2 to the vocab size) against plain BPE, same corpus.
 
-    python bench/bench_variants.py [--rounds 3] [--vocab-size 30000] [--transition 20000]
+    python bench/bench_variants.py [--rounds 3] [--vocab-size 30000] [--transition 20000] [--before DIR]
 
 The 17.6 MB corpus of bench/bench_train.py (built there if missing), the gpt2 preset. Each run is a fresh
 process (``--one plain|superbpe``) that times the whole training, counting included, with its stages
 (wall, and CPU of the process and its counting workers, steadier on a shared machine);
 plain and SuperBPE alternate (A B A B ...), and the medians are printed with the load average before each
-run. The reference (the authors' tokenizers fork) cannot run here: it needs crates.io to build.
+run. ``--before DIR``: a checkout of an older commit (``git worktree add DIR <commit>``) whose SuperBPE runs
+too, in the same alternation (before, plain, SuperBPE), through that checkout's own copy of this script.
+The reference (the authors' tokenizers fork) cannot run here: it needs crates.io to build.
 """
 from __future__ import annotations
 
@@ -64,7 +66,7 @@ def one(kind: str, vocab: int, t: int) -> dict:
         lap("stage 2 count")
         model, segments = superbpe.inherit(base, counts, second)
         lap("stage 2 replay")
-        trainer = Trainer(counts, superbpe.stage2_config(cfg, len(model.merges)), start=model, segments=segments)
+        trainer = superbpe.stage2_trainer(counts, cfg, model, segments)
         lap("stage 2 trainer setup")
         trainer.run()
         lap("stage 2 merges")
@@ -84,17 +86,21 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--vocab-size", type=int, default=30000)
     ap.add_argument("--transition", type=int, default=20000)
+    ap.add_argument("--before", help="a checkout of an older commit: its SuperBPE is timed too")
     ap.add_argument("--one", choices=("plain", "superbpe"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         print(json.dumps(one(args.one, args.vocab_size, args.transition)))
         return
-    runs: dict = {"plain": [], "superbpe": []}
+    kinds = (("before", "plain", "superbpe") if args.before else ("plain", "superbpe"))
+    runs: dict = {k: [] for k in kinds}
     for r in range(args.rounds):
-        for kind in ("plain", "superbpe"):
+        for kind in kinds:
             before = load()
-            done = subprocess.run([sys.executable, __file__, "--one", kind, "--vocab-size", str(args.vocab_size),
-                                   "--transition", str(args.transition)], capture_output=True, text=True, check=True)
+            script = str(Path(args.before) / "bench" / "bench_variants.py") if kind == "before" else __file__
+            done = subprocess.run([sys.executable, script, "--one", "superbpe" if kind == "before" else kind,
+                                   "--vocab-size", str(args.vocab_size), "--transition", str(args.transition)],
+                                  capture_output=True, text=True, check=True)
             res = json.loads(done.stdout.strip().splitlines()[-1])
             res["load_before"] = before
             runs[kind].append(res)
@@ -103,8 +109,11 @@ def main() -> None:
                   f"vocab {res['vocab']} merges {res['merges']} peak RSS {res['peak_rss_mb']} MB", flush=True)
     for what in ("wall", "cpu"):
         med = {k: statistics.median(x[what] for x in v) for k, v in runs.items()}
-        print(f"medians of {what}: plain {med['plain']:.2f} s, superbpe {med['superbpe']:.2f} s, "
-              f"ratio {med['superbpe'] / med['plain']:.2f}x")
+        print(f"medians of {what}: " + ", ".join(f"{k} {v:.2f} s" for k, v in med.items()) +
+              "; ratios to plain: " + ", ".join(f"{k} {v / med['plain']:.2f}x" for k, v in med.items() if k != "plain"))
+        print("  stage medians " + "; ".join(
+            k + " " + str({s: statistics.median(x["stages"][s] for x in v) for s in v[0]["stages"]})
+            for k, v in runs.items()) if what == "wall" else "", end="\n" if what == "wall" else "")
     print(f"load now {load()}")
 
 

@@ -27,18 +27,20 @@ authors' tokenizer.json does.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import repeat
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.base.config import check_config, config_to_dict
 from bpe_core.model import BPEModel
 from bpe_core.training.config import alphabet_order
+from bpe_core.training.memory import gc_paused
 from bpe_core.training.superwords import MAX_WORDS, allows
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError, Cancelled, Progress, Raw, TrainerConfig
 
 __all__ = ["MAX_WORDS", "STAGE2_PRETOKENIZER", "allows", "inherit", "stage1_config", "stage2_config",
-           "superbpe_trainer"]
+           "stage2_trainer", "superbpe_trainer"]
 
 PathLike = Union[str, Path]
 STAGE2_PRETOKENIZER = "superbpe-stage2"
@@ -88,8 +90,15 @@ def superbpe_trainer(path_or_paths: Union[PathLike, Sequence[PathLike]], config:
     cfg = stage2_config(config)
     counts = count_words_in_files([Path(p) for p in paths], cfg, progress=progress, cancel=cancel, errors=errors)
     model, segments = inherit(start, counts, cfg, cancel=cancel)
-    cfg = stage2_config(config, len(model.merges))
-    return Trainer(counts, cfg, start=model, segments=segments)
+    return stage2_trainer(counts, config, model, segments)
+
+
+def stage2_trainer(counts: Dict[str, int], config: TrainerConfig, model: BPEModel,
+                   segments: List[List[int]]) -> Trainer:
+    """The stage-2 trainer on the replay's result (``model``, ``segments``: :func:`inherit`'s), built with the
+    cyclic collector off: its millions of long-lived lists would make it walk them again and again."""
+    with gc_paused():
+        return Trainer(counts, stage2_config(config, len(model.merges)), start=model, segments=segments)
 
 
 def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
@@ -114,10 +123,24 @@ def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
     seen_pairs: Set[Tuple[int, int]] = set()
     tokens = start.tokens
     strangers: Dict[Raw, int] = {}  # units stage 1 never saw (another corpus): negative ids, never merged
-    cache: Dict[str, List[int]] = {}
-    segments: List[List[int]] = []
     alphabet: Dict[Raw, None] = {}
     cut = _space_cutter(joins, cfg.unit)
+    with gc_paused():  # millions of lists that outlive the replay: no collections over them
+        segments = _replay(words, cut, symbols, joins, ids, ranks, seen_pairs, strangers, alphabet, cancel)
+        model = _kept_model(start, cfg, alphabet, seen_pairs)
+        # start's ids -> the model's; a stranger's id -1 - k reads the table from its end
+        new = {t: i for i, t in enumerate(model.tokens)}
+        table = [new.get(t, -1) for t in tokens] + [new[u] for u in reversed(list(strangers))]
+        return model, list(map(list, map(map, repeat(table.__getitem__), segments)))
+
+
+def _replay(words: List[str], cut: Callable[[str], List[str]], symbols: Callable[[str], Sequence[Raw]],
+            joins: Set[Raw], ids: Dict[Raw, int], ranks: Dict[Tuple[int, int], Tuple[int, int]],
+            seen_pairs: Set[Tuple[int, int]], strangers: Dict[Raw, int], alphabet: Dict[Raw, None],
+            cancel: Optional[Callable[[], bool]]) -> List[List[int]]:
+    """Each word's ids in ``start`` after its merges (a stranger -1 - k), chunk by chunk (:func:`inherit`)."""
+    cache: Dict[str, List[int]] = {}
+    segments: List[List[int]] = []
     for n, word in enumerate(words):
         if cancel is not None and n & 4095 == 0 and cancel():
             raise Cancelled()
@@ -134,12 +157,7 @@ def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
                 seg = cache[chunk] = merged
             out += seg
         segments.append(out)
-    model = _kept_model(start, cfg, alphabet, seen_pairs)
-    # start's ids -> the model's; a stranger's id -1 - k reads the table from its end
-    new = {t: i for i, t in enumerate(model.tokens)}
-    table = [new.get(t, -1) for t in tokens] + [new[u] for u in reversed(list(strangers))]
-    at = table.__getitem__
-    return model, [list(map(at, seg)) for seg in segments]
+    return segments
 
 
 def _joins(tokens: List[Raw]) -> Set[Raw]:
