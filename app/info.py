@@ -149,6 +149,23 @@ def _check_examples() -> str:
     return f"{len(names)} files"
 
 
+def _check_app_modules() -> str:
+    """Import every module of the app, as the window will: a module missing from an install (a package left
+    out of the wheel) fails here, not at the first start."""
+    import importlib
+    import pkgutil
+
+    import bpe_lens_app
+
+    names = [m.name for m in pkgutil.walk_packages(bpe_lens_app.__path__, "bpe_lens_app.")]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # noqa: BLE001 - named in the check's line
+            raise BPELensError(f"{name} does not import ({type(exc).__name__}: {exc})") from None
+    return f"{len(names)} modules import"
+
+
 def _check_display() -> str:
     """Start Qt's GUI platform in a child process, as the app would: the app cannot start where this fails."""
     import subprocess
@@ -172,7 +189,8 @@ def _check_display() -> str:
 
 CHECKS: List[Tuple[str, Callable[[], str]]] = [
     ("resources", _check_resources), ("default corpus", _check_default_corpus),
-    ("Punkt tables", _check_punkt), ("examples", _check_examples), ("display", _check_display)]
+    ("Punkt tables", _check_punkt), ("examples", _check_examples), ("app modules", _check_app_modules),
+    ("display", _check_display)]
 
 
 def print_info(out=None) -> int:

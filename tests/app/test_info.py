@@ -2,6 +2,7 @@
 display instead of letting Qt abort, and ``--install-desktop`` makes a menu entry that starts (issue 25)."""
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -63,3 +64,22 @@ def test_install_desktop_writes_an_entry_that_starts_this_installation_and_unins
     out = _run("--uninstall-desktop", env=env)
     assert out.returncode == 0 and not entry.exists() and not icon.exists()
     assert _run("--uninstall-desktop", env=env).stderr.strip() == "bpe-lens: removed nothing (no menu entry was installed)"
+
+
+def test_info_fails_when_an_app_module_does_not_import(monkeypatch):
+    """A wheel that left a package out (features.variants, seen in the issue-26 user test) started no window, and
+    --info still said "all checks passed": now every app module is imported and the one that fails is named."""
+    assert "modules import" in info._check_app_modules()
+    import importlib
+
+    real = importlib.import_module
+
+    def missing(name, *a, **k):
+        if name == "bpe_lens_app.features.training.rule_runs":
+            raise ModuleNotFoundError("No module named 'bpe_lens_app.features.variants'")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(importlib, "import_module", missing)
+    out = io.StringIO()
+    assert info.print_info(out) == 1
+    assert "app modules:    FAILED — bpe_lens_app.features.training.rule_runs does not import" in out.getvalue()
