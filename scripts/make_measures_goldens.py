@@ -78,7 +78,8 @@ def main() -> None:
             own = {str(a): float(tokenization_scorer.score(text, metric="renyi", power=a)) for a in ALPHAS}
         names = {w: i for i, w in enumerate(dict.fromkeys(words))}
         c = case(name, [names[w] for w in words], {"text": text})
-        assert all(c["renyi"][a] == v for a, v in own.items()), (c["renyi"], own)  # ids in place of the words change nothing
+        # ids in place of the words change nothing
+        assert all(c["renyi"][a] == v for a, v in own.items()), (c["renyi"], own)
         texts.append(c)
     golden = {
         "made_by": "scripts/make_measures_goldens.py",
@@ -86,7 +87,8 @@ def main() -> None:
                       "numpy": version("numpy"), "python": platform.python_version(),
                       "call": "tokenization_scorer.score(ids_as_words, metric='renyi', power=ALPHA[, vocab=50257])"},
         "tokenizer": {"file": "gpt2/tokenizer.json", "sha256": hashlib.sha256(raw).hexdigest(),
-                      "tokenizers": version("tokenizers"), "call": "no_truncation(); encode(whole file, add_special_tokens=False)"},
+                      "tokenizers": version("tokenizers"),
+                      "call": "no_truncation(); encode(whole file, add_special_tokens=False)"},
         "alphas": list(ALPHAS), "texts": texts,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)

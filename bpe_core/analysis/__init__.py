@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from bpe_core.analysis.health import (STATUSES, HealthReport, TokenHealth, usage_by_rank, vocabulary_health,
                                           write_health_csv)
     from bpe_core.analysis.lineage import merge_tree, token_id_of
-    from bpe_core.analysis.measures import (TextMeasures, TextSize, VocabularyUse, bytes_per_token, gini,
-                                            language_costs, parity, parity_gini, renyi_efficiency, renyi_entropy,
+    from bpe_core.analysis.measures import (RenyiTally, TextMeasures, TextSize, VocabularyUse, bytes_per_token,
+                                            gini, language_costs, parity, parity_gini, renyi_efficiency, renyi_entropy,
                                             text_measures, text_size, tokens_per_100_chars, tokens_per_word,
                                             vocabulary_use)
     from bpe_core.analysis.removals import ios_inputs, removal_caption, removal_label, removals_in_word
@@ -36,9 +36,10 @@ _HOMES: Dict[str, str] = {
     "STATUSES": "health", "HealthReport": "health", "TokenHealth": "health", "usage_by_rank": "health",
     "vocabulary_health": "health", "write_health_csv": "health",
     "merge_tree": "lineage", "token_id_of": "lineage",
-    **dict.fromkeys(("TextMeasures", "TextSize", "VocabularyUse", "bytes_per_token", "gini", "language_costs", "parity",
-                     "parity_gini", "renyi_efficiency", "renyi_entropy", "text_measures", "text_size",
-                     "tokens_per_100_chars", "tokens_per_word", "vocabulary_use"), "measures"),
+    **dict.fromkeys(("RenyiTally", "TextMeasures", "TextSize", "VocabularyUse", "bytes_per_token", "gini",
+                     "language_costs", "parity", "parity_gini", "renyi_efficiency", "renyi_entropy",
+                     "text_measures", "text_size", "tokens_per_100_chars", "tokens_per_word", "vocabulary_use"),
+                    "measures"),
     **dict.fromkeys(("ios_inputs", "removal_caption", "removal_label", "removals_in_word"), "removals"),
     "words_scripts": "scripts",
     **dict.fromkeys(("VariantFigures", "file_costs", "language_files", "run_language_costs",

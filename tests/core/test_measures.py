@@ -251,3 +251,75 @@ def test_vocabulary_use_of_gpt2_on_english_is_a_recount(encoded):
 
 def test_the_modules_examples_run():
     assert doctest.testmod(measures).failed == 0
+
+
+# --- RenyiTally: the same value kept up to date as counts change (what the curves call between merges) ----------
+
+from bpe_core.analysis.measures import RenyiTally  # noqa: E402
+
+updates = st.lists(st.tuples(st.integers(0, 30), st.integers(-50, 200)), min_size=1, max_size=200)
+
+
+@settings(max_examples=150, deadline=None)
+@given(updates, st.sampled_from([1.0, 1.5, 2.5, 3.0]))
+def test_tally_equals_a_recount_after_any_changes(changes, alpha):
+    tally, counts = RenyiTally(alpha=alpha), Counter()
+    for token, delta in changes:
+        delta = max(delta, -counts[token])          # a count never goes below 0
+        tally.add(token, delta)
+        counts[token] += delta
+    live = {t: n for t, n in counts.items() if n}
+    assert tally.counts == live and tally.total == sum(live.values()) and tally.distinct == len(live)
+    if len(live) >= 2:
+        assert tally.efficiency() == pytest.approx(renyi_efficiency(live, alpha), abs=1e-12)
+        assert tally.efficiency(50257) == pytest.approx(renyi_efficiency(live, alpha, 50257), abs=1e-12)
+
+
+def test_tally_stays_within_1e_9_of_the_reference_over_a_long_run_of_merges():
+    """GPT-2's counts on all 15 languages, then 200,000 merge-like changes (two tokens lose f, a third gains f; or
+    back, as a removal): the tally still equals tokenization-scorer's definition on the final table."""
+    import random
+    rng = random.Random(27)
+    case = next(c for c in TEXTS if c["name"] == "all")
+    counts = _counts(case)
+    tally = RenyiTally(counts)
+    assert tally.efficiency() == pytest.approx(case["renyi"]["2.5"], abs=1e-9, rel=0)
+    keys, changes = sorted(counts), 0
+    while changes < 200_000:
+        a, b, c = rng.sample(keys, 3)
+        if rng.random() < 0.5:                       # a merge: (a, b) -> c, f times
+            f = min(counts.get(a, 0), counts.get(b, 0), rng.randint(1, 50))
+            moves = ((a, -f), (b, -f), (c, f))
+        else:                                        # a removal: c -> (a, b), f times
+            f = min(counts.get(c, 0), rng.randint(1, 50))
+            moves = ((c, -f), (a, f), (b, f))
+        if f == 0:
+            continue
+        for t, d in moves:
+            tally.add(t, d)
+            counts[t] = counts.get(t, 0) + d
+            if not counts[t]:
+                del counts[t]
+        changes += 1
+    assert len(counts) > 1000 and tally.terms > 2 * 400_000
+    assert tally.efficiency() == pytest.approx(renyi_efficiency(counts), abs=1e-9, rel=0)
+
+
+def test_tally_reads_in_constant_work_and_updates_in_two_terms():
+    for size in (1000, 2000, 4000):
+        tally = RenyiTally({t: t % 97 + 1 for t in range(size)})
+        before = tally.terms
+        for _ in range(10):
+            tally.efficiency()
+        assert tally.terms == before                # reading computes no term, whatever the table's size
+        tally.add(5, 3)
+        assert tally.terms == before + 2            # one change: the old and the new count's terms
+
+
+def test_tally_refuses_a_negative_count_and_keeps_its_state():
+    tally = RenyiTally({1: 2, 2: 5})
+    with pytest.raises(BPELensError, match="below 0"):
+        tally.add(1, -3)
+    assert tally.counts == {1: 2, 2: 5} and tally.total == 7
+    with pytest.raises(BPELensError, match="no tokens"):
+        RenyiTally().efficiency()
