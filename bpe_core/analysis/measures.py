@@ -82,8 +82,8 @@ def tokens_per_100_chars(counts: Counts, size: TextSize) -> float:
 
 def tokens_per_word(counts: Counts, size: TextSize) -> float:
     """Tokens per whitespace-separated word: *fertility* (Rust et al., "How Good is Your Tokenizer?",
-    ACL 2021). Meaningless for text written without spaces (Chinese, Japanese, Thai): read tokens per 100
-    characters there."""
+    ACL 2021; their words are Universal Dependencies' word segmentation, ours are whitespace-separated).
+    Meaningless for text written without spaces (Chinese, Japanese, Thai): read tokens per 100 characters there."""
     return _per(total_tokens(counts), size.words, "words")
 
 

@@ -41,3 +41,24 @@ def test_each_measure_has_a_worked_example_and_its_source(title, paper):
 
 def test_the_doc_says_how_to_read_the_curves():
     assert "How to read the curves" in dict(SECTIONS)
+
+
+def test_the_gpt2_figures_quoted_in_the_parity_section_are_the_goldens():
+    """The premiums, the cost and the Gini the doc quotes for GPT-2 come from tokenizers' counts in the golden."""
+    import json
+    from bpe_core.analysis.measures import TextSize, parity, parity_gini, text_measures
+    golden = json.loads((DOC.parents[1] / "tests" / "data" / "measures" / "renyi_gpt2_parallel.json")
+                        .read_text(encoding="utf-8"))
+    files = [c for c in golden["texts"] if "bytes" in c]
+    costs = {c["name"]: c["tokens"] for c in files}
+    premium = parity(costs, "eng")
+    text = dict(SECTIONS)["Parity (tokenization premium)"]
+    quoted = {"deu": "German", "jpn": "Japanese", "zho": "Chinese", "rus": "Russian", "hin": "Hindi", "tha": "Thai",
+              "kat": "Georgian", "tam": "Tamil"}
+    for code, name in quoted.items():
+        assert f"{name} {premium[code]:.2f}×" in text
+    assert f"English costs {costs['eng']:,} tokens" in text and f"is {parity_gini(costs):.3f}" in text
+    tam = next(c for c in files if c["name"] == "tam")
+    m = text_measures({int(k): v for k, v in tam["counts"].items()}, TextSize(tam["bytes"], tam["chars"], tam["words"]))
+    assert f"at\n{m.bytes_per_token:.2f} bytes per token" in text
+    assert f"{m.tokens_per_100_chars:.0f}\n  tokens per 100 characters" in DOC.read_text(encoding="utf-8")
