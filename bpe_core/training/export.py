@@ -13,9 +13,11 @@ lists the removals as ``(merge rank after which, token id, split ids)`` in ``rem
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bpe_core.model import BPEModel
 
-__all__ = ["trainer_model", "trainer_pipeline"]
+__all__ = ["trainer_model", "trainer_pipeline", "records_model"]
 
 
 def trainer_model(trainer) -> BPEModel:
@@ -40,6 +42,33 @@ def trainer_model(trainer) -> BPEModel:
         tokens = trainer._tokens
         subwords = ([tokens[t] for t in seg] for seg in trainer._segs)
         return seed000_model(subwords, trainer.history, model)
+    return model
+
+
+def records_model(base: BPEModel, history) -> BPEModel:
+    """``base`` (a run's model at merge 0) at the merge the records ``history`` reach, without the trainer: the
+    merges' tokens appended, the records' removals, and for a PickyBPE run each token's frequency replayed as
+    the rule changes it (a merge of m moves m from its parts to the new token; a removal moves what is left of
+    the token to each of its split's parts), so ``extras["token_freqs"]`` has one count per token id."""
+    model = base.extended(history)
+    removals = [(s.rank, r.token_id, r.split) for s in history for r in s.removals]
+    if removals:
+        model = replace(model, removals=removals, algorithm="picky")
+    freqs = base.extras.get("token_freqs")
+    if freqs is not None:
+        freq = list(freqs)
+        for s in history:
+            if s.created:
+                freq.append(0)
+            m = s.removals[0].merged if s.removals else s.count
+            freq[s.new_id] += m
+            freq[s.left] -= m
+            freq[s.right] -= m
+            for r in s.removals:
+                for part in r.split:
+                    freq[part] += r.freq - r.merged
+                freq[r.token_id] = 0
+        model.extras = dict(model.extras, token_freqs=freq)
     return model
 
 

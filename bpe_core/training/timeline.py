@@ -35,10 +35,11 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 from bpe_core.base.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.training.config import DEFAULT_TARGET, target_merges
+from bpe_core.training.export import records_model
 from bpe_core.training.moves import Frame, Move, Segmentation, undos
 from bpe_core.training.ties import Ties, find_ties
 from bpe_core.training.trainer import Trainer
-from bpe_core.training.word_changes import WordChanges, ranks_by_word, with_removals, word_history
+from bpe_core.training.word_changes import WordChanges, ranks_by_word, word_history
 from bpe_core.types import MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
 
 __all__ = ["Frame", "Move", "Segmentation", "Timeline", "WordHistory", "target_merges", "TOP_K", "DEFAULT_TARGET"]
@@ -182,8 +183,8 @@ class Timeline:
             return cached[2]
         if full:
             model = self._full_model = self.trainer.model()
-        elif self._base_model.algorithm == "merges":
-            model = with_removals(self._base_model.extended(self.history), self.history)
+        elif self._base_model.algorithm == "merges":  # a PickyBPE run's: with its removals and token freqs
+            model = records_model(self._base_model, self.history)
         else:
             model = self._full_model
         self._model = (self._position, full, model)

@@ -1,0 +1,75 @@
+"""Every model of a PickyBPE run saves to the native file and reopens (issue 26's user test: the app's model at
+merge 140, built from the Timeline's records while the trainer read ahead, held 394 tokens but the 257
+``token_freqs`` of merge 0, and encode / inspect / Open vocabulary refused the file). The model at any merge,
+by any path (the trainer standing there, the records after a read-ahead, a jump, a seek back), is the fresh
+run's model at that merge: the same tokens, merges, removals and token freqs, and the same native file."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from bpe_core.encoding.encoder import Encoder
+from bpe_core.formats.native import model_to_native, native_to_model, read_native, write_native
+from bpe_core.presets import make_config
+from bpe_core.training.timeline import Timeline
+from bpe_core.training.trainer import Trainer
+
+from .test_timeline import _counts, fresh
+
+CONFIG = replace(make_config("gpt2"), num_merges=400, variant="picky", ios_threshold=0.6)
+PROBE = "The quick brown fox jumps over the lazy dog; elizabeth's something, 1984."
+
+
+def _reopened(model, tmp_path, name):
+    path = tmp_path / f"{name}.json"
+    write_native(model, str(path))
+    return read_native(str(path))
+
+
+def _same_as_fresh(model, k, tmp_path):
+    ref = fresh(CONFIG, k).model()
+    assert len(model.extras["token_freqs"]) == len(model.tokens)
+    assert model.extras["token_freqs"] == ref.extras["token_freqs"], f"token freqs at merge {k}"
+    assert (model.tokens, model.merges, model.removals) == (ref.tokens, ref.merges, ref.removals)
+    assert json.dumps(model_to_native(model)) == json.dumps(model_to_native(ref))
+    back = _reopened(model, tmp_path, f"m{k}")
+    assert back.extras["token_freqs"] == ref.extras["token_freqs"] and back.removals == ref.removals
+    assert Encoder(back).encode_ids(PROBE) == Encoder(ref).encode_ids(PROBE)
+
+
+def test_the_model_from_the_records_after_a_read_ahead_reopens(tmp_path):
+    tl = Timeline(Trainer(_counts(CONFIG), CONFIG))
+    tl.step(20)
+    move = tl.read_ahead(300)  # the app's read-ahead: the trainer goes on, the position stays
+    assert move is not None
+    tl.apply(tl.walk(move), show=False)
+    assert tl.trainer.merge_count > 140
+    for k in (140, 60, 141, 0, 250, 139):  # steps shown from the records (jumps), forward and back
+        tl.jump(k)
+        assert tl.merge_count == k and tl.is_lagging == (tl.trainer.merge_count != k)
+        model = tl.model()
+        assert any(s.removals for s in tl.history) or k < 60
+        _same_as_fresh(model, k, tmp_path)
+
+
+def test_the_model_after_seeks_and_undo_reopens(tmp_path):
+    tl = Timeline(Trainer(_counts(CONFIG), CONFIG))
+    tl.seek(200)
+    tl.undo(30)
+    _same_as_fresh(tl.model(), 170, tmp_path)
+    tl.jump(90)  # the trainer stays at 170: the records give the model
+    _same_as_fresh(tl.model(), 90, tmp_path)
+    tl.seek(120)
+    _same_as_fresh(tl.model(), 120, tmp_path)
+
+
+def test_a_file_with_wrong_token_freqs_is_still_refused_in_a_sentence():
+    model = fresh(CONFIG, 140).model()
+    data = model_to_native(model)
+    data["token_freqs"] = data["token_freqs"][:257]
+    try:
+        native_to_model(data, "v.json")
+    except Exception as e:  # BPELensError
+        assert "token_freqs" in str(e) and "\n" not in str(e)
+    else:
+        raise AssertionError("a short token_freqs was accepted")
