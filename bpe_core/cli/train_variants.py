@@ -29,9 +29,10 @@ def add_variant_options(p: argparse.ArgumentParser) -> None:
                         "rest (the authors' t keeps t - 1 merges: their t=20000 is --transition 19999)")
     g.add_argument("--parity-mode", choices=("base", "window", "hybrid", "ratio"),
                    help="parity: how the language to serve is chosen (the reference's variants; all but ratio "
-                        "measure each language on the dev text)")
+                        "measure each language on the dev text: DIR/dev/, else the training text)")
     mark_input(g.add_argument("--languages", metavar="DIR_OR_TABLE",
-                              help="parity: a folder of one text file per language (dev text in its dev/), or a "
+                              help="parity: a folder of one .txt file per language (other files are not languages; dev "
+                                   "text in its dev/, else the training text is measured), or a "
                                    "word-count table with a language column; replaces CORPUS"))
 
 
@@ -110,4 +111,9 @@ def _parity(args: argparse.Namespace, cfg: TrainerConfig, bar):
     except ImportError:
         raise BPELensError("--variant parity is not available yet in this build") from None
     with bar("counting") as counting:
-        return ParityTrainer.from_languages(args.languages, cfg, progress=_progress(args, counting))
+        trainer = ParityTrainer.from_languages(args.languages, cfg, progress=_progress(args, counting))
+    if getattr(trainer, "dev_source", "") == "training text":
+        import sys
+        print(f"note: {args.languages}: no dev/ folder: each language is measured on its training text (add "
+              "dev/ with the same .txt names for held-out text, or use --parity-mode ratio)", file=sys.stderr)
+    return trainer

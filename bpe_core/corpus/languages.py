@@ -1,9 +1,10 @@
 """Per-language corpora for parity-aware BPE: a folder of one text file per language, or a word-count table
 with a language column.
 
-A folder: every regular file in it (hidden files skipped) is one language, named by the file's stem
-(``eng.txt`` is ``eng``), in the order of their names; a ``dev/`` subfolder with files of the same stems
-holds the held-out (dev) text. A table: a TSV ``language<TAB>word<TAB>count`` (the header naming the three
+A folder: every ``.txt`` file in it (hidden files skipped) is one language, named by the file's stem
+(``eng.txt`` is ``eng``), in the order of their names; other files (a README, a MANIFEST.tsv, notes) are not
+languages. A ``dev/`` subfolder with ``.txt`` files of the same stems holds the held-out (dev) text.
+A table: a TSV ``language<TAB>word<TAB>count`` (the header naming the three
 columns is required: it tells the table from a plain ``word<TAB>count`` one) or a Parquet table with a
 ``language`` column beside ``word`` and ``count``. Languages come in the order they first appear; words in
 each language in the order of their rows (the readers live with the other tables, in
@@ -36,18 +37,25 @@ def language_files(folder: "str | os.PathLike[str]") -> Tuple[List[str], Dict[st
     root = Path(folder)
     if not root.is_dir():
         raise BPELensError(f"{root}: not a folder of one text file per language")
-    train = {p.stem: p for p in sorted(root.iterdir()) if p.is_file() and not p.name.startswith(".")}
+    train = {p.stem: p for p in _text_files(root)}
     if not train:
-        raise BPELensError(f"{root.name}: the folder holds no language files")
-    if len(train) != len([p for p in root.iterdir() if p.is_file() and not p.name.startswith(".")]):
+        raise BPELensError(f"{root.name}: the folder holds no language files (one .txt file per language, "
+                           "e.g. eng.txt)")
+    if len(train) != len(_text_files(root)):
         raise BPELensError(f"{root.name}: two files name the same language (the same name before the suffix)")
     dev_root = root / "dev"
-    dev = {p.stem: p for p in sorted(dev_root.iterdir()) if p.is_file()} if dev_root.is_dir() else {}
+    dev = {p.stem: p for p in _text_files(dev_root)} if dev_root.is_dir() else {}
     if dev and set(dev) != set(train):
         missing = sorted(set(train) ^ set(dev))
         raise BPELensError(f"{root.name}/dev: the dev files must name the same languages as the training files "
                            f"(not both: {', '.join(missing)})")
     return list(train), train, dev
+
+
+def _text_files(folder: Path) -> List[Path]:
+    """A folder's language files: its ``.txt`` files (any case), not hidden, sorted by name."""
+    return [p for p in sorted(folder.iterdir())
+            if p.is_file() and not p.name.startswith(".") and p.suffix.lower() == ".txt"]
 
 
 def read_languages(source: "str | os.PathLike[str]", count: Callable[[str], Dict[str, int]], *,

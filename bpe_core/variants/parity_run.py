@@ -14,8 +14,8 @@ tokenizer.json's ids; the preset gives the stop rules and ``min_frequency``, 0 m
 goldens' reading. ``reading="preset"``: the preset's own pipeline and units (bytes or characters), as the
 reference's ``--dict-input`` takes any word table. docs/variants.md, "Parity-aware BPE", tells the whole.
 
-For the app: :func:`open_parity_timeline` ``(source, config, *, dev=None, reading="reference", ratio=None,
-progress=None, cancel=None) -> Timeline``.
+For the app: :func:`open_parity_timeline`. Read with no dev text and no ratio, each language is measured on its
+training text, as the reference run with its training files as ``--dev`` (``dev_source``: "training text").
 
 >>> t = ParityTrainer({"en": {" low": 5, " lower": 2}, "de": {" lo": 3}}, TrainerConfig(variant="parity"),
 ...                   dev={"en": {" low": 1}, "de": {" lo": 1}})
@@ -56,8 +56,7 @@ class ParityMergeStep(MergeStep):
 
 
 class ParityTrainer:
-    """Parity-aware BPE with a Trainer's face over per-language word counts (``train``: language -> word ->
-    count, in order; ``dev`` the same for the held-out text, with the same languages)."""
+    """Parity-aware BPE with a Trainer's face over ``train`` (language -> word -> count) and ``dev`` alike."""
 
     EXAMPLES = 16
 
@@ -73,12 +72,10 @@ class ParityTrainer:
             raise BPELensError("parity-aware BPE needs at least one language")
         if dev is not None and list(dev) != self.languages:
             raise BPELensError("the dev text must name the same languages, in the same order, as the training text")
-        mode = config.parity_mode
-        ratio = check_measure(len(self.languages), dev is not None, mode, ratio, config.parity_global_merges)
+        ratio = check_measure(len(self.languages), dev is not None, config.parity_mode, ratio,
+                              config.parity_global_merges)
         self._symbols = self._symbol_fn()
-        self.words: List[str] = []
-        self.freqs: List[int] = []
-        self.word_language: List[int] = []
+        self.words, self.freqs, self.word_language = [], [], []  # type: List[str], List[int], List[int]
         counters = []
         for li, lang in enumerate(self.languages):
             kept = {w: n for w, n in train[lang].items() if n >= 1}
@@ -89,7 +86,7 @@ class ParityTrainer:
         if not self.words:
             raise BPELensError("no words to train on")
         dev_counters = None if dev is None else [self._count(dev[lang]) for lang in self.languages]
-        self.bpe = ParityBPE(counters, dev_counters, variant="window" if mode == "window" else "base",
+        self.bpe = ParityBPE(counters, dev_counters, variant="window" if config.parity_mode == "window" else "base",
                              window_size=config.parity_window, alpha=config.parity_alpha,
                              global_merges=config.parity_global_merges, ratio=ratio,
                              min_frequency=config.min_frequency or 2)
@@ -117,7 +114,10 @@ class ParityTrainer:
         dev_counts = cls._read(dev, config, reading, progress, cancel) if isinstance(dev, (str, Path)) else dev
         if dev_counts is None and Path(source).is_dir() and (Path(source) / "dev").is_dir():
             dev_counts = cls._read(source, config, reading, progress, cancel, dev_folder=True)
-        return cls(train, config, dev=dev_counts, reading=reading, ratio=ratio)
+        on_train = dev_counts is None and ratio is None and config.parity_mode != "ratio"
+        t = cls(train, config, dev=train if on_train else dev_counts, reading=reading, ratio=ratio)
+        t.dev_source = "training text" if on_train else ("dev text" if dev_counts is not None else "ratio")
+        return t
 
     @staticmethod
     def _read(source, config, reading, progress, cancel, dev_folder: bool = False) -> Dict[str, Dict[str, int]]:
