@@ -9,7 +9,8 @@ read the text alike). Everything is read from the run's own records: its words a
 the run's rules made of the corpus: PickyBPE's removals and SuperBPE's superwords included), its merges'
 statistics (``MergeStep.stats.total_tokens`` after each merge: the curve, without a recount), its
 removals. A continuation (SuperBPE's stage 2 from merge t) counts its merge index from the parent's:
-``offset`` is t and ``base_curve`` the parent's curve up to t (their shared stage 1).
+``offset`` is t and ``base_curve`` the parent's ``known_curve`` up to t (their shared stage 1: from the
+parent's records, exact, also where the parent has been undone below t).
 
 The cost per language is a parity-aware run's own (``language_costs``), or, for any run on a parallel
 corpus (one file per language), the tokens each language's file takes (:func:`file_costs`).
@@ -56,6 +57,9 @@ class VariantFigures:
     language_costs: Dict[str, int] = field(default_factory=dict)
     #: (merge index, bytes per token) from merge 0 (the parent's, for a continuation) to ``merge``
     curve: Tuple[Point, ...] = ()
+    #: the curve over every merge the run knows (undone ones too, from their records): what a branch
+    #: starting past ``merge`` shares with the run (its ``base_curve``)
+    known_curve: Tuple[Point, ...] = ()
 
     @property
     def cost_gini(self) -> Optional[float]:
@@ -105,11 +109,14 @@ def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Se
     if start is not None and start.total_tokens:
         curve.append((offset, total_bytes / start.total_tokens))
     curve += [(offset + s.rank, total_bytes / s.stats.total_tokens) for s in history if s.stats.total_tokens]
+    known = getattr(timeline, "steps", history)[len(history):]  # the merges undone, still known
+    known_curve = curve + [(offset + s.rank, total_bytes / s.stats.total_tokens) for s in known
+                           if s.stats.total_tokens]
     return VariantFigures(
         name, offset + timeline.merge_count, total_bytes / total_tokens if total_tokens else 0.0,
         {s: round(tokens[s] / occurrences[s], 3) for s in main}, timeline.vocab_size, len(used),
         max(0, timeline.vocab_size - len(used)), sum(len(getattr(s, "removals", ())) for s in history),
-        dict(language_costs or {}), tuple(curve))
+        dict(language_costs or {}), tuple(curve), tuple(known_curve))
 
 
 def _scripts_of(words: Sequence[Any]) -> list:

@@ -162,10 +162,13 @@ def restore_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, refs: Tupl
         except (BPELensError, KeyError, TypeError, ValueError, IndexError) as exc:
             problem = f"the branches cannot be restored: {exc}"
             _main_line_only(opened)
-    timeline.seek(run.position)
+    known = max(run.position, len(run.merges))  # merges past the position: where its branches start
+    timeline.seek(known)
     now = saved_merges(timeline.history)
-    return opened, RunRestore(run.id, change, merges_difference(run.merges[: run.position], now), run.position,
-                              len(now), problem)
+    if known > run.position:
+        timeline.seek(run.position)
+    return opened, RunRestore(run.id, change, merges_difference(run.merges[:known], now), run.position,
+                              min(len(now), run.position), problem)
 
 
 def reopen_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, check: Optional[CorpusCheck] = None,

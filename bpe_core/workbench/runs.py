@@ -88,10 +88,15 @@ class TrainingRun:
         branches = self.branches.all()
         return (self.branches.to_data(),) if len(branches) > 1 or any(b.picks for b in branches) else ()
 
-    def saved(self) -> SavedRun:
-        """What a workspace keeps of the run: corpus files, settings, position, the merges applied, branches."""
-        history = self.timeline.history
-        return SavedRun(self.id, self.corpus_refs(), self.config, len(history), self._saved_merges(history),
+    def saved(self, keep: int = 0) -> SavedRun:
+        """What a workspace keeps of the run: corpus files, settings, position, the merges applied, branches.
+
+        ``keep``: the furthest merge a branch of this run starts from (its continuations'); the known merges
+        up to there are saved too when the run stands below it, so the branches reopen from them."""
+        tl = self.timeline
+        history = tl.history
+        known = tl.steps[:keep] if keep > len(history) else history
+        return SavedRun(self.id, self.corpus_refs(), self.config, len(history), self._saved_merges(known),
                         self.branches_data(), self.corpus.decode_errors, self.parent, self.transition)
 
 

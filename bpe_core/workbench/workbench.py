@@ -320,7 +320,7 @@ class Workbench:
     def state(self) -> WorkbenchState:
         """Everything open as plain data (a run's merges as a workspace stores them)."""
         runs = tuple(RunState(r.id, r.corpus, r.config, s.position, s.merges, s.branches, r.parent, r.transition)
-                     for r, s in ((r, r.saved()) for r in self._runs.values()))
+                     for r, s in ((r, self._saved_run(r)) for r in self._runs.values()))
         return WorkbenchState(runs, self.vocabularies, self._encode_text, self._selection, self.comparisons,
                               self.analyses)
 
@@ -328,9 +328,13 @@ class Workbench:
         vocabularies = tuple(SavedVocabulary(v.id, v.path, v.pattern, v.name) for v in self._vocabularies.values()
                              if v.path is not None)  # made here (no file): not saved
         kept = {v.id for v in vocabularies} | set(self._runs)
-        return SavedBench(tuple(r.saved() for r in self._runs.values()), self._selection.run_id, vocabularies,
+        return SavedBench(tuple(map(self._saved_run, self._runs.values())), self._selection.run_id, vocabularies,
                           self._encode_text, tuple(c for c in self._comparisons if {c.a_id, c.b_id} <= kept),
                           tuple(a for a in self._analyses if a.subject_id in kept), self._selection)
+
+    def _saved_run(self, run: TrainingRun):
+        """``run`` as saved, with its known merges up to the furthest merge a branch of it starts from."""
+        return run.saved(max((c.transition or 0 for c in self.children(run.id)), default=0))
 
     def to_workspace(self) -> Workspace:
         """The workbench as a workspace file's content (:func:`~bpe_core.formats.workspace.write_workspace`).

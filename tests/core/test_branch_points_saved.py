@@ -1,0 +1,73 @@
+"""Branches of a run that start past the run's position (SuperBPE's stage 2 from merge 200 while the parent
+was undone to 100): the workspace keeps the parent's known merges up to the furthest branch point, so the
+branches reopen at their merges; the Variants chart draws a branch's shared stretch from the parent's
+known records (exact values), not a straight line from the parent's position."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bpe_core import Workbench, make_config
+from bpe_core.analysis.variant_compare import variant_figures
+from bpe_core.formats.workspace import read_workspace, write_workspace
+from bpe_core.workbench import continue_run, superbpe_config
+
+PARALLEL = Path(__file__).resolve().parents[1] / "data" / "parallel"
+
+
+def _merges(run):
+    return [(run.timeline.token(s.left), run.timeline.token(s.right)) for s in run.timeline.history]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    bench = Workbench()
+    parent = bench.open_run(str(PARALLEL / "eng.txt"), make_config("gpt2", vocab_size=900)).run
+    parent.timeline.step(60)
+    for rid, k, steps in (("r2", 40, 3), ("r3", 60, 5)):
+        child = continue_run(bench.new_run_id(), parent, k, superbpe_config(parent.config, k))
+        bench.add_run(child, select=False)
+        child.timeline.step(steps)
+    parent.timeline.undo(30)  # the parent at merge 30, below both branch points
+    return bench
+
+
+def test_saved_with_the_parent_undone_below_its_branches_they_reopen_at_their_merges(bench, tmp_path):
+    path = tmp_path / "w.bpelens"
+    write_workspace(bench.to_workspace(), str(path))
+    again, report = Workbench.restore(read_workspace(str(path)))
+    assert report.clean, report
+    assert [(r.id, r.parent, r.transition, r.timeline.merge_count) for r in again.runs] == \
+        [("r1", None, None, 30), ("r2", "r1", 40, 3), ("r3", "r1", 60, 5)]
+    assert [_merges(r) for r in again.runs] == [_merges(r) for r in bench.runs]
+    parent = again.runs[0]
+    assert len(parent.timeline.steps) >= 60  # the parent knows its merges up to the furthest branch again
+    assert again.state() == bench.state()
+
+
+def test_the_file_keeps_the_merges_up_to_the_furthest_branch_point_position_unchanged(bench):
+    ws = bench.to_workspace()
+    assert ws.position == 30 and len(ws.merges) == 60
+    alone = Workbench()  # a run without branches saves its merges up to its position, as before
+    run = alone.open_run(str(PARALLEL / "eng.txt"), make_config("gpt2", vocab_size=900)).run
+    run.timeline.step(20)
+    run.timeline.undo(5)
+    assert len(alone.to_workspace().merges) == 15
+
+
+def test_the_shared_stretch_is_the_parents_known_records(bench):
+    parent, r2, r3 = bench.runs
+    tl = parent.timeline
+    p = variant_figures("parent", tl)
+    assert p.merge == 30 and p.curve[-1][0] == 30  # the parent's own line ends where it stands
+    known = dict(p.known_curve)
+    assert sorted(known) == list(range(len(tl.steps) + 1))
+    here = tl.merge_count
+    tl.seek(60)
+    at60 = dict(variant_figures("parent at 60", tl).curve)
+    tl.seek(here)
+    assert known == at60  # exact: the records' totals, not a line
+    f = variant_figures("r3", r3.timeline, offset=60, base_curve=p.known_curve)
+    assert dict(f.curve[:60]) == {k: at60[k] for k in range(60)}
+    assert [k for k, _ in f.curve] == list(range(66))
