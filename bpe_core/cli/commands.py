@@ -20,7 +20,8 @@ from bpe_core import __version__
 from bpe_core.base.file_errors import not_utf8, read_error, wide_text_message
 from bpe_core.cli.errors import EXIT_PIPE, EXIT_USAGE, Parser, UsageError, command_of, os_error_text, report
 from bpe_core.cli.progress import ProgressBar
-from bpe_core.cli.train_variants import add_variant_options, check_variant_flags, variant_settings, variant_trainer
+from bpe_core.cli.train_variants import (add_variant_options, check_variant_flags, train_summary, variant_settings,
+                                       variant_trainer)
 from bpe_core.cli.streams import (StatusStream, mark_input, mark_output, output_name, release, silence_closed_pipes,
                                   stdin_taken, take_stdin)
 from bpe_core.types import TIE_BREAKS, BPELensError, Cancelled, TrainerConfig
@@ -179,8 +180,7 @@ def run_train(args: argparse.Namespace) -> int:
     del trainer  # its state (pair index, records) is not needed to write the file: writing reuses the room
     write_native(model, args.output)
     if not quiet:
-        print(f"{output_name(args.output)}: {s.merges} merges, vocab {s.vocab_size}, stopped on {stop_reason}, "
-              f"{s.units_per_token:.2f} {'bytes' if cfg.unit == 'bytes' else 'chars'}/token", file=sys.stderr)
+        print(train_summary(args, cfg, model, s, stop_reason), file=sys.stderr)  # a SuperBPE run's: by stage
         if tied is not None:
             print(f"{output_name(args.ties_report)}: {tied} merges had tied counts", file=sys.stderr)
     return 0

@@ -2,7 +2,9 @@
 
 * ``--variant picky --ios-threshold T``: PickyBPE inside the trainer (the config carries the rule);
 * ``--variant superbpe --transition N``: stage 1 (the preset, plain) to N merges, then stage 2 (the
-  stage-2 pre-tokenizer, superword merges) to the stop rules; one output, stage 1's kept merges first;
+  stage-2 pre-tokenizer, superword merges) to the stop rules; one output, stage 1's kept merges first (the
+  summary says how many the stage-2 replay kept and dropped); a transition that leaves stage 2 no room is
+  refused before reading when the alphabet is known (every byte), else after stage 1;
 * ``--variant parity --languages DIR_OR_TABLE``: parity-aware BPE over per-language corpora.
 
 A flag of one rule given with another rule, or a missing one, is a one-line error before any reading.
@@ -13,10 +15,10 @@ import argparse
 from typing import Callable, List, Optional
 
 from bpe_core.cli.errors import UsageError
-from bpe_core.cli.streams import mark_input
+from bpe_core.cli.streams import mark_input, output_name
 from bpe_core.types import VARIANTS, BPELensError, Progress, TrainerConfig
 
-__all__ = ["add_variant_options", "check_variant_flags", "variant_settings", "variant_trainer"]
+__all__ = ["add_variant_options", "check_variant_flags", "train_summary", "variant_settings", "variant_trainer"]
 
 
 def add_variant_options(p: argparse.ArgumentParser) -> None:
@@ -79,15 +81,43 @@ def variant_trainer(args: argparse.Namespace, cfg: TrainerConfig, paths: List, b
     return None
 
 
+def train_summary(args: argparse.Namespace, cfg: TrainerConfig, model, stats, stop_reason: Optional[str]) -> str:
+    """The line ``train`` prints after writing ``model``: the merges the file holds (a SuperBPE run's by stage:
+    stage 1's merges handed over, those the stage-2 replay kept, and stage 2's own), the vocab size, the stop
+    rule and the units per token."""
+    merges = f"{stats.merges} merges"
+    if cfg.variant == "superbpe":
+        total, stage2, handed = len(model.merges), stats.merges, cfg.transition
+        kept = total - stage2
+        stage1 = (f"{handed} handed over, all kept" if kept == handed else
+                  f"{kept} of the {handed} handed over kept, the replay dropped {handed - kept} as the fork does")
+        merges = f"{total} merges (stage 1: {stage1}; stage 2: {stage2})"
+    unit = "bytes" if cfg.unit == "bytes" else "chars"
+    return (f"{output_name(args.output)}: {merges}, vocab {stats.vocab_size}, stopped on {stop_reason}, "
+            f"{stats.units_per_token:.2f} {unit}/token")
+
+
+def _no_room(cfg: TrainerConfig, tokens: int) -> str:
+    return (f"--transition {cfg.transition} is above the target: stage 1 ends with {tokens} tokens, --vocab-size "
+            f"is {cfg.vocab_size}")
+
+
 def _progress(args: argparse.Namespace, bar) -> Optional[Callable[[Progress], None]]:
     return None if args.quiet else bar
 
 
 def _superbpe(args: argparse.Namespace, cfg: TrainerConfig, paths: List, bar):
+    from bpe_core.base.config import vocab_size_floor
     from bpe_core.corpus.files import count_words_in_files
     from bpe_core.training.superbpe import stage1_config, superbpe_trainer
     from bpe_core.training.trainer import Trainer
-    one = stage1_config(cfg)
+    one, floor = stage1_config(cfg), vocab_size_floor(cfg)  # floor: the tokens training starts with, if known
+    if cfg.vocab_size is not None and floor is not None and floor + cfg.transition >= cfg.vocab_size:
+        room = cfg.vocab_size - floor  # a stage-1 merge adds a token (else the check after stage 1 below holds)
+        fix = f"give --transition {room - 1} or less to leave stage 2 room" if room > 0 else \
+            "give a larger --vocab-size"
+        raise BPELensError(f"{_no_room(cfg, floor + cfg.transition)} (it starts with {floor} tokens, so {room} "
+                           f"merges fill it): {fix}")
     with bar("stage 1: counting") as counting:
         stage1 = Trainer(count_words_in_files(paths, one, progress=_progress(args, counting), errors=args.errors),
                          one)
@@ -97,8 +127,7 @@ def _superbpe(args: argparse.Namespace, cfg: TrainerConfig, paths: List, bar):
         raise BPELensError(f"stage 1 stopped after {stage1.merge_count} merges ({stage1.stop_reason}), before the "
                            f"transition point {cfg.transition}")
     if cfg.vocab_size is not None and stage1.vocab_size >= cfg.vocab_size:
-        raise BPELensError(f"--transition {cfg.transition} is above the target: stage 1 ends with {stage1.vocab_size} "
-                           f"tokens, --vocab-size is {cfg.vocab_size}")
+        raise BPELensError(_no_room(cfg, stage1.vocab_size))
     start = stage1.model()
     del stage1
     with bar("stage 2: counting") as counting:
