@@ -58,6 +58,8 @@ class VariantsFeature:
         window.tab_closed.connect(self._on_window_tab_closed)
         self.session.corpus_loaded.connect(lambda *_: self._refresh())
         self.session.run_finished.connect(lambda *_: self._refresh())
+        self.session.config_changed.connect(lambda *_: self._offer_continue())
+        self.session.corpus_loaded.connect(lambda *_: self._offer_continue())
 
     @property
     def bench(self):
@@ -71,6 +73,14 @@ class VariantsFeature:
         return [x for r in roots for x in (r, *self.bench.children(r.id))]
 
     # -- continue as SuperBPE -------------------------------------------------------------------------------
+    def _offer_continue(self) -> None:
+        """SuperBPE's stage 2 continues a plain BPE run: off on PickyBPE and parity-aware runs, saying why."""
+        rule = {"picky": "PickyBPE", "parity": "parity-aware BPE"}.get(self.session.config.variant)
+        self.continue_action.setEnabled(rule is None)
+        self.continue_action.setToolTip(
+            "SuperBPE's stage 2 continues a run's vocabulary at its merge" if rule is None else
+            f"Not for a {rule} run: SuperBPE continues plain BPE (start a plain BPE run in Training settings)")
+
     def continue_superbpe(self) -> None:
         """Make a branch of the current run at its merge: SuperBPE's stage 2 from there (on a worker)."""
         run, s = self.session.workbench.run, self.session
@@ -213,7 +223,8 @@ class VariantsFeature:
         out, curves, kept = [], {}, {}
         for run in runs:
             tl = run.timeline
-            key = (run.id, id(tl), tl.merge_count, run.parent and curves.get(run.parent, ())[-1:])
+            shared = curves.get(run.parent, ())  # the parent's known records: the stretch a branch shares
+            key = (run.id, id(tl), tl.merge_count, run.parent and (len(shared), shared[-1:]))
             f = self._figures.get(key)
             if f is None:
                 known = self._scripts.get(run.id)
@@ -224,7 +235,7 @@ class VariantsFeature:
                 f = variant_figures(run_name(run), tl, offset=run.transition or 0, scripts=scripts,
                                     base_curve=curves.get(run.parent, ()), language_costs=costs)
             kept[key] = f
-            curves[run.id] = f.curve
+            curves[run.id] = f.known_curve
             out.append(f)
         self._figures = kept
         self._scripts = {r.id: self._scripts[r.id] for r in runs if r.id in self._scripts}

@@ -74,7 +74,10 @@ class VariantsTab(QWidget):
         plot.setLabel("left", "bytes / token")
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setMenuEnabled(False)
-        self.legend = plot.addLegend(offset=(10, -10))
+        # bottom right, where the rising curves are not; a filled box so a curve under it cannot cross the names
+        base = self.chart.palette().base().color()
+        base.setAlpha(230)
+        self.legend = plot.addLegend(offset=(-10, -10), brush=base, pen=self.chart.palette().mid().color())
         follow_palette(self.chart, plot)
         self.note = QLabel(objectName="variant_note", wordWrap=True)
         left = QWidget()
@@ -156,7 +159,7 @@ class VariantsTab(QWidget):
             xs, ys = [p[0] for p in f.curve], [p[1] for p in f.curve]
             pen = pg.mkPen(COLORS[i % len(COLORS)], width=2)
             plot.plot(xs, ys, pen=pen, name=f.name)
-        self.note.setText(f"{len(figures)} runs compared at their current merge; a branch shares its parent's "
+        self.note.setText(f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch shares its parent's "
                           "merges up to where it starts (its curve follows the parent's until there).")
 
     def _show_languages(self, figures: Sequence) -> None:
@@ -191,7 +194,8 @@ class VariantsTab(QWidget):
         tl, base = run.timeline, run.transition or 0
         history = tl.history
         for s in reversed(history[-MERGES_SHOWN:]):
-            self.merges.addItem(f"{base + s.rank:>6,}  {token_text(tl, s.new_id)}  ({s.count:,})")
+            # the token isolated (U+2068 … U+2069): a right-to-left token cannot carry the count to its other side
+            self.merges.addItem(f"{base + s.rank:>6,}  \u2068{token_text(tl, s.new_id)}\u2069  ({s.count:,})")
 
     # -- commands -----------------------------------------------------------------------------------------
     def step(self, n: int) -> None:
