@@ -127,6 +127,12 @@ class ExplainFeature:
         window.encode.view.clicked.connect(lambda i: self.explain_chip(window.encode, i))
         window.words.table.clicked.connect(self._on_words_table_clicked)
         window.inspector_made.connect(self._on_window_inspector_made)
+        self._word: Optional[int] = None  # the training word whose history is shown (None: a chip's word or none)
+        s = window.session
+        for signal in (s.steps_undone, s.steps_applied, s.reset_done, s.tokens_renamed, s.run_finished):
+            signal.connect(self._on_session_moved)
+        s.corpus_loaded.connect(lambda *_: self.clear())
+        s.config_changed.connect(lambda *_: self.clear())
 
     def explain_chip(self, encode_pane, i: int) -> None:
         """Explain the word of chip ``i`` of ``encode_pane`` (the model and text it encoded)."""
@@ -145,8 +151,25 @@ class ExplainFeature:
     def explain_word(self, word_index: int) -> None:
         """Show training word ``word_index``'s history."""
         self.show(history_story(self.window.session, word_index))
+        self._word = word_index
+
+    def clear(self) -> None:
+        """A new run (corpus or rule): the story told was another run's; the pane goes back to its hint."""
+        self._word = None
+        self.pane.clear()
+
+    def _on_session_moved(self, *_args) -> None:
+        """The run moved (undo, seek, step): a training word's history is told again up to the merge shown."""
+        s = self.window.session
+        if self._word is None or s.is_running or s.is_loading:
+            return
+        if 0 <= self._word < len(s.words):
+            self.pane.show_story(history_story(s, self._word))
+        else:
+            self.clear()
 
     def show(self, story: Story) -> None:
+        self._word = None
         self.pane.show_story(story)
         self.dock.show()
         self.dock.raise_()

@@ -24,6 +24,8 @@ from ...widgets.token_view import TokenView
 
 __all__ = ["Frame", "Story", "ExplainPane"]
 
+HINT = "Click a token's chip to see why the word was split that way."
+
 
 @dataclass(frozen=True)
 class Frame:
@@ -56,7 +58,7 @@ class ExplainPane(QWidget):
         super().__init__(parent)
         self._story: Optional[Story] = None
         self._k = 0
-        self.title_label = TallLabel("Click a token's chip to see why the word was split that way.")
+        self.title_label = TallLabel(HINT)
         self.title_label.setWordWrap(True)
         self.title_label.setTextFormat(Qt.PlainText)
         self.caption_label = TallLabel("")
@@ -125,6 +127,17 @@ class ExplainPane(QWidget):
         self.steps_list.blockSignals(False)
         self._k = -1
         self.show_frame(len(story.frames) - 1 if frame is None else frame)
+
+    def clear(self) -> None:
+        """No story: the hint, an empty strip and list (the run it told of is gone)."""
+        self.play_button.setChecked(False)
+        self._story, self._k = None, -1
+        self.title_label.setText(HINT)
+        self.caption_label.setText("")
+        self.footer_label.setText("")
+        self.steps_list.clear()
+        self.strip.set_chips([])
+        self._update_buttons()
 
     def story(self) -> Optional[Story]:
         return self._story
