@@ -259,12 +259,14 @@ class MergesTable(QWidget):
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.Stretch)
+        header.setSectionResizeMode(QHeaderView.Stretch)  # the token columns share what is left
+        header.setMinimumSectionSize(self._text_width("new token"))  # never narrower than their headers
         # not ResizeToContents: that asks data() of up to 1,000 rows on every scroll (9 ms a step)
-        header.setSectionResizeMode(MergesModel.RANK, QHeaderView.Fixed)
-        header.resizeSection(MergesModel.RANK, self.view.fontMetrics().horizontalAdvance("88,888") + 12)
+        self._size_number_columns()
         self._size_removed_column()
+        self.model.modelReset.connect(self._size_number_columns)
         self.model.modelReset.connect(self._size_removed_column)
+        self.model.rowsInserted.connect(self._on_first_rows)
         self.view.clicked.connect(self._on_view_clicked)
         self.view.activated.connect(self._on_view_clicked)  # Enter on a row
         layout = QVBoxLayout(self)
@@ -283,6 +285,26 @@ class MergesTable(QWidget):
         if self.model.columnCount() > MergesModel.REMOVED:
             text += "; ✂ a token removed after that merge, struck through while it is gone"
         self.title.setText(text)
+
+    def _text_width(self, text: str) -> int:
+        """The width a column needs to show ``text`` whole, in the header's or the cells' font."""
+        fm = max((self.view.horizontalHeader().fontMetrics(), self.view.fontMetrics()),
+                 key=lambda m: m.horizontalAdvance(text))
+        return fm.horizontalAdvance(text) + 16
+
+    def _size_number_columns(self) -> None:
+        """The rank, count and words columns fixed at the width of their widest number (the first merge's count
+        is the largest, and no merge changes more words than its count) or their header, whichever is wider."""
+        header, m = self.view.horizontalHeader(), self.model
+        timeline = self.session.timeline
+        widest = f"{max(timeline[0].count, 88_888) if timeline else 8_888_888:,}"
+        for col, sample in ((MergesModel.RANK, "88,888"), (MergesModel.COUNT, widest), (MergesModel.WORDS, widest)):
+            header.setSectionResizeMode(col, QHeaderView.Fixed)
+            header.resizeSection(col, max(self._text_width(sample), self._text_width(m.HEADERS[col])))
+
+    def _on_first_rows(self, _parent, first: int, _last: int) -> None:
+        if first == 0:  # the first merge's count is known now
+            self._size_number_columns()
 
     def _size_removed_column(self) -> None:
         """A run that removes tokens: its "removed" column as wide as a typical label (at most 2/5 of the
