@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMes
 
 from bpe_core import TrainerConfig, resources
 from bpe_core.corpus import config_for_table
+from bpe_core.workbench import text_rule
 
 from .features import exports as export
 from .features import install_features
@@ -195,7 +196,8 @@ class MainWindow(QMainWindow):
         after asking when that would discard trained merges. ``path``: a file, or several (one corpus)."""
         first = corpus_paths(path)[0]
         if self.ask_to_discard(f"Opening {Path(first).name}"):  # a word-count table brings its word settings
-            self.session.load_corpus(path, config or config_for_table(first, self.session.config))
+            current = text_rule(self.session.config)  # a parity run's rule reads languages, not a text
+            self.session.load_corpus(path, config or config_for_table(first, current) or current)
 
     def ask_to_discard(self, action: str) -> bool:
         """Whether the user lets ``action`` throw away the merges trained (no question when there are none).

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
                                             check_corpus, corpus_problem_of, describe, merges_difference, reopen_run,
                                             restore_run, worth_restoring)
     from bpe_core.workbench.runs import TrainingRun, count_corpus
-    from bpe_core.workbench.rule_runs import parity_factory, stage_one
+    from bpe_core.workbench.rule_runs import check_languages, parity_factory, stage_one, text_rule
     from bpe_core.workbench.saved import SavedBench, SavedRun, SavedVocabulary, read_bench
     from bpe_core.workbench.workbench import RunState, Workbench, WorkbenchState
 
@@ -38,6 +38,7 @@ _HOMES: Dict[str, str] = {
     **dict.fromkeys(_RECORDS, "records"), **dict.fromkeys(_RESTORE, "restore"),
     "TrainingRun": "runs", "count_corpus": "runs",
     "parity_factory": "rule_runs", "stage_one": "rule_runs",
+    "check_languages": "rule_runs", "text_rule": "rule_runs",
     **dict.fromkeys(("CONTINUATIONS", "continuation_timeline", "continue_run", "start_model", "superbpe_config"),
                     "continuations"),
     "SavedBench": "saved", "SavedRun": "saved", "SavedVocabulary": "saved", "read_bench": "saved",

@@ -9,15 +9,18 @@ column) through :meth:`~bpe_core.variants.parity_run.ParityTrainer.from_language
 >>> from bpe_core.presets import make_config
 >>> stage_one(make_config("gpt2", variant="superbpe", transition=500)).variant
 'bpe'
+>>> text_rule(make_config("gpt2", variant="parity")).variant
+'bpe'
 """
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Callable
 
 from bpe_core.types import BPELensError, TrainerConfig
 
-__all__ = ["stage_one", "parity_factory"]
+__all__ = ["stage_one", "parity_factory", "check_languages", "text_rule"]
 
 
 def stage_one(config: TrainerConfig) -> TrainerConfig:
@@ -43,3 +46,36 @@ def parity_factory(languages: str) -> Callable:
         return ParityTrainer.from_languages(languages, config, progress=progress, cancel=cancel)
 
     return make
+
+
+def check_languages(source: str) -> None:
+    """Refuse, in one line, a languages source that cannot make a parity run, before anything is read: nothing
+    given, nothing there, a folder without language files, a text file that is not a table with a language
+    column (its header ``language<TAB>word<TAB>count``; a Parquet table is checked when read)."""
+    if not source:
+        raise BPELensError("parity-aware BPE needs its languages: a folder of one .txt file per language, "
+                           "or a word-count table with a language column")
+    p = Path(source)
+    if p.is_dir():
+        from bpe_core.corpus.languages import language_files
+        language_files(p)
+        return
+    if not p.is_file():
+        raise BPELensError(f"{source}: no such file or folder")
+    from bpe_core.corpus.table import LANGUAGE_HEADER, is_parquet
+    if is_parquet(p):
+        return
+    try:
+        with open(p, "rb") as f:
+            first = f.readline(4096).decode("utf-8-sig", "replace")
+    except OSError as exc:
+        raise BPELensError(f"{source}: cannot be read ({exc.strerror})") from None
+    if tuple(c.strip().lower() for c in first.split("\t")) != LANGUAGE_HEADER:
+        raise BPELensError(f"{p.name}: not a table of languages (its first line is not language<TAB>word<TAB>"
+                           "count): give a folder of one .txt file per language")
+
+
+def text_rule(config: TrainerConfig) -> TrainerConfig:
+    """The settings a text corpus is trained with when a parity run is left (a corpus opened, another rule): the
+    same, with plain BPE for parity-aware BPE (it reads languages, not one text)."""
+    return replace(config, variant="bpe") if config.variant == "parity" else config

@@ -62,7 +62,10 @@ def test_parity_without_languages_says_so_and_keeps_the_dialog(qtbot, tmp_path):
     dialog.rule_fields.languages.setText(str(tmp_path / "nowhere"))
     qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok), Qt.LeftButton)
     assert dialog.isVisible() and "no such file or folder" in dialog.error.text()
-    dialog.rule_fields.languages.setText(str(tmp_path))
+    dialog.rule_fields.languages.setText(str(tmp_path))  # a folder without language files: refused here too
+    qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok), Qt.LeftButton)
+    assert dialog.isVisible() and ".txt" in dialog.error.text()
+    (tmp_path / "eng.txt").write_text("the cat\n", encoding="utf-8")
     qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok), Qt.LeftButton)
     assert not dialog.isVisible() and dialog.languages() == str(tmp_path)
 

@@ -7,13 +7,13 @@ languages' source is not a config field: the window gives it to the parity run's
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Dict, Optional
 
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit,
                                QPushButton, QSpinBox, QWidget)
 
-from bpe_core import TrainerConfig
+from bpe_core import BPELensError, TrainerConfig
+from bpe_core.workbench import check_languages
 
 #: (data, text, tooltip) of each rule, in the order offered
 RULES = (
@@ -96,11 +96,10 @@ class RuleFields(QWidget):
         """A one-line message when the fields cannot make a run (the core checks the rest)."""
         if self.variant() != "parity":
             return None
-        source = self.languages_source()
-        if not source:
-            return "Parity-aware BPE needs its languages: a folder of one file per language, or a word-count table"
-        if not Path(source).exists():
-            return f"{source}: no such file or folder"
+        try:
+            check_languages(self.languages_source())  # the dialog stays open on a source that cannot make a run
+        except BPELensError as exc:
+            return str(exc)
         return None
 
     def _show_rows(self, *_args) -> None:

@@ -4,13 +4,15 @@ Plain BPE and PickyBPE: the session loads the corpus again with the new settings
 stage 1 (plain BPE, the run's stop rules); when the run first reaches the transition point t it stops there
 (a run that went past it goes back to t) and Training → "Continue as SuperBPE from here" makes stage 2 as the
 run's branch (the variants feature). Parity-aware BPE: the session loads the languages (a folder of one file per
-language, or a word-count table) with a factory that makes the parity run's trainer.
+language, or a word-count table) with a factory that makes the parity run's trainer. Another rule chosen on a
+parity run trains the text corpus the window had before it (the default corpus if none).
 """
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
 from bpe_core import BPELensError, TrainerConfig
+from bpe_core.resources import default_corpus
 from bpe_core.workbench import parity_factory, stage_one
 
 from ..variants import continue_as_superbpe
@@ -38,14 +40,18 @@ def start_rule_run(window, config: TrainerConfig, languages: str = "") -> None:
     session = window.session
     try:
         if config.variant == "parity":
+            if session.config.variant != "parity" and session.corpus is not None:
+                window.text_corpus = session.corpus.paths or session.corpus.path  # where another rule returns
             session.load_corpus(languages, config, factory=parity_factory(languages))
-        elif config.variant == "superbpe":
-            first = stage_one(config)
+            return
+        first = stage_one(config) if config.variant == "superbpe" else config
+        if config.variant == "superbpe":
             window.superbpe_settings = config
             TransitionWatch(window, first, config.transition)
-            session.set_config(first)
+        if session.config.variant == "parity":  # a parity run's folder is no text corpus: the one before it
+            session.load_corpus(getattr(window, "text_corpus", None) or str(default_corpus()), first)
         else:
-            session.set_config(config)
+            session.set_config(first)
     except BPELensError as exc:
         session.error_raised.emit(str(exc))
 
