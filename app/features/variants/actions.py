@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
+from PySide6.QtCore import QTimer
+
 from bpe_core import BPELensError, Encoder, TrainingRun
 from bpe_core.analysis import run_language_costs, variant_figures, words_scripts
 from bpe_core.workbench import continuation_timeline, read_bench, restore_run, start_model, superbpe_config
@@ -173,26 +175,54 @@ class VariantsFeature:
             return
         current = next((r for r in saved.runs if r.id == saved.current_run), None)
         pending = [r for r in saved.runs if current is not None and r.parent == current.id]
-        self._reopen_next(run, pending)
+        furthest = max((r.transition or 0 for r in pending), default=0)
+        if furthest > run.timeline.merge_count:
+            self._reach(run, furthest, pending)
+        else:
+            self._reopen_next(run, pending)
 
-    def _reopen_next(self, run: TrainingRun, pending: list) -> None:
-        tl = run.timeline
-        while pending and (pending[0].transition or 0) > tl.merge_count:
+    def _reach(self, run: TrainingRun, k: int, pending: list) -> None:
+        """Branches start past the run's merge (it was undone below them; the workspace keeps its merges
+        up to there): the run goes to merge ``k``, their starting vocabularies are taken there, and it
+        comes back to where it was saved."""
+        s, here = self.session, self.session.merge_count
+        timer = QTimer(self.window, interval=50)
+
+        def arrived() -> None:
+            if s.workbench.run is not run:
+                timer.stop()  # another corpus was loaded meanwhile
+                return
+            if s.is_running or s.is_loading or (s.merge_count < k and not s.stop_reason):
+                return
+            timer.stop()
+            tl = run.timeline
+            starts = {r.id: tl.model().truncated(r.transition or 0) for r in pending
+                      if (r.transition or 0) <= tl.merge_count}
+            s.seek(here)  # known merges: shown again from the records
+            self._reopen_next(run, pending, starts)
+
+        timer.timeout.connect(arrived)
+        s.seek(k)
+        timer.start()
+
+    def _reopen_next(self, run: TrainingRun, pending: list, starts: Optional[dict] = None) -> None:
+        tl, starts = run.timeline, starts or {}
+        while pending and pending[0].id not in starts and (pending[0].transition or 0) > tl.merge_count:
             skipped = pending.pop(0)
             self.session.error_raised.emit(f"The branch {skipped.id} starts at merge {skipped.transition:,}, past "
-                                           f"the run's merge {tl.merge_count:,}: it is not reopened")
+                                           f"the merges the run reached ({tl.merge_count:,}): it is not reopened")
         if not pending:
             return
         saved = pending.pop(0)
-        start = start_model(run, saved.transition or 0)  # here, on the thread that owns the run's timeline
+        start = starts.get(saved.id) or start_model(run, saved.transition or 0)  # on the run's thread
         corpus = run.corpus
         self.show_tab()
         self._busy(f"Reopening the branch from merge {saved.transition:,}")
         self.calls.start(lambda *, progress, cancel: restore_run(saved, corpus=corpus, start=start, progress=progress,
                                                                  cancel=cancel),
-                         lambda result: self._on_branch_reopened(run, result, pending))
+                         lambda result: self._on_branch_reopened(run, result, pending, starts))
 
-    def _on_branch_reopened(self, run: TrainingRun, result, pending: list) -> None:
+    def _on_branch_reopened(self, run: TrainingRun, result, pending: list, starts: Optional[dict] = None) -> None:
         self._busy("")
         child, report = result
         if self.session.workbench.run is not run or self.bench.is_open(child.id):
@@ -202,7 +232,7 @@ class VariantsFeature:
         if report.difference_text:
             self.session.error_raised.emit(f"Branch {child.id}: {report.difference_text}")
         self.show_tab()
-        self._reopen_next(run, pending)
+        self._reopen_next(run, pending, starts)
 
     # -- the tab --------------------------------------------------------------------------------------------
     def show_tab(self, select: Optional[str] = None) -> VariantsTab:
