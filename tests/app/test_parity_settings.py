@@ -97,3 +97,19 @@ def test_a_corpus_opened_after_a_parity_run_is_a_plain_run(user_window, small_co
     monkeypatch.setattr(SettingsDialog, "exec", look)
     window.settings_action.trigger()
     assert seen == [("Plain BPE", "")]
+
+
+def test_the_split_preview_is_whole_when_a_rule_adds_rows(qtbot):
+    """PickyBPE's τ and parity's two rows must not squeeze the Split preview (the user test saw it cut)."""
+    dialog = SettingsDialog(__import__("bpe_core").make_config("gpt2"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    f = dialog.rule_fields
+    for rule in ("PickyBPE", "Parity-aware BPE", "SuperBPE", "Plain BPE", "Parity-aware BPE"):
+        f.rule.setCurrentIndex(f.rule.findText(rule))
+        qtbot.wait(50)
+        preview = dialog.preview
+        assert preview.height() >= preview.heightForWidth(preview.width()), rule
+        assert dialog.rect().contains(preview.geometry().translated(preview.parentWidget().mapTo(dialog, 
+                                                                                                  preview.pos()) - preview.pos()))

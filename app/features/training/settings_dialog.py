@@ -81,6 +81,7 @@ class SettingsDialog(QDialog):
             signal.connect(self._update_preview)
         self.target_kind.currentTextChanged.connect(self._update_second_stop)
         self.second_stop.toggled.connect(self.second_target.setEnabled)
+        self.rule_fields.rule.currentIndexChanged.connect(self._fit)
 
     # -- building ----------------------------------------------------------------------------
     def _make_fields(self) -> None:
@@ -232,6 +233,19 @@ class SettingsDialog(QDialog):
         except BPELensError as exc:
             self.preview.setText(str(exc))
             self.preview.setStyleSheet(self._error_style())
+        self._fit()
+
+    def _fit(self, *_args) -> None:
+        """Grow the dialog to the height its rows need at its width (a rule's rows, a longer split preview):
+        the word-wrapped preview is never cut."""
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.activate()
+        need = layout.totalHeightForWidth(self.width())
+        if need > self.height():
+            self.resize(self.width(), need)
+            layout.activate()
 
     def _error_style(self) -> str:
         return f"color: {error_text_color(self.palette()).name()}"
