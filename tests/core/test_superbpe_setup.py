@@ -2,7 +2,7 @@
 
 The replay (:func:`bpe_core.training.superbpe.inherit`) merges each stage-2 unit by the inherited merges
 once; the stage-2 trainer then starts from those ids. It must not map every symbol again nor apply the
-inherited merges to every unit a second time (that was 45 % of the setup on the 17.6 MB corpus): the
+inherited merges to every unit a second time (on the 17.6 MB corpus the setup took 14.8 s so, 5.6 s without): the
 symbols the setup's :func:`~bpe_core.base.merge.segment_all` reads stay at 0 as the corpus doubles, and the
 pair index reads each replayed token once. That the replay's ids are final is checked too: merging them
 again by the kept merges changes nothing.
