@@ -26,6 +26,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from bpe_core.base.symbols import display
 from bpe_core.model import BPEModel
 from bpe_core.training.config import limit_reached
+from bpe_core.training.export import records_model
 from bpe_core.training.timeline import Timeline
 from bpe_core.training.word_changes import WordChanges
 from bpe_core.types import BPELensError, MergeStep, Raw
@@ -160,6 +161,8 @@ class Branches:
     def model_of(self, branch_id: int) -> BPEModel:
         """Branch ``branch_id``'s vocabulary with every merge known on it (a tokenizer to diff with another)."""
         tokens, steps, tl = self.tokens_of(branch_id), self.steps_of(branch_id), self.timeline
+        if tl.base_model.algorithm == "merges":  # its merges with their removals and token freqs (PickyBPE)
+            return records_model(tl.base_model, steps)
         now = tl.model()
         own = len(now.merges) - tl.merge_count  # a continued vocabulary's merges come first, on every branch
         return replace(now, tokens=[tokens[i] for i in range(len(tokens))], config=dict(now.config),

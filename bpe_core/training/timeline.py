@@ -79,8 +79,8 @@ class Timeline:
         #: every token id ever published (undone merges keep theirs: the timeline still shows them)
         self._tokens = {i: trainer.token(i) for i in range(trainer.vocab_size)}
         self.initial_vocab = trainer.vocab_size
-        self._base_model = trainer.model()
-        self._full_model = self._base_model  # the last model built from the trainer
+        self.base_model = trainer.model()  # the model at merge 0 (the records extend it: records_model)
+        self._full_model = self.base_model  # the last model built from the trainer
         self._model: Optional[Tuple[int, bool, BPEModel]] = None  # (position, full, model)
         self._steps: List[MergeStep] = []
         self._position = self._reached = 0  # the position, and the furthest it has been
@@ -183,8 +183,8 @@ class Timeline:
             return cached[2]
         if full:
             model = self._full_model = self.trainer.model()
-        elif self._base_model.algorithm == "merges":  # a PickyBPE run's: with its removals and token freqs
-            model = records_model(self._base_model, self.history)
+        elif self.base_model.algorithm == "merges":  # a PickyBPE run's: with its removals and token freqs
+            model = records_model(self.base_model, self.history)
         else:
             model = self._full_model
         self._model = (self._position, full, model)
@@ -337,7 +337,7 @@ class Timeline:
         None: the trainer is behind, already half that far ahead, at the end, or on seed 000's tables."""
         at, end = self._segs_at, min(self._position + lead, self.target_merges)
         far = at < self._position or at - self._position >= lead // 2 or at >= end
-        usable = self._base_model.algorithm == "merges" and not self.trainer.stop_reason
+        usable = self.base_model.algorithm == "merges" and not self.trainer.stop_reason
         return self.forward(end - at, detail=True) if usable and not far else None
 
     def _record(self, steps: Sequence[MergeStep]) -> None:

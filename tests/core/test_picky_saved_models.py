@@ -73,3 +73,23 @@ def test_a_file_with_wrong_token_freqs_is_still_refused_in_a_sentence():
         assert "token_freqs" in str(e) and "\n" not in str(e)
     else:
         raise AssertionError("a short token_freqs was accepted")
+
+
+def test_a_branchs_model_is_its_merges_with_their_removals(tmp_path):
+    """Branches.model_of (the ties compare's tokenizers) on a PickyBPE run: the branch's merges with the removals
+    and token freqs of those merges (before: the position's removals and freqs on all the branch's merges)."""
+    from bpe_core.training.branches import Branches
+    tl = Timeline(Trainer(_counts(CONFIG), CONFIG))
+    branches = Branches(tl)
+    tl.seek(200)
+    tl.seek(100)
+    _same_as_fresh(branches.model_of(0), 200, tmp_path)
+    step = tl.steps[100]
+    new, _ = branches.pick(step.right, step.left) if tl.trainer.pair_index.count(step.right, step.left) > 0 \
+        else branches.pick(tl.top_pairs[1].left, tl.top_pairs[1].right)
+    assert new is not None and branches.current_id != 0
+    _same_as_fresh(branches.model_of(0), 200, tmp_path)  # the old future, from its records
+    mine = branches.model_of(branches.current_id)
+    assert len(mine.extras["token_freqs"]) == len(mine.tokens)
+    assert mine.removals == [(s.rank, r.token_id, r.split) for s in branches.steps_of(branches.current_id)
+                             for r in s.removals]
