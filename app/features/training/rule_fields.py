@@ -23,7 +23,8 @@ RULES = (
     ("superbpe", "SuperBPE", "Plain BPE up to the transition point t, then merges across whitespace "
                              "(Liu et al. 2025): at t, Training → Continue as SuperBPE from here"),
     ("parity", "Parity-aware BPE", "Each merge is chosen for the language compressed worst so far "
-                                   "(Foroutan et al. 2025); needs one file per language"),
+                                   "(Foroutan et al. 2025); needs one .txt file per language (dev text in "
+                                   "its dev/, else the training text is measured)"),
 )
 PARITY_MODES = ("base", "window", "hybrid", "ratio")
 DEFAULT_TRANSITION = 1000
@@ -48,7 +49,7 @@ class RuleFields(QWidget):
         self.transition.setToolTip("t: the merges of stage 1 (plain BPE); the run stops there, and Training → "
                                    "Continue as SuperBPE from here makes stage 2")
         self.languages = QLineEdit(self, objectName="languages",
-                                   placeholderText="a folder of one file per language, or a word-count table")
+                                   placeholderText="a folder of one .txt file per language, or a word-count table")
         self.browse = QPushButton("Folder…", self)
         self.browse.clicked.connect(self._on_browse_clicked)
         self.parity_mode = QComboBox(self, objectName="parity_mode")
@@ -109,7 +110,7 @@ class RuleFields(QWidget):
             self.form.setRowVisible(row, shown)
 
     def _on_browse_clicked(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Languages: a folder of one file per language",
+        folder = QFileDialog.getExistingDirectory(self, "Languages: a folder of one .txt file per language",
                                                   self.languages.text())
         if folder:
             self.languages.setText(folder)
