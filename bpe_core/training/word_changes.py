@@ -158,12 +158,3 @@ def ranks_by_word(steps: Sequence[MergeStep]) -> Dict[int, List[int]]:
                 got.append(rank)
     return out
 
-
-def with_removals(model, history: Sequence[MergeStep]):
-    """``model`` (extended by the records ``history``) with the records' removals: a PickyBPE run's model at
-    a merge the trainer is not at; the model itself when nothing was removed."""
-    removals = [(s.rank, r.token_id, r.split) for s in history for r in s.removals]
-    if not removals:
-        return model
-    from dataclasses import replace
-    return replace(model, removals=removals, algorithm="picky")
