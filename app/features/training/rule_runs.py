@@ -15,7 +15,6 @@ from bpe_core import BPELensError, TrainerConfig
 from bpe_core.resources import default_corpus
 from bpe_core.workbench import parity_factory, stage_one
 
-from ..variants import continue_as_superbpe
 
 __all__ = ["start_rule_run", "run_languages", "rule_config"]
 
@@ -88,7 +87,10 @@ class TransitionWatch(QObject):
             s.seek(self.t)
             return
         self._done()
-        continue_as_superbpe(self.window)
+        # the variants feature, reached through the window: it imports this feature's rule fields (no cycle)
+        feature = getattr(self.window, "variants_feature", None)
+        if feature is not None:
+            feature.continue_superbpe()
 
     def _done(self) -> None:
         if self.parent() is None:

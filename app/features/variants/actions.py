@@ -54,6 +54,8 @@ class VariantsFeature:
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
         self.compare_action = window.make_action("Compare variants", self.show_tab, name="compare_variants")
+        self.add_rule_action = window.make_action("Add a run with another rule…", self.add_rule_run,
+                                                  name="add_rule_run")
         window.menus["train"].addSeparator()
         window.menus["train"].addAction(self.continue_action)
         window.menus["view"].addAction(self.compare_action)
@@ -123,12 +125,38 @@ class VariantsFeature:
         self._busy("")
         self.session.error_raised.emit(str(exc))
 
+    # -- a run with another rule, beside the window's ---------------------------------------------------------
+    def add_rule_run(self) -> None:
+        """Ask for a rule (the training settings' fields) and open a run of it on the window's corpus (parity:
+        on its languages) as another run of the Workbench, counted on a worker; the window's run stays."""
+        from .add_rule import AddRuleDialog, rule_run  # here: the training feature imports this package
+
+        run, s = self.session.workbench.run, self.session
+        if run is None or s.is_loading or self.busy:
+            return
+        dialog = AddRuleDialog(run.config, self.window)
+        if not dialog.exec():
+            return
+        config, languages, corpus, new_id = dialog.config(), dialog.languages(), run.corpus, self.bench.new_run_id()
+        self.show_tab()
+        self._busy(f"A {config.variant} run: counting")
+        self.calls.start(lambda *, progress, cancel: rule_run(new_id, corpus, config, languages, progress=progress,
+                                                              cancel=cancel),
+                         self._on_rule_run)
+
+    def _on_rule_run(self, new: TrainingRun) -> None:
+        self._busy("")
+        if self.bench.is_open(new.id):
+            return
+        self.bench.add_run(new, select=False)  # the training panes stay on the window's run
+        self.show_tab(select=new.id)
+
     # -- a branch run to its end ------------------------------------------------------------------------------
     def run_branch(self) -> None:
         """Run the selected branch until its stop rule (the vocabulary size) on a worker; its frames are
         applied here as they come, Cancel keeps the merges made."""
         run = self.tab.selected() if self.tab is not None else None
-        if run is None or run.parent is None or run.timeline.is_moving or self.busy:
+        if run is None or run is self.session.workbench.run or run.timeline.is_moving or self.busy:
             return
         tl = run.timeline
         total = max(1, tl.target_merges - tl.merge_count)
@@ -238,9 +266,11 @@ class VariantsFeature:
     def show_tab(self, select: Optional[str] = None) -> VariantsTab:
         tabs = self.window.tabs
         if self.tab is None:
-            self.tab = VariantsTab(self.figures, self.cancel)
+            self.tab = VariantsTab(self.figures, self.cancel, current=lambda: self.session.workbench.run)
             self.tab.run_button.clicked.connect(self.run_branch)
+            self.tab.add_button.clicked.connect(self.add_rule_run)
             self.tab.tree.addAction(self.continue_action)  # the runs' context menu
+            self.tab.tree.addAction(self.add_rule_action)
             tabs.addTab(self.tab, "Variants")
         tabs.setCurrentWidget(self.tab)
         self.tab.set_runs(self.runs(), select=select)

@@ -44,9 +44,10 @@ class VariantsTab(QWidget):
     core's figures of each run in order; ``on_cancel`` stops a continuation being made."""
 
     def __init__(self, figures_of: Callable[[Sequence], List], on_cancel: Callable[[], None],
-                 parent: Optional[QWidget] = None) -> None:
+                 parent: Optional[QWidget] = None, current: Callable[[], object] = lambda: None) -> None:
         super().__init__(parent)
         self.figures_of = figures_of
+        self.current = current  # the window's run (its training panes step it; the tab steps the others)
         self.runs: List = []
         self.tree = QTreeWidget(objectName="variant_branches", headerHidden=True)
         self.tree.setContextMenuPolicy(Qt.ActionsContextMenu)  # the feature adds "Continue as SuperBPE from here"
@@ -55,6 +56,7 @@ class VariantsTab(QWidget):
         self.step10_button = QPushButton("Step ×10", objectName="variant_step10", clicked=lambda: self.step(10))
         self.undo_button = QPushButton("Undo", objectName="variant_undo", clicked=lambda: self.step(-1))
         self.run_button = QPushButton("Run to end", objectName="variant_run")  # the feature runs it on a worker
+        self.add_button = QPushButton("Add a run with another rule…", objectName="variant_add_run")
         self.merges = QListWidget(objectName="variant_merges")
         self.progress = QProgressBar(objectName="variant_progress", visible=False)
         self.cancel_button = QPushButton("Cancel", objectName="variant_cancel", visible=False, clicked=on_cancel)
@@ -89,6 +91,7 @@ class VariantsTab(QWidget):
         for b in (self.step_button, self.step10_button, self.undo_button, self.run_button):
             buttons.addWidget(b)
         lay.addLayout(buttons)
+        lay.addWidget(self.add_button)
         lay.addWidget(self.progress)
         lay.addWidget(self.cancel_button)
         lay.addWidget(QLabel("Merges of the selected run (newest first)"))
@@ -186,7 +189,7 @@ class VariantsTab(QWidget):
     def _show_merges(self) -> None:
         run = self.selected()
         self.merges.clear()
-        branch = run is not None and run.parent is not None and not run.timeline.is_moving
+        branch = run is not None and self._movable(run) and not run.timeline.is_moving
         for b in (self.step_button, self.step10_button, self.undo_button, self.run_button):
             b.setEnabled(branch and not self.progress.isVisible())
         if run is None:
@@ -201,10 +204,14 @@ class VariantsTab(QWidget):
     def step(self, n: int) -> None:
         """Step (or undo, ``n`` < 0) the selected branch; its rows and curve follow."""
         run = self.selected()
-        if run is None or run.parent is None or run.timeline.is_moving:
+        if run is None or not self._movable(run) or run.timeline.is_moving:
             return
         run.timeline.step(n) if n > 0 else run.timeline.undo(-n)
         self.refresh()
+
+    def _movable(self, run) -> bool:
+        """A branch or a run beside the window's: the tab steps it (the window's run: its training panes)."""
+        return run.parent is not None or run is not self.current()
 
     def busy(self, text: str, done: int = 0, total: int = 0) -> None:
         """A continuation is being made (``text``: empty when it is over)."""
