@@ -13,9 +13,10 @@ from __future__ import annotations
 import atexit
 from typing import Callable, Optional, Tuple
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QSizePolicy, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QWidget)
+                               QSizePolicy, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from bpe_core import BPEModel, DropoutEncoder
 from bpe_core.encoding import sample_words, shares, text_words
@@ -71,23 +72,37 @@ class DropoutPanel(QWidget):
         self._threads = Threads()
         self._worker = LatestWorker(self._track, self)
         self._worker.progressed.connect(self._on_progress)
-        self._worker.errored.connect(lambda exc: self.status.setText(f"sampling failed: {exc}"))
-        self._worker.aborted.connect(lambda: self.status.setText("sampling stopped"))
-        self.status.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # never widens the pane
-        row = QHBoxLayout(self)
+        self._worker.errored.connect(lambda exc: self._say(f"sampling failed: {exc}"))
+        self._worker.aborted.connect(lambda: self._say("sampling stopped"))
+        # on a line of its own under the controls (beside them it had no room at 1280x720), wrapping rather than
+        # widening the pane or eliding
+        self.status.setWordWrap(True)
+        self.status.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.status.hide()
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(row)
+        column.addWidget(self.status)
         #: shown while dropout is on (off, the row is the toggle alone: the pane stays as narrow as before)
         self._controls = (QLabel("p"), self.p_spin, QLabel("seed"), self.seed_spin, QLabel("N"), self.n_spin,
                           self.sample_button)
         for w in (self.toggle, *self._controls):
             row.addWidget(w)
-        row.addWidget(self.status, 1)
+        row.addStretch(1)
         self.toggle.toggled.connect(self._on_settings)
         self.p_spin.valueChanged.connect(self._on_settings)
         self.seed_spin.valueChanged.connect(self._on_settings)
         self.n_spin.valueChanged.connect(self._update)
         self.sample_button.clicked.connect(self.sample)
         self._update()
+
+    def _say(self, text: str) -> None:
+        """The summary line: shown only while it says something."""
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
 
     # -- what the pane asks
     def active(self) -> bool:
@@ -107,7 +122,7 @@ class DropoutPanel(QWidget):
         """Draw N segmentations of each word of the text on a worker; the table shows them when done."""
         model, text, limit = self._source()
         if model is None or not text:
-            self.status.setText("nothing to sample: no vocabulary or no text")
+            self._say("nothing to sample: no vocabulary or no text")
             return
         p, seed, n = self.p_spin.value(), self.seed_spin.value(), self.n_spin.value()
 
@@ -119,7 +134,7 @@ class DropoutPanel(QWidget):
             words = text_words(model, text)
             return model, words, sample_words(model, words, p, seed, n, step, merges_limit=limit)
 
-        self.status.setText("sampling…")
+        self._say("sampling…")
         self._worker.start(run, lambda result: self._show(*result, p=p, seed=seed, n=n))
 
     def clear(self) -> None:
@@ -127,7 +142,7 @@ class DropoutPanel(QWidget):
         self._worker.cancel()
         self.table.setRowCount(0)
         self.table.hide()
-        self.status.setText("")
+        self._say("")
 
     def wait(self) -> None:
         """Block until the sampling threads end (closing, tests)."""
@@ -138,7 +153,7 @@ class DropoutPanel(QWidget):
         _LIVE.track(thread)
 
     def _on_progress(self, progress: Progress) -> None:
-        self.status.setText(f"sampling… {progress.done:,} of {progress.total:,} words")
+        self._say(f"sampling… {progress.done:,} of {progress.total:,} words")
 
     def _show(self, model: BPEModel, words, counts, *, p: float, seed: int, n: int) -> None:
         rows = [(word, seg, c, share) for word in words for seg, c, share in shares(counts[word])]
@@ -153,7 +168,7 @@ class DropoutPanel(QWidget):
         table.setUpdatesEnabled(True)
         table.show()
         _make_room(table)
-        self.status.setText(f"{n:,} samples of each of {len(words):,} words  ·  p {p:g}  ·  seed {seed}")
+        self._say(f"{n:,} samples of each of {len(words):,} words  ·  p {p:g}  ·  seed {seed}")
         self.sampled.emit()
 
     # -- slots
@@ -175,14 +190,48 @@ def _label(model: BPEModel, token_id: int) -> str:
     return "?" if raw is None else chip_text(raw, mode="text", whitespace=True)[0]
 
 
-def _make_room(widget: QWidget) -> None:
-    """In the splitter that holds ``widget`` (shown just now, so the splitter gave it no height), give it 2/5."""
-    split = widget.parentWidget()
+#: the rows of the distribution a sampling shows at least, when the window has room for them
+ROWS_SHOWN = 6
+
+
+def _make_room(table: QTableWidget) -> None:
+    """Give the table, shown just now (its splitter gave it no height), 2/5 of its splitter and at least
+    :data:`ROWS_SHOWN` rows: from its splitter's other panes down to their least heights, then, if that is not
+    enough (a 720-pixel-high window), from the panes beside the one that holds it in an outer vertical splitter."""
+    frame = 2 * table.frameWidth() + table.horizontalHeader().sizeHint().height()
+    frame += table.horizontalScrollBar().sizeHint().height()  # when the segmentations are wide
+    need = frame + int((ROWS_SHOWN + 0.5) * table.verticalHeader().defaultSectionSize())
+    split = table.parentWidget()
     if not isinstance(split, QSplitter):
         return
+    short = _grow(split, table, max(need, sum(split.sizes()) * 2 // 5))
+    if short > 0:
+        inner = split
+        while inner.parentWidget() is not None:
+            outer = inner.parentWidget()
+            if isinstance(outer, QSplitter) and outer.orientation() == Qt.Vertical:
+                holder = inner
+                _grow(outer, holder, outer.sizes()[outer.indexOf(holder)] + short)
+                _grow(split, table, max(need, sum(split.sizes()) * 2 // 5))
+                return
+            inner = outer
+
+
+def _grow(split: QSplitter, widget: QWidget, height: int) -> int:
+    """Make ``widget`` in ``split`` ``height`` high, taking from the others down to their least heights (the last
+    first); how much it still lacks."""
     sizes, i = split.sizes(), split.indexOf(widget)
-    if sizes[i] < widget.minimumSizeHint().height():
-        total = sum(sizes)
-        rest = [s * 3 / 5 / max(total - sizes[i], 1) * total for s in sizes]
-        rest[i] = total * 2 / 5
-        split.setSizes([int(s) for s in rest])
+    want = height - sizes[i]
+    if want <= 0:
+        return 0
+    for j in reversed(range(len(sizes))):
+        if j == i or want <= 0:
+            continue
+        other = split.widget(j)
+        least = (other.minimumHeight() or other.minimumSizeHint().height()) if other.isVisible() else 0
+        take = max(0, min(want, sizes[j] - least))
+        sizes[j] -= take
+        sizes[i] += take
+        want -= take
+    split.setSizes(sizes)
+    return max(want, 0)

@@ -1,4 +1,4 @@
-"""The merges so far: rank, left, right, new token, count. Clicking a row scrubs there.
+"""The merges so far: rank, left, right, new token, count, words changed. Clicking a row scrubs there.
 
 Rows are the session's *timeline*: merges undone stay listed (greyed) until the settings change,
 so the table also shows where stepping forward will go. A run whose rule removes tokens (PickyBPE) gets a
@@ -30,7 +30,10 @@ RANK_ROLE = USER + 1
 
 class MergesModel(QAbstractTableModel):
     RANK, LEFT, RIGHT, NEW, COUNT, WORDS, REMOVED = range(7)
-    HEADERS = ("#", "left", "right", "new token", "count", "words", "removed")
+    HEADERS = ("#", "left", "right", "new", "count", "words", "removed")
+    HEADER_TIPS = ("the merge's rank", "the left token of the pair", "the right token of the pair",
+                   "the new token the merge makes", "how often the pair occurred when it was merged",
+                   "how many distinct words the merge changed", "the tokens the rule removed right after that merge")
 
     def __init__(self, session: Session, parent=None) -> None:
         super().__init__(parent)
@@ -69,6 +72,8 @@ class MergesModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=DISPLAY):
         if orientation == HORIZONTAL and role == DISPLAY:
             return self.HEADERS[section]
+        if orientation == HORIZONTAL and role == TOOLTIP:
+            return self.HEADER_TIPS[section]
         return None
 
     def step(self, row: int) -> MergeStep:
@@ -260,7 +265,7 @@ class MergesTable(QWidget):
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Stretch)  # the token columns share what is left
-        header.setMinimumSectionSize(self._text_width("new token"))  # never narrower than their headers
+        header.setMinimumSectionSize(self._text_width("right"))  # never narrower than their headers
         # not ResizeToContents: that asks data() of up to 1,000 rows on every scroll (9 ms a step)
         self._size_number_columns()
         self._size_removed_column()
