@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bpe_core.analysis.removals import ios_inputs, removal_caption, removal_label, removals_in_word
     from bpe_core.analysis.scripts import words_scripts
     from bpe_core.analysis.variant_compare import (VariantFigures, file_costs, language_files,
-                                                  run_language_costs, variant_figures)
+                                                  run_language_costs, tokens_per_word_note, variant_figures)
 
 #: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
 _HOMES: Dict[str, str] = {
@@ -43,7 +43,7 @@ _HOMES: Dict[str, str] = {
     **dict.fromkeys(("ios_inputs", "removal_caption", "removal_label", "removals_in_word"), "removals"),
     "words_scripts": "scripts",
     **dict.fromkeys(("VariantFigures", "file_costs", "language_files", "run_language_costs",
-                     "variant_figures"), "variant_compare"),
+                     "tokens_per_word_note", "variant_figures"), "variant_compare"),
 }
 
 __all__ = list(_HOMES)

@@ -57,6 +57,9 @@ class VariantFigures:
     language_costs: Dict[str, int] = field(default_factory=dict)
     #: (merge index, bytes per token) from merge 0 (the parent's, for a continuation) to ``merge``
     curve: Tuple[Point, ...] = ()
+    #: the run's words span whitespace (SuperBPE's stage-2 units), so its tokens per word are counted over
+    #: other words than a run cut into pieces (:func:`tokens_per_word_note`)
+    units_span_words: bool = False
     #: the curve over every merge the run knows (undone ones too, from their records): what a branch
     #: starting past ``merge`` shares with the run (its ``base_curve``)
     known_curve: Tuple[Point, ...] = ()
@@ -116,7 +119,22 @@ def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Se
         name, offset + timeline.merge_count, total_bytes / total_tokens if total_tokens else 0.0,
         {s: round(tokens[s] / occurrences[s], 3) for s in main}, timeline.vocab_size, len(used),
         max(0, timeline.vocab_size - len(used)), sum(len(getattr(s, "removals", ())) for s in history),
-        dict(language_costs or {}), tuple(curve), tuple(known_curve))
+        dict(language_costs or {}), tuple(curve),
+        any(isinstance(w, str) and len(w.split()) > 1 for w in words), tuple(known_curve))
+
+
+def tokens_per_word_note(figures: Sequence[VariantFigures]) -> str:
+    """Why tokens per word differs between runs whose words are cut differently (empty when they are cut
+    alike). A SuperBPE branch with no merges of its own and its parent at the same merge encode the same
+    text, but the branch's words are its units: punctuation and digits inside a unit count with the unit's
+    script, where a run cut into pieces keeps them apart in no script's row; and the stage-2 replay drops
+    the parent's merges the new pre-tokenizer cannot make (as the reference does). Bytes per token compares them."""
+    if len({f.units_span_words for f in figures}) < 2:
+        return ""
+    return ("Tokens / word differ by definition between runs whose units span whitespace (SuperBPE: punctuation "
+            "and digits inside a unit count with its script; its replay drops the parent's merges stage 2 cannot "
+            "make) and runs cut into pieces (punctuation and digits apart, in no script's row): compare bytes per "
+            "token across them.")
 
 
 def _scripts_of(words: Sequence[Any]) -> list:

@@ -71,3 +71,18 @@ def test_the_shared_stretch_is_the_parents_known_records(bench):
     f = variant_figures("r3", r3.timeline, offset=60, base_curve=p.known_curve)
     assert dict(f.curve[:60]) == {k: at60[k] for k in range(60)}
     assert [k for k, _ in f.curve] == list(range(66))
+
+
+def test_tokens_per_word_of_a_branch_and_its_parent_differ_by_definition_and_say_why():
+    from bpe_core.analysis.variant_compare import tokens_per_word_note
+
+    bench = Workbench()
+    parent = bench.open_run(str(PARALLEL / "eng.txt"), make_config("gpt2", vocab_size=900)).run
+    parent.timeline.step(50)
+    child = continue_run("r2", parent, 50, superbpe_config(parent.config, 50))  # no merges of its own yet
+    p, c = variant_figures("p", parent.timeline), variant_figures("c", child.timeline, offset=50)
+    assert p.tokens_per_word["Latin"] != c.tokens_per_word["Latin"]  # the same text, other words
+    assert (p.units_span_words, c.units_span_words) == (False, True)
+    note = tokens_per_word_note([p, c])
+    assert "span whitespace" in note and "punctuation" in note and "bytes per token" in note
+    assert tokens_per_word_note([p, p]) == "" and tokens_per_word_note([c]) == ""

@@ -13,6 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QProgressBar, QPushButton, QSplitter,
                                QTableWidget, QTableWidgetItem, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from bpe_core.analysis import tokens_per_word_note
+
 from ...widgets.theme import ACCENT, CURVES, follow_palette
 
 COLORS = (*CURVES, ACCENT, "#868e96", "#0b7285")
@@ -163,7 +165,8 @@ class VariantsTab(QWidget):
             pen = pg.mkPen(COLORS[i % len(COLORS)], width=2)
             plot.plot(xs, ys, pen=pen, name=f.name)
         self.note.setText(f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch shares its parent's "
-                          "merges up to where it starts (its curve follows the parent's until there).")
+                          "merges up to where it starts (its curve follows the parent's until there). "
+                          + tokens_per_word_note(figures))
 
     def _show_languages(self, figures: Sequence) -> None:
         """Tokens per language, a column each, and their Gini (shown when a run has languages)."""
