@@ -26,8 +26,9 @@ from bpe_core.workbench.records import DECODE_ERRORS, OpenAnalysis, OpenComparis
 @dataclass(frozen=True)
 class SavedRun:
     """One training run as saved: its corpus files (size and sha256 each), settings, position, the merges
-    taken up to there and its branches (plain data, :meth:`Branches.to_data <bpe_core.training.branches.
-    Branches.to_data>`)."""
+    taken up to there (and past it, up to the furthest merge a continuation of it starts from, when it was
+    undone below that: restoring trains there and back) and its branches (plain data, :meth:`Branches.to_data
+    <bpe_core.training.branches.Branches.to_data>`)."""
 
     id: str
     corpus: Tuple[CorpusRef, ...]
