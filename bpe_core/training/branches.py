@@ -162,7 +162,7 @@ class Branches:
         """Branch ``branch_id``'s vocabulary with every merge known on it (a tokenizer to diff with another)."""
         tokens, steps, tl = self.tokens_of(branch_id), self.steps_of(branch_id), self.timeline
         if tl.base_model.algorithm == "merges":  # its merges with their removals and token freqs (PickyBPE)
-            return records_model(tl.base_model, steps)
+            return records_model(tl.base_model, steps, tl.initial_stats.total_tokens)
         now = tl.model()
         own = len(now.merges) - tl.merge_count  # a continued vocabulary's merges come first, on every branch
         return replace(now, tokens=[tokens[i] for i in range(len(tokens))], config=dict(now.config),

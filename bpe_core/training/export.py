@@ -45,11 +45,14 @@ def trainer_model(trainer) -> BPEModel:
     return model
 
 
-def records_model(base: BPEModel, history) -> BPEModel:
-    """``base`` (a run's model at merge 0) at the merge the records ``history`` reach, without the trainer: the
-    merges' tokens appended, the records' removals, and for a PickyBPE run each token's frequency replayed as
-    the rule changes it (a merge of m moves m from its parts to the new token; a removal moves what is left of
-    the token to each of its split's parts), so ``extras["token_freqs"]`` has one count per token id."""
+def records_model(base: BPEModel, history, start_tokens: int) -> BPEModel:
+    """``base`` (a run's model at merge 0, its corpus ``start_tokens`` tokens long) at the merge the records
+    ``history`` (from rank 1) reach, without the trainer: the merges' tokens appended, the records' removals,
+    and for a PickyBPE run each token's frequency replayed as the rule changes it (a merge of m moves m from
+    its parts to the new token; a removal moves what is left of the token to each of its split's parts), so
+    ``extras["token_freqs"]`` has one count per token id. A merge's m is not its pair count when the parts
+    are equal ("---" counts '-' '-' twice, merges it once): it is the drop in the corpus's token count (the
+    removals' ``merged`` when the step removed tokens)."""
     model = base.extended(history)
     removals = [(s.rank, r.token_id, r.split) for s in history for r in s.removals]
     if removals:
@@ -57,10 +60,12 @@ def records_model(base: BPEModel, history) -> BPEModel:
     freqs = base.extras.get("token_freqs")
     if freqs is not None:
         freq = list(freqs)
+        total = start_tokens
         for s in history:
             if s.created:
                 freq.append(0)
-            m = s.removals[0].merged if s.removals else s.count
+            m = s.removals[0].merged if s.removals else total - s.stats.total_tokens
+            total = s.stats.total_tokens
             freq[s.new_id] += m
             freq[s.left] -= m
             freq[s.right] -= m

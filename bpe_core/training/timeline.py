@@ -184,7 +184,7 @@ class Timeline:
         if full:
             model = self._full_model = self.trainer.model()
         elif self.base_model.algorithm == "merges":  # a PickyBPE run's: with its removals and token freqs
-            model = records_model(self.base_model, self.history)
+            model = records_model(self.base_model, self.history, self.initial_stats.total_tokens)
         else:
             model = self._full_model
         self._model = (self._position, full, model)

@@ -93,3 +93,53 @@ def test_a_branchs_model_is_its_merges_with_their_removals(tmp_path):
     assert len(mine.extras["token_freqs"]) == len(mine.tokens)
     assert mine.removals == [(s.rank, r.token_id, r.split) for s in branches.steps_of(branches.current_id)
                              for r in s.removals]
+
+
+def test_a_restored_workspaces_picky_run_saves_at_any_merge(tmp_path):
+    """A PickyBPE run saved in a workspace and restored (retrained to its merge), then moved from the records:
+    its model at an earlier merge is a fresh run's there, and its native file reopens."""
+    from bpe_core import Workbench
+    from bpe_core.formats.workspace import read_workspace, write_workspace
+    from .test_workspace_picky import TEXT
+    corpus = tmp_path / "c.txt"
+    corpus.write_text(TEXT, encoding="utf-8")
+    config = make_config("char-hf", variant="picky", ios_threshold=0.6)
+    bench = Workbench()
+    run = bench.open_run(str(corpus), config).run
+    run.timeline.step(300)
+    run.hash_corpus()
+    write_workspace(bench.to_workspace(), str(tmp_path / "w.bpelens"))
+    restored, report = Workbench.restore(read_workspace(str(tmp_path / "w.bpelens")))
+    tl = restored.current_run.timeline
+    assert report.clean and tl.merge_count == 300
+    for k in (150, 299, 37):
+        tl.jump(k)  # the trainer stays at 300: the records give the model
+        model = tl.model()
+        ref = Trainer.from_corpus(str(corpus), tl.config)
+        ref.run(merges=k)
+        want = ref.model()
+        assert model.extras["token_freqs"] == want.extras["token_freqs"] and model.removals == want.removals
+        back = _reopened(model, tmp_path, f"r{k}")
+        assert (back.tokens, back.merges, back.extras["token_freqs"]) == (want.tokens, want.merges,
+                                                                          want.extras["token_freqs"])
+
+
+def test_the_picky_presets_records_give_the_fresh_runs_token_freqs(tmp_path, real):
+    """The 'picky' preset (the reference's reading, <UNK>, table-order ties) from the records, equal parts merged
+    ('-' '-' in '---' counts twice but merges once) included: the token freqs of a fresh run at each merge."""
+    config = make_config("picky", variant="picky", ios_threshold=0.6)
+    with open(real.path("wikitext-2-raw/wiki.valid.raw"), encoding="utf-8", newline="") as f:
+        text = "".join(f.readline() for _ in range(300))
+    corpus = tmp_path / "c.txt"
+    corpus.write_text(text + "\n--- ---- ----- <UNK> x<UNK>y\n", encoding="utf-8")
+    tl = Timeline(Trainer.from_corpus(str(corpus), config))
+    tl.step(250)
+    for k in (249, 120, 1, 200):
+        tl.jump(k)
+        ref = Trainer.from_corpus(str(corpus), config)
+        ref.run(merges=k)
+        want = ref.model()
+        model = tl.model()
+        assert (model.extras["token_freqs"], model.removals, model.unk_id) == \
+            (want.extras["token_freqs"], want.removals, want.unk_id), k
+        assert _reopened(model, tmp_path, f"p{k}").extras["token_freqs"] == want.extras["token_freqs"]
