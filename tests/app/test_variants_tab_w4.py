@@ -72,6 +72,8 @@ def test_the_chart_legend_sits_in_a_corner_with_a_background_off_the_curves(user
     qtbot.wait(50)
     legend, box = tab.legend, tab.chart.getPlotItem().getViewBox()
     assert legend.opts["brush"].style() != Qt.NoBrush and legend.opts["brush"].color().alpha() > 200
+    text = tab.chart.palette().text().color()
+    assert all(label.opts["color"] == text for _sample, label in legend.items)  # readable: the palette's text
     rect, area = legend.sceneBoundingRect(), box.sceneBoundingRect()
     assert rect.center().x() > area.center().x() and rect.center().y() > area.center().y()  # bottom right
     for item in tab.chart.getPlotItem().listDataItems():

@@ -79,9 +79,8 @@ class VariantsTab(QWidget):
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setMenuEnabled(False)
         # bottom right, where the rising curves are not; a filled box so a curve under it cannot cross the names
-        base = self.chart.palette().base().color()
-        base.setAlpha(230)
-        self.legend = plot.addLegend(offset=(-10, -10), brush=base, pen=self.chart.palette().mid().color())
+        self.legend = plot.addLegend(offset=(-10, -10))
+        self._style_legend()
         follow_palette(self.chart, plot)
         self.note = QLabel(objectName="variant_note", wordWrap=True)
         left = QWidget()
@@ -160,6 +159,7 @@ class VariantsTab(QWidget):
         plot = self.chart.getPlotItem()
         plot.clear()
         self.legend.clear()
+        self._style_legend()  # the theme may have changed since
         for i, f in enumerate(figures):
             xs, ys = [p[0] for p in f.curve], [p[1] for p in f.curve]
             pen = pg.mkPen(COLORS[i % len(COLORS)], width=2)
@@ -167,6 +167,15 @@ class VariantsTab(QWidget):
         self.note.setText(f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch shares its parent's "
                           "merges up to where it starts (its curve follows the parent's until there). "
                           + tokens_per_word_note(figures))
+
+    def _style_legend(self) -> None:
+        """The legend's box in the chart's palette: its base nearly opaque, its text the palette's text."""
+        palette = self.chart.palette()
+        base = palette.base().color()
+        base.setAlpha(230)
+        self.legend.setBrush(base)
+        self.legend.setPen(palette.mid().color())
+        self.legend.setLabelTextColor(palette.text().color())
 
     def _show_languages(self, figures: Sequence) -> None:
         """Tokens per language, a column each, and their Gini (shown when a run has languages)."""
