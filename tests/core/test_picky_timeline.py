@@ -30,6 +30,7 @@ class PickyTimelineVsFreshRun(TimelineVsFreshRun):
         ref = fresh(self.config, self.at)
         assert tl.model().removals == ref.model().removals
         assert tl.model().algorithm == ref.model().algorithm
+        assert tl.model().extras.get("token_freqs") == ref.model().extras.get("token_freqs")  # saves and reopens
         for i in range(0, len(ref.words), 97):
             history = tl.word_history(i)
             assert history[-1][1] == ref.segmentation(i)
