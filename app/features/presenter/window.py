@@ -211,6 +211,7 @@ class PresenterWindow(QWidget):
         self.showcase = Showcase(session, self.token_chips, self)
         self.encode = EncodePane(self)
         self.encode.observe(session)
+        self.encode.dropout.hide()  # the slide keeps its rows of chips; dropout is sampled in the main window
         self.encode.editor.installEventFilter(self)  # Esc in the box: back to stepping
         #: over the encode box's corner while it has the keyboard (Space types there; Esc gives it
         #: back): no layout, so showing it moves nothing
