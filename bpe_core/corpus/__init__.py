@@ -14,6 +14,7 @@ from bpe_core.base.faces import lazy_names
 if TYPE_CHECKING:
     from bpe_core.corpus.counting import count_words
     from bpe_core.corpus.files import count_words_in_files
+    from bpe_core.corpus.languages import language_files
     from bpe_core.corpus.table import config_for_table
 
 #: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
@@ -21,6 +22,7 @@ _HOMES: Dict[str, str] = {
     "count_words": "counting",
     "count_words_in_files": "files",
     "config_for_table": "table",
+    "language_files": "languages",
 }
 
 __all__ = list(_HOMES)

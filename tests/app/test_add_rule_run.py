@@ -91,3 +91,41 @@ def test_superbpe_is_not_a_run_of_its_own_and_the_dialog_stays(qtbot):
     dialog.rule_fields.rule.setCurrentIndex(dialog.rule_fields.rule.findText("SuperBPE"))
     dialog.accept()
     assert dialog.isVisible() and "Continue as SuperBPE from here" in dialog.problem_label.text()
+
+
+def test_plain_beside_a_parity_run_is_compared_per_language(user_window, small_corpus, qtbot, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from bpe_lens_app.features.training.settings_dialog import SettingsDialog
+
+    langs = tmp_path / "langs"
+    langs.mkdir()
+    for name in ("eng", "rus", "ell"):
+        (langs / f"{name}.txt").write_text((PARALLEL / f"{name}.txt").read_text(encoding="utf-8")[:3000],
+                                           encoding="utf-8")
+    window = user_window(str(small_corpus))
+
+    def settings(dialog: SettingsDialog) -> int:
+        f = dialog.rule_fields
+        f.rule.setCurrentIndex(f.rule.findText("Parity-aware BPE"))
+        f.languages.setText(str(langs))
+        f.parity_mode.setCurrentText("ratio")
+        return 1
+
+    monkeypatch.setattr(SettingsDialog, "exec", settings)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    with qtbot.waitSignal(window.session.corpus_loaded, timeout=30000):
+        window.settings_action.trigger()
+    assert window.session.config.variant == "parity"
+    _action(window, "compare_variants").trigger()
+    tab = window.tabs.currentWidget()
+    tree = tab.findChild(QTreeWidget, "variant_branches")
+    _choose(monkeypatch, lambda f: f.rule.setCurrentIndex(f.rule.findText("Plain BPE")))
+    _action(window, "add_rule_run").trigger()
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 2, timeout=60000)
+    assert "plain BPE" in tree.topLevelItem(1).text(0)
+    languages = tab.findChild(QTableWidget, "variant_languages")
+    header = [languages.horizontalHeaderItem(c).text() for c in range(languages.columnCount())]
+    assert header == ["Tokens per language", "ell", "eng", "rus", "Gini"]
+    rows = [[languages.item(r, c).text() for c in range(languages.columnCount())] for r in range(2)]
+    assert all(cell != "—" for row in rows for cell in row[1:]), rows  # both runs, every language

@@ -1,8 +1,9 @@
 """Variants tab → "Add a run with another rule…": the training settings' rule choice (the training feature's
 :class:`RuleFields`) in a small dialog, and the run it makes: plain BPE or PickyBPE on the window's corpus, or
 parity-aware BPE on a languages folder, opened on the Workbench as another run (not replacing the window's run),
-listed, stepped and compared in the tab. SuperBPE is not offered as its own run: it continues a run at a merge
-(Continue as SuperBPE from here), so the dialog says so and stays open.
+listed, stepped and compared in the tab. Beside a parity-aware run, plain BPE or PickyBPE trains on its language
+files, so the tab compares them per language. SuperBPE is not offered as its own run: it continues a run at a
+merge (Continue as SuperBPE from here), so the dialog says so and stays open.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Optional
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from bpe_core import RunCorpus, Timeline, TrainerConfig, TrainingRun
+from bpe_core.corpus import language_files
 from bpe_core.workbench import parity_factory
 
 from ..training import RuleFields
@@ -65,4 +67,7 @@ def rule_run(run_id: str, corpus: RunCorpus, config: TrainerConfig, languages: s
     if config.variant == "parity":
         trainer = parity_factory(languages)(None, config, progress=progress, cancel=cancel)
         return TrainingRun(run_id, RunCorpus((os.path.abspath(languages),)), Timeline(trainer))
+    if len(corpus.paths) == 1 and os.path.isdir(corpus.paths[0]):  # beside a parity run: its language files
+        _names, train, _dev = language_files(corpus.paths[0])
+        corpus = RunCorpus(tuple(str(train[n]) for n in sorted(train)))
     return TrainingRun.open(run_id, corpus, config, progress=progress, cancel=cancel)
