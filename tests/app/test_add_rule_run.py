@@ -129,3 +129,21 @@ def test_plain_beside_a_parity_run_is_compared_per_language(user_window, small_c
     assert header == ["Tokens per language", "ell", "eng", "rus", "Gini"]
     rows = [[languages.item(r, c).text() for c in range(languages.columnCount())] for r in range(2)]
     assert all(cell != "—" for row in rows for cell in row[1:]), rows  # both runs, every language
+
+
+def test_a_saved_run_of_another_rule_is_not_dropped_silently(user_window, small_corpus, qtbot, monkeypatch, tmp_path):
+    """The workspace saves a run added beside the window's; reopened, the window says it is not reopened (yet)
+    and how to get it back, instead of dropping it without a word."""
+    window = user_window(str(small_corpus))
+    _action(window, "compare_variants").trigger()
+    tree = window.tabs.currentWidget().findChild(QTreeWidget, "variant_branches")
+    _choose(monkeypatch, lambda f: f.rule.setCurrentIndex(f.rule.findText("PickyBPE")))
+    _action(window, "add_rule_run").trigger()
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 2, timeout=60000)
+    path = tmp_path / "beside.bpelens"
+    window.workspace.save_to(str(path))
+    qtbot.waitUntil(path.exists, timeout=10000)
+    again = user_window(str(path))
+    qtbot.waitUntil(lambda: getattr(again, "error_box", None) is not None, timeout=30000)
+    text = again.error_box.text()
+    assert "r2" in text and "PickyBPE" in text and "Add a run with another rule" in text

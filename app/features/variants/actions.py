@@ -21,7 +21,7 @@ from bpe_core import BPELensError, Encoder, TrainingRun
 from bpe_core.analysis import run_language_costs, variant_figures, words_scripts
 from bpe_core.workbench import continuation_timeline, read_bench, restore_run, start_model, superbpe_config
 
-from .pane import VariantsTab, run_name
+from .pane import VariantsTab, run_name, run_rule
 from ...runtime.worker import GeneratorWorker, LatestWorker, keep_alive
 
 
@@ -203,6 +203,10 @@ class VariantsFeature:
             return
         current = next((r for r in saved.runs if r.id == saved.current_run), None)
         pending = [r for r in saved.runs if current is not None and r.parent == current.id]
+        beside = [f"{r.id} ({run_rule(r.config)})" for r in saved.runs if r.parent is None and r is not current]
+        if beside:  # saved, not made again here yet: said, never dropped without a word
+            self.session.error_raised.emit(f"The workspace also holds {', '.join(beside)}, run beside this one: it "
+                                           "is not reopened; Variants → Add a run with another rule… makes it again")
         furthest = max((r.transition or 0 for r in pending), default=0)
         if furthest > run.timeline.merge_count:
             self._reach(run, furthest, pending)

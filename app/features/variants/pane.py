@@ -29,8 +29,13 @@ def run_name(run) -> str:
     if run.parent is not None:
         return f"{run.id}: SuperBPE from merge {run.transition:,}" if cfg.variant == "superbpe" else \
             f"{run.id}: {cfg.variant} from merge {run.transition:,}"
+    return f"{run.id}: {run_rule(cfg)} ({cfg.preset})"
+
+
+def run_rule(cfg) -> str:
+    """A run's training rule as the tab names it ("PickyBPE τ=0.6")."""
     rule = {"bpe": "plain BPE", "picky": f"PickyBPE τ={cfg.ios_threshold}", "parity": "parity-aware BPE"}
-    return f"{run.id}: {rule.get(cfg.variant, cfg.variant)} ({cfg.preset})"
+    return rule.get(cfg.variant, cfg.variant)
 
 
 def token_text(timeline, token_id: int) -> str:
