@@ -147,3 +147,23 @@ def test_a_saved_run_of_another_rule_is_not_dropped_silently(user_window, small_
     qtbot.waitUntil(lambda: getattr(again, "error_box", None) is not None, timeout=30000)
     text = again.error_box.text()
     assert "r2" in text and "PickyBPE" in text and "Add a run with another rule" in text
+
+
+def test_a_run_beside_goes_when_another_text_is_opened(user_window, small_corpus, qtbot, monkeypatch, tmp_path):
+    """A run added beside the window's trains the window's text: opening another text closes it (it would be
+    compared with a run on other text), while a new rule on the same text keeps it."""
+    window = user_window(str(small_corpus))
+    _action(window, "compare_variants").trigger()
+    tab = window.tabs.currentWidget()
+    tree = tab.findChild(QTreeWidget, "variant_branches")
+    _choose(monkeypatch, lambda f: f.rule.setCurrentIndex(f.rule.findText("PickyBPE")))
+    _action(window, "add_rule_run").trigger()
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 2, timeout=60000)
+    other = tmp_path / "other.txt"
+    other.write_text("hello world again and again\n" * 50, encoding="utf-8")
+    with qtbot.waitSignal(window.session.corpus_loaded, timeout=30000):
+        window.session.load_corpus(str(other))
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=10000)
+    assert "plain BPE" in tree.topLevelItem(0).text(0)
+    table = tab.findChild(QTableWidget, "variant_table")
+    assert table.rowCount() == 1

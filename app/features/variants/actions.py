@@ -13,6 +13,7 @@ it compares is runs (their rules, branches and curves), where compare/ diffs two
 """
 from __future__ import annotations
 
+import os
 from typing import List, Optional, Sequence
 
 from PySide6.QtCore import QTimer
@@ -51,6 +52,7 @@ class VariantsFeature:
         self.runner: Optional[GeneratorWorker] = None  # a branch run to its end
         self._figures: dict = {}  # (run, timeline, merge, parent's last point) -> its figures
         self._scripts: dict = {}  # run id -> (its timeline's words, their scripts)
+        self._beside: dict = {}  # a run added with another rule -> the text of the window's run it was added beside
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
         self.compare_action = window.make_action("Compare variants", self.show_tab, name="compare_variants")
@@ -64,6 +66,7 @@ class VariantsFeature:
         self.session.run_finished.connect(lambda *_: self._refresh())
         self.session.config_changed.connect(lambda *_: self._offer_continue())
         self.session.corpus_loaded.connect(lambda *_: self._offer_continue())
+        self.session.corpus_loaded.connect(lambda *_: self._close_runs_of_other_text())
 
     @property
     def bench(self):
@@ -138,18 +141,35 @@ class VariantsFeature:
         if not dialog.exec():
             return
         config, languages, corpus, new_id = dialog.config(), dialog.languages(), run.corpus, self.bench.new_run_id()
+        text = self._text()
         self.show_tab()
         self._busy(f"A {config.variant} run: counting")
         self.calls.start(lambda *, progress, cancel: rule_run(new_id, corpus, config, languages, progress=progress,
                                                               cancel=cancel),
-                         self._on_rule_run)
+                         lambda new: self._on_rule_run(new, text))
 
-    def _on_rule_run(self, new: TrainingRun) -> None:
+    def _on_rule_run(self, new: TrainingRun, text: tuple) -> None:
         self._busy("")
-        if self.bench.is_open(new.id):
-            return
+        if self.bench.is_open(new.id) or text != self._text():
+            return  # another text was opened meanwhile
+        self._beside[new.id] = text
         self.bench.add_run(new, select=False)  # the training panes stay on the window's run
         self.show_tab(select=new.id)
+
+    def _text(self) -> tuple:
+        """The window's run's text (its files): what a run added beside it was added for."""
+        run = self.session.workbench.run
+        return tuple(sorted(os.path.abspath(p) for p in run.corpus.paths)) if run is not None else ()
+
+    def _close_runs_of_other_text(self) -> None:
+        """Another text was opened: the runs added beside the old one go (they would be compared with a run
+        on other text); a new rule on the same text keeps them."""
+        text = self._text()
+        for rid in [rid for rid, beside in self._beside.items() if beside != text]:
+            del self._beside[rid]
+            if self.bench.is_open(rid):
+                self.bench.close_run(rid)
+        self._refresh()
 
     # -- a branch run to its end ------------------------------------------------------------------------------
     def run_branch(self) -> None:
