@@ -32,6 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
+from bpe_core.analysis.measures import gini
 from bpe_core.analysis.scripts import COMMON, main_scripts, word_script
 
 Point = Tuple[int, float]
@@ -74,11 +75,10 @@ class VariantFigures:
         >>> round(VariantFigures("x", 0, 1.0, {}, 1, 1, 0, 0, {"a": 10, "b": 30}).cost_gini, 3)
         0.25
         """
-        costs = sorted(self.language_costs.values())
-        n, total = len(costs), sum(costs)
-        if n < 2 or not total:
+        costs = list(self.language_costs.values())
+        if len(costs) < 2 or not sum(costs):
             return None
-        return sum(abs(a - b) for a in costs for b in costs) / (2 * n * total)
+        return gini(costs)  # the one home of the formula (analysis.measures)
 
 
 def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Sequence[Point] = (),
