@@ -45,8 +45,9 @@ def _with_gaps(pattern: str) -> str:
     """``pattern``, or else a run of characters at none of which ``pattern`` matches: the matches and
     the stretches between them, in order (tokenizers' ``Split`` with behavior "isolated"). The
     alternatives of both stage patterns never match the empty string, so a position where one matches is
-    exactly where the next match starts."""
-    return f"(?:{pattern})|(?:(?!(?:{pattern}))[\\s\\S])+"
+    exactly where the next match starts. The run is possessive (``++``): it is the longest such run and
+    nothing after it could make it give a character back, so it never backtracks (the pattern guard's rule)."""
+    return f"(?:{pattern})|(?:(?!(?:{pattern}))[\\s\\S])++"
 
 
 class IsolatedSplit(PreTokenizer):
