@@ -7,7 +7,7 @@
 2. ``--reference DIR``: the reference (pchizhov/picky_bpe, a checkout at DIR) on tinyshakespeare's first
    20,000 lines, vocabulary 3,000, tau 0.9, against this Trainer on the same words (the goldens' settings).
 
-    python bench/bench_picky.py [--vocab-size 30000] [--reference /tmp/picky-P]
+    python bench/bench_picky.py [--vocab-size 30000] [--reference PICKY_BPE_CHECKOUT]
 """
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ distribution is the tokens' own). Also the scorer's own two example texts (its t
 
 Run in a scratch venv that has tokenization-scorer (and numpy, tqdm), tokenizers, nothing of this project:
 
-    python3 -m venv /tmp/m27/venv && /tmp/m27/venv/bin/pip install tokenization-scorer==1.1.8 tokenizers
-    /tmp/m27/venv/bin/python scripts/make_measures_goldens.py --tokenizer /work/shared/data/gpt2/tokenizer.json
+    python3 -m venv SCORER_VENV && SCORER_VENV/bin/pip install tokenization-scorer==1.1.8 tokenizers
+    SCORER_VENV/bin/python scripts/make_measures_goldens.py --tokenizer ../shared/data/gpt2/tokenizer.json
 """
 from __future__ import annotations
 
