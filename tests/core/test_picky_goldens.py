@@ -31,7 +31,7 @@ from bpe_core.training.picky import COVERAGE
 from bpe_core.training.trainer import Trainer
 from bpe_core.formats.picky_file import picky_text
 from bpe_core.variants.picky_model import encoder_of_model
-from .test_variant_picky import GOLDENS, SMALL, slice_text
+from .test_variant_picky import GOLDENS, SMALL, slice_text, top_allowed
 
 def picky_trainer(text: str, vocab_size: int, tau: float, coverage: float = 0.9999) -> Trainer:
     """The "picky" preset's trainer on ``text``, counted through the preset's own pipeline."""
@@ -65,25 +65,6 @@ def replay(t: Trainer, golden: dict) -> int:
             assert r.merged == actual  # the IoS numerator is the merged frequency the reference saw
             i += 1
     return followed
-
-
-def top_allowed(t: Trainer) -> list:
-    """The pairs tied at the top count among those the trainer may merge (no special), best first."""
-    idx, taken, out = t.pair_index, [], []
-    while True:
-        best = idx.pop_best()
-        if best is None:
-            break
-        taken.append(best)
-        if t._refuse(best[0] >> SHIFT, best[0] & MASK):
-            continue
-        if out and best[1] != out[0][1]:
-            break
-        if best not in out:
-            out.append(best)
-    for k, c in taken:
-        idx.push_back(k, c)
-    return [k for k, _ in out]
 
 
 def encoder(t: Trainer):
