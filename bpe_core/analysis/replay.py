@@ -185,9 +185,11 @@ def replay(model: BPEModel, lines_or_words: Union[Iterable[str], Mapping[str, in
 
 
 def replay_pieces(model: BPEModel, words: Mapping[Tuple[str, bool], int],
-                  progress: ProgressFn = None, cancel: CancelFn = None) -> ReplayResult:
+                  progress: ProgressFn = None, cancel: CancelFn = None,
+                  made: Optional[List[int]] = None) -> ReplayResult:
     """:func:`replay` on pieces already counted by :func:`count_words` (several files counted
-    one by one, then merged in order, replay as their concatenation)."""
+    one by one, then merged in order, replay as their concatenation). ``made``, when given, gets
+    each rank's number of merges actually made (weighted; overlaps counted once, as the trainer)."""
     if not model.merges and model.algorithm == "seed000-greedy":
         raise BPELensError("this seed-000 vocabulary has no merge list (its files keep only frequencies); "
                            "replay needs the merges (train it here or open its native file)")
@@ -203,7 +205,7 @@ def replay_pieces(model: BPEModel, words: Mapping[Tuple[str, bool], int],
         symbols.append(ids)
         freqs.append(c)
     before = sum(f * len(s) for s, f in zip(symbols, freqs))
-    counts = _replay(model, symbols, freqs, progress, cancel)
+    counts = _replay(model, symbols, freqs, progress, cancel, made)
     final: Dict[int, int] = defaultdict(int)
     for s, f in zip(symbols, freqs):
         for t in s:
@@ -222,7 +224,7 @@ def replay_pieces(model: BPEModel, words: Mapping[Tuple[str, bool], int],
 
 
 def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
-            progress: ProgressFn, cancel: CancelFn) -> List[int]:
+            progress: ProgressFn, cancel: CancelFn, made: Optional[List[int]] = None) -> List[int]:
     # Pairs are ints (left * n + right): no tuples to build and hash. A unit without a token
     # (-1) becomes id ``unk`` and is never paired. The pair -> words index is never pruned: a
     # word that lost a pair is skipped when that pair's merge comes (merge_pair finds nothing).
@@ -247,6 +249,8 @@ def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
                 raise Cancelled()
             if progress is not None:
                 progress(Progress(r, total, "merges"))
+        if made is not None:
+            made.append(0)
         if r in shadowed:
             out.append(0)
             continue
@@ -262,6 +266,8 @@ def _replay(model: BPEModel, symbols: List[List[int]], freqs: List[int],
             if merged is None:
                 continue
             f = freqs[w]
+            if made is not None:
+                made[r] += f * (len(old) - len(merged))
             for x, y in zip(old, old[1:]):
                 if x != unk and y != unk:
                     count[x * n + y] -= f
