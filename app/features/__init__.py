@@ -12,7 +12,7 @@ import importlib
 
 from ..runtime import idle_gc
 
-FEATURES: tuple = ("theme", "exports", "health", "training", "compare", "variants", "ties", "explain",
+FEATURES: tuple = ("theme", "exports", "health", "training", "compare", "variants", "measures", "ties", "explain",
                    "workspace")
 
 

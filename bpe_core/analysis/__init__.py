@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Dict
 from bpe_core.base.faces import lazy_names
 
 if TYPE_CHECKING:
+    from bpe_core.analysis.curves import ALL as ALL_GROUP
+    from bpe_core.analysis.curves import (MEASURE_LABELS, MEASURES, CurveRow, Curves, EvalText, curves_csv,
+                                          read_eval_files)
     from bpe_core.analysis.diff import ModelDiff, TextDiff, compare_text, diff_models
     from bpe_core.analysis.explain import WordExplanation, explain_at
     from bpe_core.analysis.group_curves import GroupCurves
@@ -30,6 +33,9 @@ if TYPE_CHECKING:
 
 #: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
 _HOMES: Dict[str, str] = {
+    "ALL_GROUP": "curves:ALL",
+    **dict.fromkeys(("MEASURE_LABELS", "MEASURES", "CurveRow", "Curves", "EvalText", "curves_csv", "read_eval_files"),
+                    "curves"),
     "ModelDiff": "diff", "TextDiff": "diff", "compare_text": "diff", "diff_models": "diff",
     "WordExplanation": "explain", "explain_at": "explain",
     "GroupCurves": "group_curves",

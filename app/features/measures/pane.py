@@ -1,0 +1,259 @@
+"""The Measures tab: curves over vocabulary size (one per run and branch) of the measure picked, with a
+vertical line at the window's merge, the value under the mouse, and exports.
+
+The tab shows; it computes nothing itself. Its controls (evaluation files, every k, measure, group) are read
+by the feature (:mod:`.actions`), which computes :class:`~bpe_core.analysis.curves.Curves` on a worker and
+hands them to :meth:`MeasuresPane.show_curves`.
+"""
+from __future__ import annotations
+
+import os
+from typing import List, Optional, Sequence, Tuple
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox, QVBoxLayout,
+                               QWidget)
+
+from bpe_core.analysis import ALL_GROUP as ALL, MEASURE_LABELS, MEASURES
+
+from .points import Line, hover_text, lines_of, nearest
+from ...widgets.theme import ACCENT, CURVES, graphic_color, style_plot
+
+#: one color per curve, in order (each made readable on the chart's background: light or dark)
+COLORS = (*CURVES, ACCENT, QColor("#0b7285"), QColor("#c2255c"), QColor("#5c940d"), QColor("#868e96"))
+#: dash patterns after the colors run out (a tenth curve is dashed blue)
+STYLES = (Qt.SolidLine, Qt.DashLine, Qt.DotLine)
+
+
+def group_label(group: str) -> str:
+    """How the group picker names a group: "all files", "file: eng", "script: Latin"."""
+    if group == ALL:
+        return "all files"
+    kind, _, name = group.partition(":")
+    return f"{kind}: {name}"
+
+
+class MeasuresPane(QWidget):
+    """Controls over a chart. Signals ask the feature to act: ``compute_requested``, ``cancel_requested``,
+    ``choose_files_requested``, ``corpus_files_requested`` and ``export_requested(kind)`` with kind "csv",
+    "png" or "svg"."""
+
+    compute_requested = Signal()
+    cancel_requested = Signal()
+    choose_files_requested = Signal()
+    corpus_files_requested = Signal()
+    export_requested = Signal(str)
+
+    def __init__(self, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.paths: Tuple[str, ...] = ()
+        self.curves: Tuple = ()  # the Curves shown (one per run or branch)
+        self.lines: List[Line] = []  # what the chart draws for the measure and group picked
+        self.merge = 0
+        self.files_label = QLabel(objectName="measures_files", wordWrap=False)
+        self.files_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.choose_button = QPushButton("Choose files…", objectName="measures_choose",
+                                         clicked=lambda *_: self.choose_files_requested.emit())
+        self.choose_button.setToolTip("Evaluation text: one or more files (one per language for parallel text); "
+                                      "held-out text measures a tokenizer on what it did not see")
+        self.corpus_button = QPushButton("The run's corpus", objectName="measures_corpus",
+                                         clicked=lambda *_: self.corpus_files_requested.emit())
+        self.every = QSpinBox(objectName="measures_every", minimum=1, maximum=10_000_000, singleStep=10)
+        self.every.setToolTip("A point every k merges (exact values at merges 0, k, 2k, … and the last)")
+        self.measure_box = QComboBox(objectName="measures_measure")
+        for m in MEASURES:
+            self.measure_box.addItem(MEASURE_LABELS[m], m)
+        self.group_box = QComboBox(objectName="measures_group")
+        self.group_box.addItem(group_label(ALL), ALL)
+        self.measure_box.currentIndexChanged.connect(self._on_measure_changed)
+        self.group_box.currentIndexChanged.connect(lambda *_: self.redraw())
+        self.compute_button = QPushButton("Compute", objectName="measures_compute",
+                                          clicked=lambda *_: self.compute_requested.emit())
+        self.cancel_button = QPushButton("Cancel", objectName="measures_cancel", visible=False,
+                                         clicked=lambda *_: self.cancel_requested.emit())
+        self.progress = QProgressBar(objectName="measures_progress", visible=False)
+        self.export_buttons = {kind: QPushButton(f"{kind.upper()}…", objectName=f"measures_export_{kind}",
+                                                 clicked=lambda *_, k=kind: self.export_requested.emit(k))
+                               for kind in ("csv", "png", "svg")}
+        self.chart = pg.PlotWidget(objectName="measures_chart")
+        plot = self.plot = self.chart.getPlotItem()
+        plot.setLabel("bottom", "merge")
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.setMenuEnabled(False)
+        self.legend = plot.addLegend(offset=(-10, -10))
+        self.here = pg.InfiniteLine(angle=90, movable=False)  # the window's merge
+        self.marker = pg.ScatterPlotItem(size=9)
+        self.tip = pg.TextItem(anchor=(0, 1))
+        for item in (self.here, self.marker, self.tip):  # on the view box: plot.clear() keeps them, no legend entry
+            plot.getViewBox().addItem(item, ignoreBounds=True)
+        plot.scene().sigMouseMoved.connect(self.hover_at)
+        self.hover = QLabel(objectName="measures_hover")
+        self.hover.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.note = QLabel(objectName="measures_note", wordWrap=True)
+        self._layout()
+        self.apply_palette()
+        self._show_files()
+        self.redraw()
+
+    def _layout(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Evaluation text:"))
+        top.addWidget(self.files_label, 1)
+        top.addWidget(self.choose_button)
+        top.addWidget(self.corpus_button)
+        top.addWidget(QLabel("every"))
+        top.addWidget(self.every)
+        top.addWidget(QLabel("merges"))
+        second = QHBoxLayout()
+        second.addWidget(QLabel("Measure"))
+        second.addWidget(self.measure_box)
+        second.addWidget(QLabel("Group"))
+        second.addWidget(self.group_box)
+        second.addWidget(self.compute_button)
+        second.addWidget(self.cancel_button)
+        second.addWidget(self.progress, 1)
+        second.addStretch(0)
+        second.addWidget(QLabel("Export"))
+        for b in self.export_buttons.values():
+            second.addWidget(b)
+        outer = QVBoxLayout(self)
+        outer.addLayout(top)
+        outer.addLayout(second)
+        outer.addWidget(self.chart, 1)
+        outer.addWidget(self.hover)
+        outer.addWidget(self.note)
+
+    # -- the controls -------------------------------------------------------------------------------------
+    def set_files(self, paths: Sequence[str]) -> None:
+        self.paths = tuple(paths)
+        self._show_files()
+
+    def _show_files(self) -> None:
+        names = [os.path.basename(p.rstrip("/\\")) or p for p in self.paths]
+        text = ", ".join(names) if len(names) <= 6 else f"{', '.join(names[:5])} and {len(names) - 5} more"
+        self.files_label.setText(text or "none: choose files")
+        self.files_label.setToolTip("\n".join(self.paths))
+        self.compute_button.setEnabled(bool(self.paths) and not self.progress.isVisible())
+
+    def measure(self) -> str:
+        return self.measure_box.currentData()
+
+    def group(self) -> str:
+        return self.group_box.currentData() or ALL
+
+    def select(self, measure: Optional[str] = None, group: Optional[str] = None) -> None:
+        """Pick a measure and a group (a group the curves do not have yet is added, to be kept)."""
+        if measure is not None:
+            self.measure_box.setCurrentIndex(max(0, self.measure_box.findData(measure)))
+        if group is not None:
+            if self.group_box.findData(group) < 0:
+                self.group_box.addItem(group_label(group), group)
+            self.group_box.setCurrentIndex(self.group_box.findData(group))
+
+    def _on_measure_changed(self, *_) -> None:
+        self._fill_groups()
+        self.redraw()
+
+    def _fill_groups(self) -> None:
+        """The groups the curves have for the measure (all files, each file, each script), the pick kept."""
+        keep, measure = self.group(), self.measure()
+        groups = list(dict.fromkeys(g for c in self.curves for g in c.groups(measure))) or [ALL]
+        if keep not in groups and not self.curves:
+            groups.append(keep)
+        self.group_box.blockSignals(True)
+        self.group_box.clear()
+        for g in groups:
+            self.group_box.addItem(group_label(g), g)
+        self.group_box.setCurrentIndex(max(0, self.group_box.findData(keep)))
+        self.group_box.blockSignals(False)
+
+    def busy(self, text: str, done: int = 0, total: int = 0) -> None:
+        """Curves are being computed (``text``: empty when that is over)."""
+        self.progress.setVisible(bool(text))
+        self.cancel_button.setVisible(bool(text))
+        self.progress.setFormat(f"{text} %p%")
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.compute_button.setEnabled(bool(self.paths) and not text)
+
+    # -- the chart ------------------------------------------------------------------------------------------
+    def show_curves(self, curves: Sequence, note: str = "") -> None:
+        """Show these runs' curves (each a :class:`~bpe_core.analysis.curves.Curves`)."""
+        self.curves = tuple(curves)
+        self._fill_groups()
+        self.redraw()
+        self.note.setText(note)
+
+    def set_merge(self, merge: int) -> None:
+        """The window's merge: the vertical line goes there."""
+        self.merge = merge
+        self.here.setValue(merge)
+
+    def redraw(self) -> None:
+        measure, group = self.measure(), self.group()
+        plot = self.plot
+        plot.clear()
+        self.legend.clear()
+        self._style_legend()
+        plot.setTitle(f"{MEASURE_LABELS[measure]} over merges ({group_label(group)})")
+        plot.setLabel("left", MEASURE_LABELS[measure])
+        self.lines = lines_of(self.curves, measure, group)
+        palette = self.chart.palette()
+        for i, line in enumerate(self.lines):
+            color = graphic_color(COLORS[i % len(COLORS)], palette)
+            style = STYLES[(i // len(COLORS)) % len(STYLES)]
+            plot.plot(line.merges, line.values, pen=pg.mkPen(color, width=2, style=style), name=line.name)
+        self.marker.setData([], [])
+        self.tip.setText("")
+        self.hover.setText("")
+        if self.curves and not self.lines:
+            self.hover.setText(f"No run has {MEASURE_LABELS[measure]} for {group_label(group)}"
+                               + (": parity needs two or more evaluation files" if "parity" in measure else ""))
+
+    def hover_at(self, scene_pos) -> str:
+        """The point nearest the mouse (in pixels), marked and said: "r1 …: merge N (vocab V): value"."""
+        vb = self.plot.getViewBox()
+        if not self.lines or not vb.sceneBoundingRect().contains(scene_pos):
+            return ""
+        at = vb.mapSceneToView(scene_pos)
+        w, h = vb.viewPixelSize()
+        hit = nearest(self.lines, at.x(), at.y(), w, h)
+        if hit is None:
+            return ""
+        line, i = hit
+        text = hover_text(line, i)
+        self.marker.setData([line.merges[i]], [line.values[i]], brush=pg.mkBrush(self.chart.palette().text().color()))
+        self.tip.setText(text)
+        self.tip.setPos(float(line.merges[i]), float(line.values[i]))
+        self.hover.setText(text)
+        return text
+
+    def point_scene_pos(self, line_index: int, i: int):
+        """Where point ``i`` of line ``line_index`` is in the scene (for tests: where a mouse would be)."""
+        line = self.lines[line_index]
+        return self.plot.getViewBox().mapViewToScene(pg.Point(float(line.merges[i]), float(line.values[i])))
+
+    # -- palette --------------------------------------------------------------------------------------------
+    def apply_palette(self) -> None:
+        palette = self.chart.palette()
+        style_plot(self.chart, self.plot, palette)
+        text = palette.text().color()
+        self.here.setPen(pg.mkPen(text, width=1, style=Qt.DashLine))
+        self.tip.setColor(text)
+        self.redraw() if hasattr(self, "lines") and self.curves else self._style_legend()
+
+    def _style_legend(self) -> None:
+        palette = self.chart.palette()
+        base = palette.base().color()
+        base.setAlpha(230)
+        self.legend.setBrush(base)
+        self.legend.setPen(palette.mid().color())
+        self.legend.setLabelTextColor(palette.text().color())
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.PaletteChange:
+            self.apply_palette()
+
