@@ -227,12 +227,32 @@ def life_rows(model: BPEModel, result: ReplayResult, emitted: Mapping[int, int],
     return tuple(rows)
 
 
-def biography_csv(bio: Biography) -> str:
-    """The table as CSV text (UTF-8; tokens as displayed, GPT-2 glyphs for byte-level vocabularies)."""
+def select(bio: Biography, name: str = "all", sort: str = "token_id", *, reverse: bool = False) -> List[TokenLife]:
+    """The rows one of :data:`FILTERS` keeps, ordered by a :class:`TokenLife` field (ties by id); rows
+    without a value (None) come last either way.
+
+    >>> bio = token_biography(BPEModel(unit="chars", tokens=["a", "b", "ab"], merges=[(0, 1)]), {"ab": 2, "a": 1})
+    >>> [t.token for t in select(bio, "all", "emitted", reverse=True)], [t.token for t in select(bio, "all", "ios")]
+    (['ab', 'a', 'b'], ['a', 'b', 'ab'])
+    """
+    if name not in FILTERS:
+        raise BPELensError(f"filter by one of {', '.join(FILTERS)}, not {name!r}")
+    if sort not in TokenLife.__dataclass_fields__:
+        raise BPELensError(f"sort by one of {', '.join(TokenLife.__dataclass_fields__)}, not {sort!r}")
+    keep = FILTERS[name]
+    rows = [t for t in bio.tokens if keep(t)]
+    have = sorted((t for t in rows if getattr(t, sort) is not None), key=lambda t: t.token_id)
+    have.sort(key=lambda t: getattr(t, sort), reverse=reverse)  # stable: ties stay by id
+    return have + [t for t in rows if getattr(t, sort) is None]
+
+
+def biography_csv(bio: Biography, rows: Optional[Sequence[TokenLife]] = None) -> str:
+    """The table (``rows``, default every token) as CSV text (UTF-8; tokens as displayed, GPT-2 glyphs for
+    byte-level vocabularies; ratios in full precision, empty when there is none)."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     out.writerow(CSV_COLUMNS)
-    for t in bio.tokens:
+    for t in bio.tokens if rows is None else rows:
         out.writerow([t.token_id, t.token, "" if t.rank is None else t.rank, t.birth_count, t.emitted,
                       "" if t.residue_ratio is None else repr(t.residue_ratio),
                       "" if t.ios is None else repr(t.ios), int(t.reachable), t.n_bytes, t.status])

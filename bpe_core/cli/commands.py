@@ -316,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Each further command lives in its own module of bpe_core/cli with `register(sub)`, which adds its
 # parser and sets `func` (the runner): one line here per module, in the order --help lists them.
-COMMAND_MODULES = ("vocab", "explain", "count", "animate", "health", "diff")
+COMMAND_MODULES = ("vocab", "explain", "count", "animate", "health", "tokens", "diff")
 
 
 RUNNERS = {"train": run_train, "encode": run_encode}

@@ -83,6 +83,8 @@ CASES: Dict[str, Case] = {
     "health": Case(lambda f: ["health", f["corpus"], "--vocab", f["vocab"], "--csv", f["csv"], "--json"],
                    {"corpus": "c.txt", "vocab": "v.json", "csv": "tokens.csv"}, "json"),
     "diff": Case(lambda f: ["diff", f["a"], f["b"], "--json"], {"a": "v.json", "b": "w.json"}, "json"),
+    "tokens": Case(lambda f: ["tokens", f["vocab"], "--corpus", f["corpus"], "--csv", f["csv"]],
+                   {"vocab": "v.json", "corpus": "c.txt", "csv": "biography.csv"}, ""),
 }
 def _subparsers() -> Dict[str, argparse.ArgumentParser]:
     parser = build_parser()

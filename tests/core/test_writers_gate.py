@@ -57,6 +57,8 @@ SCENARIOS: Dict[Tuple[str, str], Scenario] = {
                                     ("v.json",), "tokenizer.json"),
     ("health", "csv"): Scenario(lambda d, out: ["health", str(d / "c.txt"), "--vocab", str(d / "v.json"), "-q",
                                                 "--csv", out], ("c.txt", "v.json"), "tokens.csv"),
+    ("tokens", "csv"): Scenario(lambda d, out: ["tokens", str(d / "v.json"), "--corpus", str(d / "c.txt"), "-q",
+                                                "--csv", out], ("c.txt", "v.json"), "biography.csv"),
 }
 #: a second way of reading an input: `train --from VOCAB` (finding 17)
 FROM = Scenario(lambda d, out: ["train", str(d / "c.txt"), "--from", str(d / "v.json"), "--merges", "3", "-q",
