@@ -626,7 +626,7 @@ def render_word_history(outdir: Path) -> list[Path]:
 
 #: the views ``--only`` renders one of (each branch of main() below)
 ONLY = ("training", "presenter", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table", "explain",
-        "variants", "picky")
+        "variants", "picky", "measures")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -707,6 +707,10 @@ def main(argv=None) -> int:
         from screenshots_picky import render_picky
 
         written += render_picky(sys.modules[__name__], outdir)
+    if args.only in (None, "measures"):  # measures_branches.png, measures_renyi.png: scripts/screenshots_measures.py
+        from screenshots_measures import render_measures
+
+        written += render_measures(sys.modules[__name__], outdir)
     for path in written:
         if args.theme != "system" and path.suffix == ".png":
             path = path.replace(path.with_name(f"{path.stem}_{args.theme}{path.suffix}"))

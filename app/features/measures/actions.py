@@ -51,6 +51,7 @@ class MeasuresFeature:
         self.chosen = False  # the user chose evaluation files (else: the run's corpus, following it)
         self.every_set = False  # the user (or a caller) set every k (else: the default for the runs' length)
         self._setting_every = False
+        self.said, self.reach = "", 0  # what the note says of the curves shown, and the merge they reach
         self.calls = LatestWorker(keep_alive)
         self.calls.progressed.connect(lambda p: self.pane and self.pane.busy("Computing the curves", p.done, p.total))
         self.calls.errored.connect(self._on_errored)
@@ -135,7 +136,9 @@ class MeasuresFeature:
             return
         pane.busy("")
         notes = list(dict.fromkeys(n for c in curves for n in c.notes))
-        pane.show_curves(curves, " ".join([self._summary(curves), *notes]))
+        self.said = " ".join([self._summary(curves), *notes])
+        self.reach = max((c.rows[-1].merge for c in curves if c.rows), default=0)
+        pane.show_curves(curves, self.said)
         self._follow()
 
     def _summary(self, curves: Tuple) -> str:
@@ -164,7 +167,12 @@ class MeasuresFeature:
         """The vertical line at the window's merge; a note when the run went past the curves."""
         if self.pane is None:
             return
-        self.pane.set_merge(self.session.merge_count)
+        merge = self.session.merge_count
+        self.pane.set_merge(merge)
+        if self.pane.curves and not self.calls.busy:
+            past = f" The window is at merge {merge:,}, past the curves: Compute extends them." \
+                if merge > self.reach else ""
+            self.pane.note.setText(self.said + past)
 
     def _on_corpus_loaded(self) -> None:
         """Another corpus: the curves were of the old runs; the evaluation text follows the corpus unless
@@ -201,7 +209,7 @@ class MeasuresFeature:
             path, _ = QFileDialog.getSaveFileName(self.window, "Export the measures", proposed, filters[kind])
             if not path:
                 return None
-            if not path.lower().endswith(f".{kind}"):
+            if not Path(path).suffix:  # a name typed without one
                 path += f".{kind}"
         inputs = [*exports.app_inputs(self.window), *pane.paths]
         try:

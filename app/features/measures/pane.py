@@ -83,7 +83,8 @@ class MeasuresPane(QWidget):
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setMenuEnabled(False)
         self.legend = plot.addLegend(offset=(-10, -10))
-        self.here = pg.InfiniteLine(angle=90, movable=False)  # the window's merge
+        self.here = pg.InfiniteLine(angle=90, movable=False, label="merge {value:,.0f}",  # the window's merge
+                                    labelOpts={"position": 0.95, "anchors": [(0, 0), (0, 0)]})
         self.marker = pg.ScatterPlotItem(size=9)
         self.tip = pg.TextItem(anchor=(0, 1))
         for item in (self.here, self.marker, self.tip):  # on the view box: plot.clear() keeps them, no legend entry
@@ -226,7 +227,10 @@ class MeasuresPane(QWidget):
         text = hover_text(line, i)
         self.marker.setData([line.merges[i]], [line.values[i]], brush=pg.mkBrush(self.chart.palette().text().color()))
         self.tip.setText(text)
-        self.tip.setPos(float(line.merges[i]), float(line.values[i]))
+        (x0, x1), (y0, y1) = vb.viewRange()
+        x, y = float(line.merges[i]), float(line.values[i])
+        self.tip.setAnchor((1 if x > (x0 + x1) / 2 else 0, 1 if y < (y0 + y1) / 2 else 0))  # inside the chart
+        self.tip.setPos(x, y)
         self.hover.setText(text)
         return text
 
@@ -241,7 +245,12 @@ class MeasuresPane(QWidget):
         style_plot(self.chart, self.plot, palette)
         text = palette.text().color()
         self.here.setPen(pg.mkPen(text, width=1, style=Qt.DashLine))
+        self.here.label.setColor(text)
         self.tip.setColor(text)
+        base = palette.base().color()
+        base.setAlpha(220)
+        self.tip.fill = pg.mkBrush(base)  # the value stays readable over the curves
+        self.tip.border = pg.mkPen(palette.mid().color())
         self.redraw() if hasattr(self, "lines") and self.curves else self._style_legend()
 
     def _style_legend(self) -> None:
