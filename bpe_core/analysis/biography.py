@@ -24,7 +24,8 @@ part occurs on the corpus (None: no such merge). PickyBPE removes a token whose 
 
 **Status** (the first that holds): ``special``; ``base`` (a byte/character no merge makes);
 ``unreachable`` (no text can produce it through the merges:
-:func:`~bpe_core.analysis.lineage.static_reachability`); ``never emitted`` (the corpus never gets it from
+:func:`~bpe_core.analysis.lineage.static_reachability`, and the encoder does not emit it on the corpus: an
+encoder that takes the lowest rank present can still fire a late merge); ``never emitted`` (the corpus never gets it from
 the encoder); ``likely residue`` (residue ratio below :data:`RESIDUE_RATIO` = 0.1 while its birth count is
 at least :data:`RESIDUE_MIN_BIRTH` = 100: it was formed often enough to judge, and 9 times in 10 a later
 merge consumed it: LiteToken's low final/intermediate ratio, with a floor so that a token seen a handful
@@ -208,7 +209,7 @@ def life_rows(model: BPEModel, result: ReplayResult, emitted: Mapping[int, int],
         birth = result.merge_counts[rank - 1] if rank else 0
         used = emitted.get(tid, 0)
         ratio = used / birth if birth else None
-        reachable = tid in reach or tid in specials
+        reachable = tid in reach or tid in specials or used > 0  # an encoder with late merges reaches more
         if tid in specials:
             status = "special"
         elif rank is None and tid in base:
