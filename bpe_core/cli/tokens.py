@@ -6,7 +6,7 @@
 Prints the corpus's figures, each status's count and the first rows of the table (``--top``). ``--csv``
 writes the rows instead (the filter and the order applied) through the atomic writer, checked before any
 work; the figures then go to stderr, as status.
-The columns: :data:`bpe_core.analysis.biography.CSV_COLUMNS` (docs/measures.md, "Token biography").
+The columns and their definitions: :mod:`bpe_core.analysis.biography`.
 """
 from __future__ import annotations
 
