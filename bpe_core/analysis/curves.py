@@ -27,7 +27,7 @@ import io
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.types import BPELensError
 
@@ -147,3 +147,111 @@ def curves_csv(curves: Iterable[Curves]) -> str:
 
 ProgressFn = Optional[Callable[[object], None]]
 CancelFn = Optional[Callable[[], bool]]
+
+
+def sample_merges(upto: int, every: int, start: int = 0) -> List[int]:
+    """The merges a curve samples: ``start`` (0), then every multiple of ``every`` up to ``upto``, and ``upto``."""
+    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+        raise BPELensError(f"every must be a whole number of merges >= 1, not {every!r}")
+    out = [start] + [m for m in range(every * (start // every + 1), upto + 1, every)]
+    if out[-1] != upto:
+        out.append(upto)
+    return out
+
+
+def check_texts(texts: Sequence[EvalText], reference: Optional[str]) -> Optional[str]:
+    """The reference language (the first text unless named; None for one text); bad input is one line."""
+    if not texts:
+        raise BPELensError("no evaluation text given")
+    names = [t.name for t in texts]
+    if len(set(names)) != len(names):
+        raise BPELensError(f"two evaluation texts share a name: {names}")
+    if reference is not None and reference not in names:
+        raise BPELensError(f"the reference language {reference!r} is not among the evaluation texts {names}")
+    if len(texts) < 2:
+        return None
+    return reference if reference is not None else names[0]
+
+
+@dataclass
+class GroupState:
+    """What one group's values are computed from at a sample: its tokens, its size and its Rényi efficiency."""
+
+    tokens: int
+    size: "object"  # measures.TextSize
+    renyi: float
+
+
+def sample_rows(merge: int, vocab_size: int, groups: Mapping[str, GroupState], all_counts: Mapping[int, int],
+                files: Sequence[str], reference: Optional[str]) -> List[CurveRow]:
+    """The rows of one sample, each value from :mod:`bpe_core.analysis.measures` (the measures' one home).
+
+    ``groups`` maps "all", "file:NAME" and "script:NAME" to their state; ``all_counts`` is the whole text's
+    token table (for used/dead/under-used of the ``vocab_size`` tokens of the vocabulary at ``merge``)."""
+    from bpe_core.analysis import measures as ms
+
+    rows: List[CurveRow] = []
+
+    def row(group: str, measure: str, value: float) -> None:
+        rows.append(CurveRow(merge, vocab_size, group, measure, float(value)))
+
+    for name, g in groups.items():
+        if g.tokens <= 0:
+            continue
+        total = {0: g.tokens}  # the per-text measures depend on the total only
+        row(name, "bytes_per_token", ms.bytes_per_token(total, g.size))
+        if g.size.chars:
+            row(name, "tokens_per_100_chars", ms.tokens_per_100_chars(total, g.size))
+        if g.size.words:
+            row(name, "tokens_per_word", ms.tokens_per_word(total, g.size))
+        row(name, "renyi_efficiency", g.renyi)
+    if reference is not None:
+        costs = {f: groups["file:" + f].tokens for f in files}
+        if costs[reference] > 0:
+            for f, p in ms.parity(costs, reference).items():
+                row("file:" + f, "parity", p)
+        if sum(costs.values()) > 0:
+            row(ALL, "parity_gini", ms.parity_gini(costs))
+    use = ms.vocabulary_use(all_counts, max(vocab_size, sum(1 for n in all_counts.values() if n)))
+    row(ALL, "used", use.used)
+    row(ALL, "dead", use.dead)
+    row(ALL, "under_used", use.under_used)
+    order = {m: i for i, m in enumerate(MEASURES)}
+    place = {g: i for i, g in enumerate([ALL] + [g for g in groups if g != ALL])}
+    rows.sort(key=lambda r: (place[r.group], order[r.measure]))
+    return rows
+
+
+def vocab_size_at(model, merge: int) -> int:
+    """The vocabulary's size after ``merge`` merges: the tokens no merge makes (base units, specials), the
+    tokens made by the first ``merge`` merges, less those a PickyBPE removal took out by then and no later
+    merge (up to ``merge``) made again."""
+    made = model.merge_result
+    by_merge = set(made)
+    alive = {i for i, t in enumerate(model.tokens) if t is not None and i not in by_merge}
+    removals: Dict[int, List[int]] = {}
+    for rank, token_id, _split in getattr(model, "removals", ()) or ():
+        removals.setdefault(rank, []).append(token_id)
+    for r in range(1, merge + 1):
+        alive.add(made[r - 1])
+        for t in removals.get(r, ()):
+            alive.discard(t)
+    return len(alive)
+
+
+def model_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "", reference: Optional[str] = None,
+                 upto: Optional[int] = None, progress=None, cancel=None) -> Curves:
+    """The curves of a saved tokenizer's merge prefixes 0, every, 2*every, ..., ``upto`` (all merges by
+    default; the last is always sampled) on ``texts``."""
+    from bpe_core.analysis.curve_engine import model_curves as engine
+    return engine(model, texts, every, name=name, reference=reference, upto=upto, progress=progress, cancel=cancel)
+
+
+def run_curves(timeline, texts: Sequence[EvalText], every: int, *, name: str = "", reference: Optional[str] = None,
+               progress=None, cancel=None) -> Curves:
+    """The curves of a training run (a :class:`~bpe_core.training.timeline.Timeline`) from merge 0 to the merge
+    it has reached (its known records, also past the position after an undo) on ``texts``. For a continuation
+    (a trainer that starts from a model: SuperBPE's stage 2) the merge index counts the inherited merges first
+    (``Curves.offset``) and the rows up to there are the inherited model's prefixes."""
+    from bpe_core.analysis.curve_engine import run_curves as engine
+    return engine(timeline, texts, every, name=name, reference=reference, progress=progress, cancel=cancel)
