@@ -111,8 +111,9 @@ class Biography:
 def token_biography(model: BPEModel, paths_or_lines: Union[Sequence[os.PathLike], Iterable[str], Mapping[str, int]],
                     *, progress: ProgressFn = None, cancel: CancelFn = None, errors: str = "strict",
                     workers: Optional[int] = None) -> Biography:
-    """Every token's biography over a corpus: files (``Path`` objects, read one after the other),
-    lines of text (``str``), or a word -> count mapping. Progress: the corpus in bytes, then the merges."""
+    """Every token's biography over a corpus: files (``Path`` objects, or strings that all name existing
+    files and hold no line end; read one after the other), lines of text (``str``), or a word -> count
+    mapping. Progress: the corpus in bytes, then the merges."""
     pieces = corpus_pieces(model, paths_or_lines, progress=progress, cancel=cancel, errors=errors, workers=workers)
     return biography_of_pieces(model, pieces, progress=progress, cancel=cancel)
 
@@ -125,6 +126,8 @@ def corpus_pieces(model: BPEModel, source, *, progress: ProgressFn = None, cance
     if isinstance(source, (str, bytes)):
         raise BPELensError("give the corpus as files (paths), lines, or a word -> count mapping, not one string")
     items = list(source)
+    if items and all(isinstance(p, str) and "\n" not in p and os.path.isfile(p) for p in items):
+        items = [Path(p) for p in items]  # file names given as strings (a line of text ends with "\n")
     if items and all(isinstance(p, os.PathLike) for p in items):
         from bpe_core.analysis.biography_count import count_pieces
         return count_pieces(model, [Path(p) for p in items], progress=progress, cancel=cancel, errors=errors,

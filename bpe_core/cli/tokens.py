@@ -29,10 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "examples:\n  bpe-lens-cli tokens gpt2/tokenizer.json --corpus wiki.valid.raw\n"
         "  bpe-lens-cli tokens v.json --corpus a.txt b.txt --filter \"likely residues\" --csv residues.csv\n"),
         description=(
-        "Replay VOCAB's merges over the corpus (several files are one corpus, their concatenation, read as they "
-        "are, line by line) and give each token its rank (birth), its pair's count when its merge applies, how "
-        "often the encoder emits it, the residue ratio (emitted / birth count, LiteToken), its IoS (PickyBPE), "
-        "whether any text can reach it, its bytes and a status."))
+        "Replay VOCAB's merges over the corpus and give each token its rank (birth), its pair's count when its\n"
+        "merge applies, how often the encoder emits it, the residue ratio (emitted / birth count, LiteToken),\n"
+        "its IoS (PickyBPE), whether any text can reach it, its bytes and a status.\n\n"
+        "Several files are one corpus (their concatenation), read as they are ('\\r' and a BOM kept) and\n"
+        "counted line by line, each line with its line end: a run of whitespace over line ends is cut there,\n"
+        "and the counts equal an encoder run on each line."))
     mark_input(p.add_argument("vocab", metavar="VOCAB", help="vocabulary file or folder (- reads standard input)"))
     mark_input(p.add_argument("--corpus", metavar="CORPUS", nargs="+", required=True,
                               help="text files or globs (.gz/.bz2/.xz read too)"))

@@ -237,6 +237,9 @@ def test_inputs_are_files_lines_or_counts(tmp_path: Path) -> None:
     with pytest.raises(BPELensError, match="mixes paths and lines"):
         token_biography(model, [path, "ab"])
     assert corpus_pieces(model, {"ab": 2}) == {("ab", True): 2}
+    # file names as strings are files (a line of text read from a file ends with its "\n")
+    assert corpus_pieces(model, [str(path)]) == corpus_pieces(model, [path]) == {("ab\n", True): 1}
+    assert corpus_pieces(model, [str(path) + "\n"]) != corpus_pieces(model, [path])
 
 
 def test_progress_reaches_the_end_and_cancel_stops() -> None:
