@@ -15,7 +15,7 @@ from bpe_core.base.faces import lazy_names
 if TYPE_CHECKING:
     from bpe_core.analysis.curves import ALL as ALL_GROUP
     from bpe_core.analysis.curves import (MEASURE_LABELS, MEASURES, CurveRow, Curves, EvalText, curves_csv,
-                                          read_eval_files)
+                                          model_curves, read_eval_files, run_curves)
     from bpe_core.analysis.diff import ModelDiff, TextDiff, compare_text, diff_models
     from bpe_core.analysis.explain import WordExplanation, explain_at
     from bpe_core.analysis.group_curves import GroupCurves
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 #: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
 _HOMES: Dict[str, str] = {
     "ALL_GROUP": "curves:ALL",
-    **dict.fromkeys(("MEASURE_LABELS", "MEASURES", "CurveRow", "Curves", "EvalText", "curves_csv", "read_eval_files"),
-                    "curves"),
+    **dict.fromkeys(("MEASURE_LABELS", "MEASURES", "CurveRow", "Curves", "EvalText", "curves_csv", "model_curves",
+                     "read_eval_files", "run_curves"), "curves"),
     "ModelDiff": "diff", "TextDiff": "diff", "compare_text": "diff", "diff_models": "diff",
     "WordExplanation": "explain", "explain_at": "explain",
     "GroupCurves": "group_curves",
