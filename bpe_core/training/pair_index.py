@@ -38,6 +38,7 @@ from itertools import chain
 from typing import List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.base.merge import expand_pair, merge_in_place
+from bpe_core.training.bulk import BULK_SYMBOLS, BULK_WORDS, apply_bulk, initial_pairs_bulk
 from bpe_core.training.index_bounds import bound
 from bpe_core.training.table_order import UNSEEN, initial_serials
 from bpe_core.training.pairs import (MANY, MASK, PACK, PAIRS_SLICE, PMASK, SHIFT, WORD_SHIFT, apply_many, initial_pairs,
@@ -66,10 +67,11 @@ class PairIndex:
         for lo in range(0, len(segs), PAIRS_SLICE):  # counted at C speed, a slice of words a pass (the GIL
             for tid, n in Counter(chain.from_iterable(segs[lo:lo + PAIRS_SLICE])).items():  # is free between)
                 occ[tid] += n
-        counts, where = initial_pairs(segs, freqs)
+        counts, where = (initial_pairs if self.scanned < BULK_SYMBOLS else initial_pairs_bulk)(segs, freqs)
         self.counts = counts
         self.where = where
-        self.first = {k: ws[0] for k, ws in where.items()}  # lower bound of the first word holding the pair
+        #: first-seen: a lower bound of the first word holding each pair (no other rule reads it)
+        self.first = {k: ws[0] for k, ws in where.items()} if rule == "first-seen" else {}
         #: table-order: pair -> serial (:mod:`~bpe_core.training.table_order` keeps it)
         self.serial = initial_serials(segs) if rule == "table-order" else {}
         self.heap: list = []
@@ -229,6 +231,10 @@ class PairIndex:
         Returns the changed words (ascending) and how many tokens the corpus lost (weighted).
         ``befores`` collects the changed words' old segmentations; ``log`` the count changes.
         """
+        if log is None and len(words) >= BULK_WORDS and self.rule != "first-seen":  # many words: in bulk
+            changed, removed_tokens, pushed = apply_bulk(self, words, left, right, new_id, befores)
+            self._push(pushed)
+            return changed, removed_tokens
         segs, freqs, counts, where, first = self.segs, self.freqs, self.counts, self.where, self.first
         pushed: Set[int] = set()
         changed: List[int] = []
@@ -351,7 +357,12 @@ class PairIndex:
         self.symbols -= merged
         self.listed += listed
         self.pushes += len(pushed)
-        heap, push = self.heap, heapq.heappush
+        self._push(pushed)
+        return changed, removed_tokens
+
+    def _push(self, pushed: Set[int]) -> None:
+        """A heap entry for each pair of ``pushed`` that has a count (a merge's new pairs), then :func:`bound`."""
+        counts, heap, push = self.counts, self.heap, heapq.heappush
         if self.rule == "hf":
             for kk in pushed:
                 c = counts.get(kk, 0)
@@ -363,7 +374,6 @@ class PairIndex:
                 if c > 0:
                     push(heap, self.entry(kk, c))
         bound(self)
-        return changed, removed_tokens
 
     def replace(self, w: int, new: List[int]) -> int:
         """Give word ``w`` a new segmentation, updating counts, index and heap (used by undo).
