@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Dict
 from bpe_core.base.faces import lazy_names
 
 if TYPE_CHECKING:
+    from bpe_core.analysis.biography import FILTERS as BIOGRAPHY_FILTERS
+    from bpe_core.analysis.biography import STATUSES as BIOGRAPHY_STATUSES
+    from bpe_core.analysis.biography import Biography, TokenLife, biography_csv, token_biography
     from bpe_core.analysis.curves import ALL as ALL_GROUP
     from bpe_core.analysis.curves import (MEASURE_LABELS, MEASURES, CurveRow, Curves, EvalText, curves_csv,
                                           model_curves, read_eval_files, run_curves)
@@ -34,6 +37,8 @@ if TYPE_CHECKING:
 #: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
 _HOMES: Dict[str, str] = {
     "ALL_GROUP": "curves:ALL",
+    "BIOGRAPHY_FILTERS": "biography:FILTERS", "BIOGRAPHY_STATUSES": "biography:STATUSES",
+    **dict.fromkeys(("Biography", "TokenLife", "biography_csv", "token_biography"), "biography"),
     **dict.fromkeys(("MEASURE_LABELS", "MEASURES", "CurveRow", "Curves", "EvalText", "curves_csv", "model_curves",
                      "read_eval_files", "run_curves"), "curves"),
     "ModelDiff": "diff", "TextDiff": "diff", "compare_text": "diff", "diff_models": "diff",
