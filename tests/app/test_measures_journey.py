@@ -103,6 +103,15 @@ def test_measures_compute_pick_follow_hover_export(user_window, qtbot, tmp_path,
     qtbot.waitUntil(lambda: session.merge_count == 151 and pane.here.value() == 151, timeout=10000)
     qtbot.keyClick(window, Qt.Key_Backspace)
     qtbot.waitUntil(lambda: session.merge_count == 150 and pane.here.value() == 150, timeout=10000)
+    window.tabs.setCurrentIndex(0)  # a scrub on the Training tab: a click on merge 40's row in the merges table
+    table = window.merges.view
+    index = table.model().index(39, 0)
+    table.scrollTo(index)
+    qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=table.visualRect(index).center())
+    qtbot.waitUntil(lambda: session.merge_count == 40, timeout=10000)
+    window.tabs.setCurrentWidget(pane)
+    assert pane.here.value() == 40
+    assert pane.here.label.toPlainText() == "merge 40"
 
     # hovering near a point says its merge, vocabulary size and value
     _pick(pane.findChild(QComboBox, "measures_measure"), "bytes_per_token")
