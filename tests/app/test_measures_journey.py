@@ -231,3 +231,38 @@ def test_show_measures_opens_the_tab_with_files_measure_and_group(user_window, q
     assert pane.measure() == "parity" and pane.group() == "file:kor" and pane.every.value() == 5
     (name, points), = _drawn(pane)
     assert [m for m, _ in points][:3] == [0, 5, 10] and all(v > 0 for _, v in points)
+
+
+def test_a_run_of_another_rule_is_overlaid(user_window, qtbot, monkeypatch):
+    """Variants → Add a run with another rule… (PickyBPE beside the window's plain run): its curve is drawn
+    beside the run's, equal to run_curves of its own timeline."""
+    from bpe_core.analysis.curves import read_eval_files, run_curves
+    from bpe_lens_app.features.variants.add_rule import AddRuleDialog
+
+    window = user_window(str(PARALLEL / "eng.txt"))
+    session = window.session
+    _settle(qtbot, session, 30)
+
+    def picky(dialog) -> int:
+        f = dialog.rule_fields
+        f.rule.setCurrentIndex(f.rule.findText("PickyBPE"))
+        f.ios.setValue(0.6)
+        return 1
+
+    monkeypatch.setattr(AddRuleDialog, "exec", picky)
+    _action(window, "compare_variants").trigger()
+    tab = window.tabs.currentWidget()
+    qtbot.mouseClick(tab.findChild(QPushButton, "variant_add_run"), Qt.LeftButton)
+    qtbot.waitUntil(lambda: len(window.variants_feature.runs()) == 2 and not window.variants_feature.busy,
+                    timeout=30000)
+    qtbot.mouseClick(tab.findChild(QPushButton, "variant_step10"), Qt.LeftButton)
+    qtbot.mouseClick(tab.findChild(QPushButton, "variant_step10"), Qt.LeftButton)
+    other = window.variants_feature.runs()[1]
+    pane = _open_measures(window)
+    pane.every.setValue(5)
+    _compute(qtbot, pane)
+    drawn = _drawn(pane)
+    assert [n.split(" (")[0] for n, _ in drawn] == ["r1: plain BPE", "r2: PickyBPE τ=0.6"]
+    want = run_curves(other.timeline, read_eval_files([str(PARALLEL / "eng.txt")]), 5).series("bytes_per_token")
+    assert [m for m, _ in drawn[1][1]] == [m for m, _ in want] == [0, 5, 10, 15, 20]
+    assert [v for _, v in drawn[1][1]] == pytest.approx([v for _, v in want], rel=1e-12)
