@@ -12,8 +12,8 @@ import importlib
 
 from ..runtime import idle_gc
 
-FEATURES: tuple = ("theme", "exports", "health", "training", "compare", "variants", "measures", "ties", "explain",
-                   "workspace")
+FEATURES: tuple = ("theme", "exports", "health", "inspector", "training", "compare", "variants", "measures", "ties",
+                   "explain", "workspace")
 
 
 def install_features(window) -> None:

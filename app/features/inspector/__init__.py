@@ -1,8 +1,10 @@
 """The vocabulary inspector: a tab with a vocabulary's token list, the selected token's merge tree and an
-encode pane over the same vocabulary."""
+encode pane over the same vocabulary; and a vocabulary's token biography on a corpus (View → Token biography…,
+or the inspector's button), in a tab of its own."""
 from __future__ import annotations
 
+from .biography_actions import install
 from .pane import InspectorTab
 from .token_model import TokenTableModel
 
-__all__ = ["InspectorTab", "TokenTableModel"]
+__all__ = ["InspectorTab", "TokenTableModel", "install"]

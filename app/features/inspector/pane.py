@@ -60,6 +60,7 @@ class InspectorTab(QWidget):
 
     token_selected = Signal(int)
     train_further_requested = Signal()  # "Train further on a corpus…" (app/features/compare/actions.py answers it)
+    biography_requested = Signal()  # "Token biography…" (biography_actions.py answers it)
 
     SEARCH_DEBOUNCE_MS = 150
 
@@ -75,6 +76,9 @@ class InspectorTab(QWidget):
         self.further_button = QPushButton("Train further on a corpus…", objectName="train_further_button")
         self.further_button.setToolTip("Learn more merges on a corpus of yours, after this vocabulary's own")
         self.further_button.clicked.connect(self.train_further_requested)
+        self.biography_button = QPushButton("Token biography…", objectName="biography_button")
+        self.biography_button.setToolTip("Every token's birth, emitted count, residue ratio and IoS on a corpus")
+        self.biography_button.clicked.connect(self.biography_requested)
         self.table = self._make_table()
         self.tree = MergeTreeView()
         self.tree.set_model(model)
@@ -137,6 +141,7 @@ class InspectorTab(QWidget):
         lay.addWidget(self.search)
         row = QHBoxLayout()
         row.addWidget(self.count_label, 1)
+        row.addWidget(self.biography_button)
         row.addWidget(self.further_button)
         lay.addLayout(row)
         lay.addWidget(self.table, 1)
