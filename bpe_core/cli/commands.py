@@ -20,11 +20,10 @@ from bpe_core import __version__
 from bpe_core.base.file_errors import not_utf8, read_error, wide_text_message
 from bpe_core.cli.errors import EXIT_PIPE, EXIT_USAGE, Parser, UsageError, command_of, os_error_text, report
 from bpe_core.cli.progress import ProgressBar
-from bpe_core.cli.train_variants import (add_variant_options, check_variant_flags, train_summary, variant_settings,
-                                       variant_trainer)
+from bpe_core.cli.train_variants import add_variant_options, check_variant_flags, train_summary, variant_settings
 from bpe_core.cli.streams import (StatusStream, mark_input, mark_output, output_name, release, silence_closed_pipes,
                                   stdin_taken, take_stdin)
-from bpe_core.types import TIE_BREAKS, BPELensError, Cancelled, TrainerConfig
+from bpe_core.types import BPELensError, Cancelled, TrainerConfig
 
 TRAIN_EXAMPLES = """examples:
   bpe-lens-cli train novel.txt --preset gpt2 --vocab-size 5000 -o novel.json
@@ -51,9 +50,8 @@ _Parser = Parser  # the parser class of the program and every subcommand
 
 
 def _add_train(sub: argparse._SubParsersAction) -> None:
-    from bpe_core.presets import PRESETS
-    from bpe_core.pretokenize.pretokenizers import PRETOKENIZERS
     from bpe_core.cli.ties_report import HELP as TIES_HELP
+    from bpe_core.cli.train_options import add_training_options
     p = sub.add_parser("train", help="learn merges from corpus files", epilog=TRAIN_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter, description=(
                            "Train a BPE vocabulary on CORPUS with a preset and write it as a BPE Lens JSON file. "
@@ -64,30 +62,10 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
         help="text files or glob patterns (UTF-8; .gz/.bz2/.xz are read transparently), or one word-count table "
              "(`count`'s .parquet, or word<TAB>count .tsv); a table counted with other word settings than the "
              "preset's is refused; - reads standard input (copied to a temp file first)"))
-    p.add_argument("--preset", choices=list(PRESETS), metavar="NAME",
-                   help="one of: " + ", ".join(f"{n} ({pr.reproduces})" for n, pr in PRESETS.items()))
-    mark_input(p.add_argument(
+    add_training_options(p, lambda p: mark_input(p.add_argument(
         "--from", dest="from_vocab", metavar="VOCAB",
         help="continue this vocabulary (any format): its merges stay the first ranks, its pre-tokenizer cuts "
-             "CORPUS, and --merges counts the new merges (instead of --preset)"))
-    p.add_argument("--pretokenizer", choices=list(PRETOKENIZERS), metavar="NAME",
-                   help="how the text is cut into words: one of " + ", ".join(PRETOKENIZERS))
-    p.add_argument("--pattern", metavar="REGEX",
-                   help="your own word pattern (regex module syntax); implies --pretokenizer regex")
-    p.add_argument("--unit", choices=("chars", "bytes"), help="merge characters or UTF-8 bytes")
-    p.add_argument("--suffix", metavar="STR", help="end-of-word suffix such as '</w>' ('' for none)")
-    p.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
-                   help="lowercase the text before pre-tokenizing (--no-lowercase turns a preset's off)")
-    p.add_argument("--special", action="append", metavar="TOKEN",
-                   help="a special token (repeat for several; replaces the preset's)")
-    size = p.add_argument_group("stop rules", "give one or both: training stops at whichever comes first")
-    size.add_argument("--vocab-size", type=int, help="stop when the vocabulary has this many tokens")
-    size.add_argument("--merges", type=int, help="stop after this many merges")
-    p.add_argument("--min-frequency", type=int, help="stop when the best pair occurs fewer times than this")
-    p.add_argument("--min-word-count", type=int, help="ignore words seen fewer times than this")
-    p.add_argument("--tie-break", choices=TIE_BREAKS, help="which pair wins among equal counts")
-    p.add_argument("--errors", choices=("strict", "replace"), default="strict",
-                   help="undecodable bytes: stop with an error (strict) or decode them as U+FFFD (replace)")
+             "CORPUS, and --merges counts the new merges (instead of --preset)")))
     mark_output(p.add_argument("-o", "--output", required=True,
                                help="where to write the vocabulary (.json; - for standard output)"))
     mark_output(p.add_argument("--ties-report", metavar="FILE", help=TIES_HELP + " (- for standard output)"))
@@ -141,9 +119,8 @@ def _continued_config(args: argparse.Namespace, start) -> TrainerConfig:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from bpe_core.corpus.files import count_words_in_files, expand_paths
+    from bpe_core.corpus.files import expand_paths
     from bpe_core.formats.native import write_native
-    from bpe_core.training.trainer import Trainer
     from bpe_core.formats.outputs import check_output, vocabulary_inputs
     from bpe_core.cli.ties_report import run_reporting_ties
     check_variant_flags(args)  # and CORPUS given unless parity
@@ -156,18 +133,8 @@ def run_train(args: argparse.Namespace) -> int:
     start = open_any(from_path) if from_path else None
     cfg = train_config(args) if start is None else _continued_config(args, start)
     quiet = args.quiet
-    trainer = variant_trainer(args, cfg, paths, ProgressBar) if start is None else None  # superbpe, parity
-    with ProgressBar("counting") as counting:  # a variant's own trainer has counted already
-        if trainer is None and start is None:
-            counts = count_words_in_files(paths, cfg, progress=None if quiet else counting, errors=args.errors)
-            trainer = Trainer(counts, cfg)
-            del counts  # the trainer keeps the words and counts it needs: the table's room goes to the merges
-        elif trainer is None:
-            from bpe_core.training.continuing import continue_training
-            trainer = continue_training(start, paths, config=cfg, progress=None if quiet else counting,
-                                        errors=args.errors)
-    from bpe_core.base.config import check_vocab_size
-    check_vocab_size(cfg, trainer.initial_vocab_size, None if start is None else "the vocabulary it continues")
+    from bpe_core.cli.train_options import new_trainer
+    trainer = new_trainer(args, cfg, paths, start)
     with ProgressBar("merging") as merging:
         tied = None
         if args.ties_report:
@@ -316,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Each further command lives in its own module of bpe_core/cli with `register(sub)`, which adds its
 # parser and sets `func` (the runner): one line here per module, in the order --help lists them.
-COMMAND_MODULES = ("vocab", "explain", "count", "animate", "health", "tokens", "diff")
+COMMAND_MODULES = ("vocab", "explain", "count", "animate", "health", "tokens", "curves", "diff")
 
 
 RUNNERS = {"train": run_train, "encode": run_encode}

@@ -85,6 +85,16 @@ CASES: Dict[str, Case] = {
     "diff": Case(lambda f: ["diff", f["a"], f["b"], "--json"], {"a": "v.json", "b": "w.json"}, "json"),
     "tokens": Case(lambda f: ["tokens", f["vocab"], "--corpus", f["corpus"], "--csv", f["csv"]],
                    {"vocab": "v.json", "corpus": "c.txt", "csv": "biography.csv"}, ""),
+    "curves": Case(lambda f: ["curves", f["sources"], "--preset", "gpt2", "--merges", "5", "--eval", f["eval"],
+                              "--every", "2", "--csv", f["csv"]], {"sources": "c.txt", "eval": "c.txt",
+                                                                   "csv": "curves.csv"}, ""),
+    "curves VOCAB": Case(lambda f: ["curves", f["sources"], "--eval", f["eval"], "--every", "2", "--parquet",
+                                    f["parquet"]], {"sources": "v.json", "eval": "c.txt", "parquet": "curves.parquet"},
+                         "", binary=("parquet",)),
+    "curves --variant parity": Case(lambda f: ["curves", "--preset", "gpt2", "--variant", "parity", "--parity-mode",
+                                               "ratio", "--languages", f["languages"], "--merges", "5", "--eval",
+                                               f["eval"], "--every", "2", "--csv", f["csv"]],
+                                    {"languages": "langs.tsv", "eval": "c.txt", "csv": "par.csv"}, ""),
 }
 def _subparsers() -> Dict[str, argparse.ArgumentParser]:
     parser = build_parser()
@@ -200,8 +210,25 @@ def _same_output(dest: str, case: Case, a: bytes, b: bytes) -> None:
         assert meta[0] == meta[1] and [[s["size"] for s in ss] for ss in sources] == [[len(TEXT)]] * 2
         # the table read from '-' names its source '-' (not the temp copy), else the file
         assert all(s["name"] == "-" or s["name"].endswith("c.txt") for ss in sources for s in ss), sources
+    elif case.command == "curves":  # the run and the evaluation file are named by their files ('-': stdin's)
+        assert _curves_rows(dest, a) == _curves_rows(dest, b)
     else:
         assert a == b, dest
+
+
+def _curves_rows(dest: str, data: bytes) -> List[tuple]:
+    """A curves CSV or Parquet table's rows, without the run's and the files' names."""
+    import csv
+    import io
+    if dest == "parquet":
+        import pyarrow.parquet as pq
+        cols = pq.read_table(io.BytesIO(data)).to_pydict()
+        rows = [(str(m), str(s), g, me, repr(v)) for m, s, g, me, v in zip(cols["merge"], cols["vocab_size"],
+                                                                           cols["group"], cols["measure"],
+                                                                           cols["value"])]
+    else:
+        rows = [tuple(r[1:]) for r in list(csv.reader(io.StringIO(data.decode("utf-8"))))[1:]]
+    return [(m, s, "file:" if g.startswith("file:") else g, me, v) for m, s, g, me, v in rows]
 
 
 # -- `-` is standard input ------------------------------------------------------------------------------
@@ -273,7 +300,7 @@ def test_binary_data_is_not_written_to_a_terminal(folder: Path, key: str, dest: 
         os.close(follower)
         _drain(leader)
     if dest in case.binary:
-        kind = {"count": "Parquet", "animate": "a GIF"}[case.command]
+        kind = {"count": "Parquet", "animate": "a GIF", "curves": "Parquet"}[case.command]
         assert (proc.returncode, proc.stderr.decode()) == (2, (
             f"bpe-lens-cli {case.command}: error: -: refusing to write binary data ({kind}) to a terminal; "
             "redirect standard output to a file or a pipe, or give a file path\n"))

@@ -59,11 +59,19 @@ SCENARIOS: Dict[Tuple[str, str], Scenario] = {
                                                 "--csv", out], ("c.txt", "v.json"), "tokens.csv"),
     ("tokens", "csv"): Scenario(lambda d, out: ["tokens", str(d / "v.json"), "--corpus", str(d / "c.txt"), "-q",
                                                 "--csv", out], ("c.txt", "v.json"), "biography.csv"),
+    ("curves", "csv"): Scenario(lambda d, out: ["curves", str(d / "v.json"), "--eval", str(d / "c.txt"), "--every",
+                                                "2", "-q", "--csv", out], ("c.txt", "v.json"), "curves.csv"),
+    ("curves", "parquet"): Scenario(lambda d, out: ["curves", str(d / "v.json"), "--eval", str(d / "c.txt"),
+                                                    "--every", "2", "-q", "--parquet", out], ("c.txt", "v.json"),
+                                    "curves.parquet"),
 }
 #: a second way of reading an input: `train --from VOCAB` (finding 17)
 FROM = Scenario(lambda d, out: ["train", str(d / "c.txt"), "--from", str(d / "v.json"), "--merges", "3", "-q",
                                 "-o", out], ("c.txt", "v.json"), "more.json")
-ALL = {**{f"{c} {o}": s for (c, o), s in SCENARIOS.items()}, "train --from": FROM}
+#: curves trains a run on CORPUS when --preset is given: the corpus is an input too
+CURVES_RUN = Scenario(lambda d, out: ["curves", str(d / "c.txt"), "--preset", "gpt2", "--merges", "5", "--eval",
+                                      str(d / "c.txt"), "--every", "2", "-q", "--csv", out], ("c.txt",), "run.csv")
+ALL = {**{f"{c} {o}": s for (c, o), s in SCENARIOS.items()}, "train --from": FROM, "curves CORPUS": CURVES_RUN}
 
 
 def output_options() -> set:
