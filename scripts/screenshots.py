@@ -626,7 +626,7 @@ def render_word_history(outdir: Path) -> list[Path]:
 
 #: the views ``--only`` renders one of (each branch of main() below)
 ONLY = ("training", "presenter", "chinese", "others", "unknown", "exports", "health", "curves", "compare", "ties", "restore", "table", "explain",
-        "variants", "picky", "measures")
+        "variants", "picky", "measures", "biography")
 
 
 def use_dark_palette(app: QApplication) -> None:
@@ -711,6 +711,10 @@ def main(argv=None) -> int:
         from screenshots_measures import render_measures
 
         written += render_measures(sys.modules[__name__], outdir)
+    if args.only in (None, "biography"):  # token_biography.png: scripts/screenshots_biography.py
+        from screenshots_biography import render_biography
+
+        written += render_biography(sys.modules[__name__], outdir)
     for path in written:
         if args.theme != "system" and path.suffix == ".png":
             path = path.replace(path.with_name(f"{path.stem}_{args.theme}{path.suffix}"))
