@@ -15,6 +15,7 @@ from bpe_core.workbench import text_rule
 
 from .features import exports as export
 from .features import install_features
+from .features.examples import open_example
 from .features.inspector import InspectorTab
 from .features.presenter import PresenterWindow
 from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
@@ -117,7 +118,7 @@ class MainWindow(QMainWindow):
         self.recent_vocab_menu.aboutToShow.connect(
             lambda: fill_menu(self.recent_vocab_menu, self.recent_vocabularies(), self.open_vocabulary_path))
         self.examples_menu = file.addMenu("Examples")
-        fill_examples(self.examples_menu, self.load_corpus)
+        fill_examples(self.examples_menu, lambda e: open_example(self, e))
         file.addSeparator()
         file.addAction(a("Save vocabulary…", self.save_vocabulary, QKeySequence.Save, "save_vocabulary"))
         export_menu = file.addMenu("Export")

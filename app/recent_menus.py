@@ -17,8 +17,9 @@ def fill_menu(menu: QMenu, paths: List[str], open_one: Callable[[str], None]) ->
         menu.addAction("(none)").setEnabled(False)
 
 
-def fill_examples(menu: QMenu, load_corpus: Callable[..., None]) -> None:
-    """One entry per example, opened with its own preset: another one would misread it."""
+def fill_examples(menu: QMenu, open_example: Callable[..., None]) -> None:
+    """One entry per example, opened with its own preset (another one would misread it) by ``open_example``
+    (the examples feature's: a guided example goes on to train and show its measures)."""
     for example in EXAMPLES:
-        menu.addAction(example.title, lambda e=example: load_corpus(str(e.path), e.config()))
+        menu.addAction(example.title, lambda e=example: open_example(e))
     menu.setEnabled(not menu.isEmpty())

@@ -1,6 +1,7 @@
-"""The example corpora, each opened with its own reference document's preset."""
+"""The examples: corpora opened with their own preset, and guided ones that go on to their measures."""
 from __future__ import annotations
 
 from .catalog import EXAMPLES, EXAMPLES_DIR, Example
+from .opening import open_example
 
-__all__ = ["EXAMPLES", "EXAMPLES_DIR", "Example"]
+__all__ = ["EXAMPLES", "EXAMPLES_DIR", "Example", "open_example"]
