@@ -43,6 +43,31 @@ def test_the_doc_says_how_to_read_the_curves():
     assert "How to read the curves" in dict(SECTIONS)
 
 
+@pytest.mark.parametrize("title, needed", [
+    ("Curves over vocabulary size", ("run_curves(", "model_curves(", "merges_limit", "file:", "script:")),
+    ("Token biography", ("token_biography(", "LiteToken", "PickyBPE", "Magikarp", "likely residue")),
+    ("How fair is this tokenizer?", ("File → Examples", "Petrov", "run_curves(", "parity_gini", "Foroutan")),
+])
+def test_the_curves_biography_and_example_sections(title, needed):
+    """Issue 27's sections: each has worked examples (run by the test above) calling the library, and cites
+    its sources."""
+    text = dict(SECTIONS)[title]
+    assert doctest.DocTestParser().get_examples(text)
+    for word in needed:
+        assert word in text, word
+
+
+def test_how_to_read_quotes_the_examples_figures():
+    """The figures "How to read the curves" quotes (Tamil's drift, Rényi's peak) round the worked example's
+    outputs in "How fair is this tokenizer?" (which the doctest checks)."""
+    fair, read = dict(SECTIONS)["How fair is this tokenizer?"], dict(SECTIONS)["How to read the curves"]
+    tam = re.search(r'at\("parity", "file:tam"\)\n\[([^\]]*)\]', fair).group(1).split(", ")
+    assert f"falls from {float(tam[0]):.2f} to {float(tam[1]):.2f} in\n  100 merges" in read
+    assert f"climbs back to {float(tam[-1]):.2f} by merge 2,000" in read
+    peak = re.search(r"^\((\d+), 0\.\d+\)$", fair, flags=re.M).group(1)
+    assert f"peaks at merge\n  {peak}." in read
+
+
 def test_the_gpt2_figures_quoted_in_the_parity_section_are_the_goldens():
     """The premiums, the cost and the Gini the doc quotes for GPT-2 come from tokenizers' counts in the golden."""
     import json
