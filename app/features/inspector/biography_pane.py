@@ -107,7 +107,7 @@ class BiographyPane(QWidget):
         t.verticalHeader().setDefaultSectionSize(fm.height() + 8)
         for col, header in enumerate(B.HEADERS):  # from the font: never measure the rows
             sample = {B.COL_TOKEN: "MMMMMMMMM", B.COL_BIRTH: "0,000,000", B.COL_EMITTED: "0,000,000"}.get(col, "")
-            t.setColumnWidth(col, max(fm.horizontalAdvance(header), fm.horizontalAdvance(sample)) + 24)
+            t.setColumnWidth(col, max(fm.horizontalAdvance(header), fm.horizontalAdvance(sample)) + 36)  # + the arrow
         return t
 
     def _build_layout(self) -> None:
