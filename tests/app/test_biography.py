@@ -212,3 +212,83 @@ def test_with_no_vocabulary_and_no_merges_it_says_what_to_do(qtbot, window, monk
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: said.append(a[2]))
     window.findChild(QAction, "action_token_biography").trigger()
     assert said and "Open a vocabulary" in said[0]
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_export_refuses_a_link_to_the_corpus(qtbot, user_window, files, tmp_path, monkeypatch, link) -> None:
+    window, pane = open_biography(qtbot, user_window, files)
+    compute(qtbot, pane)
+    corpus, _vocab = files
+    out = tmp_path / f"{link.replace(' ', '-')}.csv"
+    out.symlink_to(corpus) if link == "symlink" else os.link(corpus, out)
+    said = []
+    pane.failed.connect(said.append)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), "CSV (*.csv)"))
+    qtbot.mouseClick(pane.export_button, Qt.LeftButton)
+    assert said == [f"{out}: is an input of this command; an output never replaces an input"]
+    assert corpus.read_text(encoding="utf-8") == CORPUS
+
+
+def test_export_on_a_full_disk_keeps_the_old_file(qtbot, user_window, files, tmp_path, monkeypatch) -> None:
+    from tests.core.test_writers_gate import DiskFills
+
+    window, pane = open_biography(qtbot, user_window, files)
+    compute(qtbot, pane)
+    out = tmp_path / "bio.csv"
+    out.write_bytes(b"old")
+    said, renamed = [], []
+    pane.failed.connect(said.append)
+    real = os.replace
+    monkeypatch.setattr(os, "replace", lambda src, dst: (renamed.append(os.fspath(dst)), real(src, dst))[1])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), "CSV (*.csv)"))
+    with monkeypatch.context() as m:
+        DiskFills(m, room=40)
+        qtbot.mouseClick(pane.export_button, Qt.LeftButton)
+    assert said == [f"{out}: write failed (No space left on device)"] and out.read_bytes() == b"old"
+    qtbot.mouseClick(pane.export_button, Qt.LeftButton)  # room again: written, through a temp file renamed onto it
+    assert renamed == [str(out)] and out.read_text(encoding="utf-8").startswith("id,token,rank,")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bio.csv", "reference.txt", "small.json"]
+
+
+def many_lives(n: int):
+    from bpe_core.analysis import TokenLife
+
+    return [TokenLife(i, f"t{i}", i or None, 3 * i % 997, i % 13, (i % 13) / 10 if i % 7 else None, None, True,
+                      len(str(i)), "ok" if i % 5 else "likely residue") for i in range(n)]
+
+
+def test_the_table_asks_only_for_the_rows_on_screen(qtbot) -> None:
+    """GPT-2's 50,257 rows: sorting and filtering run on the records, and the view then asks data() for the
+    rows it shows only: as many calls for 50,000 rows as for 5,000 (no per-row widget, no proxy model)."""
+    from PySide6.QtWidgets import QTableView
+
+    from bpe_lens_app.features.inspector.biography_model import BiographyTableModel
+
+    class Counting(BiographyTableModel):
+        asked = 0
+
+        def data(self, index, role=0):
+            Counting.asked += 1
+            return super().data(index, role)
+
+    calls = []
+    for n in (5_000, 50_000):
+        model = Counting()
+        view = QTableView()
+        qtbot.addWidget(view)
+        view.resize(900, 400)
+        view.setModel(model)
+        view.setSortingEnabled(True)
+        model.set_rows(many_lives(n))
+        view.show()
+        qtbot.waitExposed(view)
+        Counting.asked = 0
+        view.sortByColumn(model.COL_BIRTH, Qt.DescendingOrder)
+        model.set_filter(preset="likely residues", text="t1")
+        qtbot.wait(20)
+        view.grab()  # paints what is on screen
+        calls.append(Counting.asked)
+        assert model.rowCount() == sum(1 for t in many_lives(n) if t.status == "likely residue" and "t1" in t.token)
+        births = [int(model.data(model.index(r, model.COL_BIRTH)).replace(",", "")) for r in range(50)]
+        assert births == sorted(births, reverse=True)
+    assert calls[0] == calls[1] > 0
