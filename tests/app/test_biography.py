@@ -292,3 +292,20 @@ def test_the_table_asks_only_for_the_rows_on_screen(qtbot) -> None:
         births = [int(model.data(model.index(r, model.COL_BIRTH)).replace(",", "")) for r in range(50)]
         assert births == sorted(births, reverse=True)
     assert calls[0] == calls[1] > 0
+
+
+def test_the_training_runs_model_at_its_merge(qtbot, user_window, files) -> None:
+    """No vocabulary open: View → Token biography… takes the training's model at the window's merge."""
+    corpus, _vocab = files
+    window = user_window(str(corpus))
+    session = window.session
+    session.seek(3)
+    qtbot.waitUntil(lambda: session.merge_count == 3 and not session.is_running, timeout=20000)
+    window.findChild(QAction, "action_token_biography").trigger()
+    pane = window.tabs.currentWidget()
+    assert window.tabs.tabText(window.tabs.currentIndex()).endswith("at merge 3")
+    assert pane.corpus_label.text() == "reference.txt"
+    compute(qtbot, pane)
+    ranks = [r for r in column(pane, pane.table_model.COL_RANK) if r != "—"]
+    assert sorted(ranks) == ["1", "2", "3"]  # the three merges made so far, each a token
+    assert "reference.txt" in pane.title.text()
