@@ -58,11 +58,18 @@ def _pick(combo: QComboBox, data: str) -> None:
 
 
 def _drawn(pane):
-    """(name, [(merge, value)]) of every curve the chart draws, as the legend names them."""
-    out = []
+    """(name, [(merge, value)]) of every curve the chart draws, as the legend names them; a continuation's
+    inherited stretch (drawn dotted, without a legend entry, before its own solid part) counts with it."""
+    out, stretch = [], []
     for item in pane.plot.listDataItems():
         xs, ys = item.getData()
-        out.append((item.name(), [(int(x), float(y)) for x, y in zip(xs, ys)]))
+        points = [(int(x), float(y)) for x, y in zip(xs, ys)]
+        if item.name() is None:
+            assert item.opts["pen"].style() == Qt.DotLine
+            stretch = points
+            continue
+        out.append((item.name(), stretch[:-1] + points if stretch else points))
+        stretch = []
     return out
 
 

@@ -48,3 +48,12 @@ def test_default_every_gives_at_most_200_points_in_round_steps():
         assert reach // k <= 200 and str(k).strip("0") in ("1", "2", "5")
         assert reach <= 200 or reach // k >= 80  # not far fewer than asked for
     assert doctest.testmod(subjects).failed == 0 and doctest.testmod(points).failed == 0
+
+
+def test_a_continuation_splits_at_its_offset():
+    from dataclasses import replace
+
+    c = replace(_curves("r2: SuperBPE from merge 20", [1.0, 1.5, 2.0, 2.5]), offset=20)
+    line = lines_of([c], "bytes_per_token", "all")[0]
+    assert line.offset == 20 and line.split() == 3  # merges 0, 10, 20 are the parent's stretch (20 in both)
+    assert lines_of([_curves("r1", [1.0, 2.0])], "bytes_per_token", "all")[0].split() == 0

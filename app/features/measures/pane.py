@@ -205,7 +205,11 @@ class MeasuresPane(QWidget):
         for i, line in enumerate(self.lines):
             color = graphic_color(COLORS[i % len(COLORS)], palette)
             style = STYLES[(i // len(COLORS)) % len(STYLES)]
-            plot.plot(line.merges, line.values, pen=pg.mkPen(color, width=2, style=style), name=line.name)
+            k = line.split()  # a continuation's inherited stretch: thin and dotted, its own merges solid
+            if k:
+                plot.plot(line.merges[:k], line.values[:k], pen=pg.mkPen(color, width=1, style=Qt.DotLine))
+            plot.plot(line.merges[max(k - 1, 0):], line.values[max(k - 1, 0):],
+                      pen=pg.mkPen(color, width=2, style=style), name=line.name)
         self.marker.setData([], [])
         self.tip.setText("")
         self.hover.setText("")

@@ -18,6 +18,12 @@ class Line:
     merges: np.ndarray
     vocab_sizes: np.ndarray
     values: np.ndarray
+    #: the merges it inherited (a continuation's parent's): points up to there are the parent's stretch
+    offset: int = 0
+
+    def split(self) -> int:
+        """How many first points belong to the inherited stretch (the point at the offset is in both)."""
+        return int(np.searchsorted(self.merges, self.offset, side="right")) if self.offset > 0 else 0
 
 
 def lines_of(curves: Sequence, measure: str, group: str) -> List[Line]:
@@ -28,7 +34,7 @@ def lines_of(curves: Sequence, measure: str, group: str) -> List[Line]:
         if rows:
             out.append(Line(c.run, np.array([r.merge for r in rows], dtype=float),
                             np.array([r.vocab_size for r in rows], dtype=float),
-                            np.array([r.value for r in rows], dtype=float)))
+                            np.array([r.value for r in rows], dtype=float), getattr(c, "offset", 0) or 0))
     return out
 
 
