@@ -23,8 +23,8 @@ __all__ = ["BiographyTableModel", "TOKEN_ID_ROLE"]
 TOKEN_ID_ROLE = USER + 12
 
 
-def _ratio(value: Optional[float]) -> str:
-    return "—" if value is None else f"{value:.3f}"
+def _ratio(value: Optional[float], digits: int = 3) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
 
 
 def _count(value: int) -> str:
@@ -66,7 +66,7 @@ class BiographyTableModel(QAbstractTableModel):
             self.COL_ID: lambda t: str(t.token_id), self.COL_TOKEN: lambda t: visible_whitespace(t.token),
             self.COL_RANK: lambda t: "—" if t.rank is None else _count(t.rank),
             self.COL_BIRTH: lambda t: _count(t.birth_count), self.COL_EMITTED: lambda t: _count(t.emitted),
-            self.COL_RESIDUE: lambda t: _ratio(t.residue_ratio), self.COL_IOS: lambda t: _ratio(t.ios),
+            self.COL_RESIDUE: lambda t: _ratio(t.residue_ratio, 4), self.COL_IOS: lambda t: _ratio(t.ios),
             self.COL_REACHABLE: lambda t: "yes" if t.reachable else "no",
             self.COL_BYTES: lambda t: str(t.n_bytes), self.COL_STATUS: lambda t: t.status}
 
