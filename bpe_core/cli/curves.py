@@ -131,8 +131,8 @@ def _form(args: argparse.Namespace) -> bool:
         return True
     given = [f"--{d.replace('_', '-')}" for d in TRAINING_ONLY if getattr(args, d, None) is not None]
     if given:
-        raise BPELensError(f"{', '.join(given)} shape a training run: give --preset NAME and CORPUS to train one "
-                           "(a saved VOCAB is measured as it is)")
+        raise BPELensError(f"{', '.join(given)} {'shapes' if len(given) == 1 else 'shape'} a training run: give "
+                           "--preset NAME and CORPUS to train one (a saved VOCAB is measured as it is)")
     if len(args.sources) != 1:
         raise BPELensError("give one saved VOCAB to measure its merge prefixes, or CORPUS with --preset NAME to "
                            f"train a run (got {len(args.sources)} arguments without --preset)")

@@ -227,8 +227,11 @@ def test_bad_input_is_one_error_line(capsys, corpus: Path, vocab: Path, tmp_path
                          f"{tmp_path / 'nope.txt'}: cannot read it (No such file or directory)"),
         "not utf-8": (["curves", vocab, "--eval", bad, "--every", 5], f"{bad}: not UTF-8 text (byte 3)"),
         "vocab with a rule": (["curves", vocab, "--variant", "picky", "--eval", *ev, "--every", 5],
-                              "--variant shape a training run: give --preset NAME and CORPUS to train one (a saved "
+                              "--variant shapes a training run: give --preset NAME and CORPUS to train one (a saved "
                               "VOCAB is measured as it is)"),
+        "vocab with two": (["curves", vocab, "--vocab-size", 300, "--tie-break", "hf", "--eval", *ev, "--every", 5],
+                           "--vocab-size, --tie-break shape a training run: give --preset NAME and CORPUS to train one "
+                           "(a saved VOCAB is measured as it is)"),
         "two without preset": (["curves", vocab, corpus, "--eval", *ev, "--every", 5],
                                "give one saved VOCAB to measure its merge prefixes, or CORPUS with --preset NAME to "
                                "train a run (got 2 arguments without --preset)"),
