@@ -3,7 +3,8 @@ shipped parallel text (8 languages) with GPT-2's byte-level preset, trains it to
 Measures chart on the same language files with "parity" picked (against English, Tamil's line shown); the
 group picker lists every language, and each language's premium drawn at the last merge and at merge 1,000
 equals an independent recount: the run's tokenizer saved as tokenizer.json, cut to that merge, encoding each
-file with Hugging Face ``tokenizers``."""
+file with Hugging Face ``tokenizers``. Then a parity-aware run on the same languages, to the same merge, is
+added beside it and drawn as a second line: Tamil near parity, a Gini far below the plain run's."""
 from __future__ import annotations
 
 import json
@@ -75,5 +76,22 @@ def test_how_fair_is_this_tokenizer(user_window, qtbot):
     group.setCurrentIndex(group.findData("file:tam"))
     tam = dict(_drawn(pane)[0][1])
     assert tam[0] > 3 and min(tam.values()) < tam[2000] < tam[0]
+
+    # beside it, a parity-aware run on the same languages to the same merge: a second line on the chart
+    qtbot.waitUntil(lambda: len(pane.curves) == 2 and not cancel.isVisible(), timeout=300000)
+    fair_run = next(r for r in s.workbench.bench.runs if r is not s.workbench.run)
+    assert fair_run.config.variant == "parity" and fair_run.timeline.merge_count == 2000
+    fair = _token_counts(fair_run.timeline.model(), 2000, files)
+    (plain_name, plain), (fair_name, fair_points) = _drawn(pane)
+    assert plain_name.startswith("r1: plain BPE") and fair_name.startswith(f"{fair_run.id}: parity-aware BPE")
+    assert dict(fair_points)[2000] == pytest.approx(fair["tam"] / fair["eng"], rel=1e-12)
+    assert dict(fair_points)[2000] < 1.1 < 2 < dict(plain)[2000]  # Tamil: about English's cost, not twice it
+    # the Gini of the 8 costs, one line per run: the parity-aware run's is far lower
     measure.setCurrentIndex(measure.findData("parity_gini"))
-    assert group.currentData() == ALL and len(_drawn(pane)) == 1
+    assert group.currentData() == ALL
+    (_, plain), (_, fair_points) = _drawn(pane)
+    costs = {lang: fair[lang] for lang in LANGS}
+    from bpe_core.analysis.measures import parity_gini
+    assert dict(fair_points)[2000] == pytest.approx(parity_gini(costs), rel=1e-12)
+    assert dict(fair_points)[2000] < 0.02 < 0.1 < dict(plain)[2000]
+    assert pane.here.value() == 2000  # the window's merge

@@ -41,6 +41,9 @@ class Example:
     every: Optional[int] = None
     #: the language parity is measured against (its file comes first among the evaluation files)
     reference: Optional[str] = None
+    #: settings of a second run trained beside the first on the same language folder, to the same merge
+    #: (parity-aware BPE: ``{"variant": "parity"}``), so that the chart compares the two; empty: none
+    beside: Dict[str, Any] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -73,5 +76,6 @@ EXAMPLES: Tuple[Example, ...] = (
     Example("seed004_mixed.txt", "004", "Chinese + English", "cjk-mixed", {"num_merges": 50}),
     Example("seed004_zh_en_de.txt", "004", "Chinese, English and German novels", "cjk-mixed", {"num_merges": 200}),
     Example("parallel", "", "the same news in 8 languages (NTREX-128)", "gpt2", {"num_merges": 2000},
-            name="How fair is this tokenizer?", measure="parity", group="file:tam", every=100, reference="eng"),
+            name="How fair is this tokenizer?", measure="parity", group="file:tam", every=100, reference="eng",
+            beside={"variant": "parity"}),
 )

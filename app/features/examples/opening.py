@@ -5,12 +5,26 @@ by itself: once its corpus is counted it trains to its merges, then opens the Me
 with its measure and group picked. It follows the window's own commands, so the user sees every stage
 (counting, the run's progress, the curves computing) and can stop any of them; opening another corpus
 meanwhile ends the guide without acting.
+
+An example with a rule ``beside`` (parity-aware BPE for "How fair is this tokenizer?") then trains a run of
+that rule on the same language folder to the same merge, on a worker (progress in the status bar), adds it
+beside the window's run as Variants → "Add a run with another rule…" does, and draws the chart again with
+both runs: the two Gini side by side.
 """
 from __future__ import annotations
 
+import os
 from typing import Optional, Tuple
 
+from bpe_core import RunCorpus, Timeline, TrainingRun, make_config
+from bpe_core.types import Cancelled, Progress
+from bpe_core.workbench import parity_factory
+
 from .catalog import Example
+from ...runtime.worker import LatestWorker, keep_alive
+
+#: merges a run beside trains between two progress reports (and checks for Cancel)
+CHUNK = 100
 
 __all__ = ["open_example"]
 
@@ -66,11 +80,45 @@ class Guide:
             self._end()  # stopped by the user, or another text: the chart waits for View → Measures…
             return
         self._end()
+        self._show_measures()
+        if self.example.beside:
+            self._train_beside(self.session.merge_count)
+
+    def _show_measures(self) -> None:
         from ..measures import show_measures  # through the feature's face, when it is used
 
         e = self.example
         show_measures(self.window, [str(p) for p in e.eval_files()], measure=e.measure, group=e.group,
                       every=e.every)
+
+    # -- a run of another rule beside the window's ----------------------------------------------------------
+    def _train_beside(self, merges: int) -> None:
+        """Train the example's other rule on its language folder to ``merges`` on a worker, then add it."""
+        e, bench = self.example, self.session.workbench.bench
+        config = make_config(e.preset, **{**e.overrides, **e.beside})
+        folder, run_id = os.path.abspath(e.path), bench.new_run_id()
+        rule = "parity-aware BPE" if config.variant == "parity" else config.variant
+        bar = self.window.statusBar()
+        self.beside = worker = LatestWorker(keep_alive)
+        worker.progressed.connect(lambda p: bar.showMessage(
+            f"{e.title} Training a {rule} run beside it: merge {p.done:,} of {p.total:,}"))
+        worker.errored.connect(lambda exc: self.session.error_raised.emit(f"the {rule} run beside: {exc}"))
+        worker.aborted.connect(lambda: bar.showMessage(f"The {rule} run beside was cancelled", 5000))
+        bar.showMessage(f"{e.title} Training a {rule} run beside it…")
+        worker.start(lambda *, progress, cancel: beside_run(run_id, folder, config, merges, progress=progress,
+                                                            cancel=cancel),
+                     self._on_beside_trained)
+
+    def _on_beside_trained(self, run: TrainingRun) -> None:
+        info = self.session.corpus
+        if info is None or tuple(info.paths or (info.path,)) != self.paths:
+            return  # another text was opened meanwhile: the run beside it would compare with nothing
+        from ..variants import add_run_beside
+
+        add_run_beside(self.window, run)
+        self.window.statusBar().showMessage(f"{self.example.title} Both runs are drawn: pick parity_gini to "
+                                            "compare their fairness", 10000)
+        self._show_measures()
 
     def _end(self, *_) -> None:
         if self.stage is None:
@@ -82,3 +130,21 @@ class Guide:
             signal.disconnect(slot)
         if getattr(self.window, "example_guide", None) is self:
             self.window.example_guide = None
+
+
+def beside_run(run_id: str, folder: str, config, merges: int, *, progress=None, cancel=None) -> TrainingRun:
+    """A run of ``config``'s rule on a folder of one file per language, trained to ``merges`` (a worker's job:
+    its own timeline, which no one else sees until it is returned)."""
+    timeline = Timeline(parity_factory(folder)(None, config, cancel=cancel))
+    done = 0
+    while done < merges:
+        if cancel is not None and cancel():
+            raise Cancelled()
+        step = min(CHUNK, merges - done)
+        made = len(timeline.step(step))
+        done += made
+        if progress is not None:
+            progress(Progress(done, merges, "merges"))
+        if made < step:
+            break  # the rule stopped (no pair left)
+    return TrainingRun(run_id, RunCorpus((folder,)), timeline)

@@ -38,6 +38,14 @@ def continue_as_superbpe(window) -> None:
         feature.continue_superbpe()
 
 
+def add_run_beside(window, run: TrainingRun) -> None:
+    """Add ``run``, made elsewhere (a guided example's parity-aware run), beside the window's run as "Add a run
+    with another rule…" adds one: listed and compared in the Variants tab, closed when another text opens."""
+    feature = getattr(window, "variants_feature", None)
+    if feature is not None:
+        feature._on_rule_run(run, feature._text())
+
+
 class VariantsFeature:
     """The SuperBPE continuations of one window's run, and the Variants tab."""
 
