@@ -330,3 +330,31 @@ def test_closing_the_tab_stops_the_computation(qtbot, user_window, files, monkey
     window.tabs.tabCloseRequested.emit(window.tabs.currentIndex())
     qtbot.waitUntil(lambda: stopped == [True], timeout=10000)
     assert not window.tabs.tabText(window.tabs.currentIndex()).startswith("Biography")
+
+
+def test_gpt2_on_wikitext_the_emitted_column_is_tiktokens_count(qtbot, user_window, tmp_path) -> None:
+    """GPT-2's tokenizer.json opened over WikiText lines: the table's emitted counts are tiktoken's (r50k_base,
+    each line encoded as it is), row for row; the likely residues listed are the rows of that status."""
+    from collections import Counter
+
+    from tests.core.paths import need
+    from tests.core.test_exact_encoding import tiktoken_reference
+
+    lines = need("wikitext-2-raw/wiki.valid.raw").read_text(encoding="utf-8").splitlines(keepends=True)[:400]
+    corpus = tmp_path / "wiki400.txt"
+    corpus.write_text("".join(lines), encoding="utf-8")
+    enc = tiktoken_reference("r50k_base")
+    expected = Counter(t for line in lines for t in enc.encode_ordinary(line))
+    window = user_window(str(corpus))
+    window.open_vocabulary_path(str(need("gpt2/tokenizer.json")))
+    qtbot.waitUntil(lambda: window.session.workbench.current is not None, timeout=60000)
+    qtbot.mouseClick(window.tabs.currentWidget().biography_button, Qt.LeftButton)
+    pane = window.tabs.currentWidget()
+    compute(qtbot, pane)
+    B = pane.table_model
+    assert B.rowCount() == 50257 and pane.count_label.text() == "50,257 of 50,257 tokens shown"
+    shown = {int(i): int(e.replace(",", "")) for i, e in zip(column(pane, B.COL_ID), column(pane, B.COL_EMITTED))}
+    assert {i: e for i, e in shown.items() if e} == dict(expected)
+    assert f"→ {sum(expected.values()):,} tokens" in pane.title.text()
+    pane.preset_box.setCurrentIndex(pane.preset_box.findData("likely residues"))
+    assert B.rowCount() > 0 and set(column(pane, B.COL_STATUS)) == {"likely residue"}
