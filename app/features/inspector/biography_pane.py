@@ -32,6 +32,15 @@ from .biography_model import BiographyTableModel as B
 
 __all__ = ["BiographyPane"]
 
+#: what each of the core's preset filters keeps, said on hover
+PRESET_TIPS = {
+    "all": "every token",
+    "likely residues": "formed often by its merge but rarely emitted: later merges consume it (LiteToken's "
+                       "intermediate merge residues)",
+    "never emitted": "some text can make it, but the encoder never emits it on this corpus",
+    "unreachable": "no text can produce it through the merges",
+}
+
 
 def _size(n: int) -> str:
     for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("kB", 1 << 10)):
@@ -150,6 +159,7 @@ class BiographyPane(QWidget):
         for name, test in BIOGRAPHY_FILTERS.items():
             shown = f" ({sum(1 for t in bio.tokens if test(t)):,})" if bio is not None else ""
             self.preset_box.addItem(f"{name}{shown}", name)
+            self.preset_box.setItemData(self.preset_box.count() - 1, PRESET_TIPS.get(name, ""), Qt.ToolTipRole)
         self.preset_box.setCurrentIndex(max(0, self.preset_box.findData(keep)))
         self.preset_box.blockSignals(False)
 
