@@ -1,15 +1,16 @@
-"""The curves over vocabulary size (:mod:`bpe_core.analysis.curves`), computed.
+"""Curves over vocabulary size by encoding from scratch: the simple, exact path.
 
-First version: exact and simple. At every sampled merge ``m`` the model cut at ``m``
-(``Encoder(model, merges_limit=m)``) encodes each evaluation text from scratch, so a sample costs the
-whole evaluation text. The incremental engine replaces this; this version stays as the tests' oracle.
+At every sampled merge ``m`` the model cut at ``m`` (``Encoder(model, merges_limit=m)``) encodes each
+evaluation text from scratch, so a sample costs the whole evaluation text. It is the tests' oracle for the
+incremental engine (:mod:`bpe_core.analysis.curve_engine`) and the engine's fallback for the models it does
+not replay (a merge list that repeats a pair, seed 000's greedy encoder).
 """
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Optional, Sequence
 
-from bpe_core.analysis.curves import (ALL, Curves, EvalText, GroupState, check_texts, sample_merges, sample_rows,
+from bpe_core.analysis.curve_rows import (ALL, Curves, EvalText, GroupState, check_texts, sample_merges, sample_rows,
                                       vocab_size_at)
 from bpe_core.analysis.measures import TextSize, renyi_efficiency, text_size
 from bpe_core.analysis.scripts import main_scripts, word_script
@@ -84,28 +85,3 @@ def curves_by_encoding(model, texts: Sequence[EvalText], every: int, *, name: st
             progress(Progress(done + 1, len(samples), "merges"))
     return Curves(name, every, tuple(t.name for t in texts), tuple(rows), ref, offset)
 
-
-def model_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "", reference: Optional[str] = None,
-                 upto: Optional[int] = None, progress=None, cancel=None) -> Curves:
-    return curves_by_encoding(model, texts, every, name=name, reference=reference, upto=upto,
-                              progress=progress, cancel=cancel)
-
-
-def run_model(timeline):
-    """A run's model at the merge it has reached (its known records), and where its own merges start."""
-    from bpe_core.training.export import records_model
-
-    base = timeline.base_model
-    steps = timeline.reached_steps
-    if base.algorithm == "merges":
-        model = records_model(base, steps, timeline.initial_stats.total_tokens)
-    else:
-        model = timeline.model()
-    return model, len(base.merges)
-
-
-def run_curves(timeline, texts: Sequence[EvalText], every: int, *, name: str = "", reference: Optional[str] = None,
-               progress=None, cancel=None) -> Curves:
-    model, offset = run_model(timeline)
-    return curves_by_encoding(model, texts, every, name=name, reference=reference, offset=offset,
-                              progress=progress, cancel=cancel)

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core.analysis.curves import ALL, EvalText, model_curves, read_eval_files, run_curves
+from bpe_core.analysis.curves import ALL, model_curves, read_eval_files, run_curves
 from bpe_core.analysis.measures import renyi_efficiency, text_size
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import make_config
