@@ -91,6 +91,7 @@ def count_file(model: BPEModel, path: Path, report: Optional[Callable[[int], Non
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+        _WORKER_MODEL.clear()  # the workers have their copy; the owner keeps no reference
         src.close()
     if not seen_any:
         raise BPELensError(f"{src.name}: the file is empty")

@@ -255,8 +255,9 @@ def test_progress_reaches_the_end_and_cancel_stops() -> None:
 
 
 def test_forked_workers_count_as_one_process() -> None:
-    """Blocks counted by two forked workers, merged in order: the same pieces, in the same order. In a child
-    process: pytest-qt has PySide6 imported here, so no worker is forked in this one."""
+    """Blocks counted by two forked workers, merged in order: the same pieces, in the same order; a cancel
+    ends the workers. In a child process: pytest-qt has PySide6 imported here, so no worker is forked in
+    this one."""
     script = textwrap.dedent(f"""
         from pathlib import Path
         from bpe_core.analysis import biography_count as bc
@@ -270,6 +271,19 @@ def test_forked_workers_count_as_one_process() -> None:
         pool.shutdown()
         two = bc.count_pieces(model, [path], workers=2)
         assert list(two.items()) == list(one.items())
+        import multiprocessing, time
+        from bpe_core.types import Cancelled
+        reports = []
+        try:
+            bc.count_pieces(model, [path], workers=2, progress=reports.append, cancel=lambda: bool(reports))
+            raise AssertionError("not cancelled")
+        except Cancelled:
+            pass
+        for _ in range(100):  # the workers are ended, not left counting
+            if not multiprocessing.active_children():
+                break
+            time.sleep(0.05)
+        assert not multiprocessing.active_children() and not bc._WORKER_MODEL
         print("same", len(one))
         """)
     got = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
