@@ -82,6 +82,8 @@ class MeasuresPane(QWidget):
         plot.setLabel("bottom", "merge")
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setMenuEnabled(False)
+        for name in ("left", "bottom"):  # values as they are: a scale would read "Rényi efficiency (x0.001)"
+            plot.getAxis(name).enableAutoSIPrefix(False)
         self.legend = plot.addLegend(offset=(-10, -10))
         self.here = pg.InfiniteLine(angle=90, movable=False, label="merge {value:,.0f}",  # the window's merge
                                     labelOpts={"position": 0.95, "anchors": [(0, 0), (0, 0)]})
@@ -233,7 +235,8 @@ class MeasuresPane(QWidget):
         self.tip.setText(text)
         (x0, x1), (y0, y1) = vb.viewRange()
         x, y = float(line.merges[i]), float(line.values[i])
-        self.tip.setAnchor((1 if x > (x0 + x1) / 2 else 0, 1 if y < (y0 + y1) / 2 else 0))  # inside the chart
+        # inside the chart, off the point (anchors past the box's edges leave the marker clear)
+        self.tip.setAnchor((1.03 if x > (x0 + x1) / 2 else -0.03, 1.25 if y < (y0 + y1) / 2 else -0.25))
         self.tip.setPos(x, y)
         self.hover.setText(text)
         return text
