@@ -25,11 +25,14 @@ part occurs on the corpus (None: no such merge). PickyBPE removes a token whose 
 **Status** (the first that holds): ``special``; ``base`` (a byte/character no merge makes);
 ``unreachable`` (no text can produce it through the merges:
 :func:`~bpe_core.analysis.lineage.static_reachability`, and the encoder does not emit it on the corpus: an
-encoder that takes the lowest rank present can still fire a late merge); ``never emitted`` (the corpus never gets it from
-the encoder); ``likely residue`` (residue ratio below :data:`RESIDUE_RATIO` = 0.1 while its birth count is
+encoder that takes the lowest rank present can still fire a late merge); ``never emitted`` (the corpus
+never gets it from the encoder); ``likely residue`` (residue ratio below :data:`RESIDUE_RATIO` = 0.1 while its birth count is
 at least :data:`RESIDUE_MIN_BIRTH` = 100: it was formed often enough to judge, and 9 times in 10 a later
 merge consumed it: LiteToken's low final/intermediate ratio, with a floor so that a token seen a handful
 of times is not judged on noise); ``ok``.
+
+``n_bytes`` is the UTF-8 length of the token as the vocabulary stores it: its bytes for a byte-level
+vocabulary (GPT-2, tiktoken); in a character-level one, markers such as ``▁`` or ``</w>`` count too.
 
 Emitted counts come from the replay's final segmentation when the merges apply in rank order (training
 order), which is the encoder's output; otherwise (tiktoken's whole-piece rule, late merges, PickyBPE

@@ -76,7 +76,7 @@ def test_crlf_and_bom_are_read_as_they_are(tmp_path: Path) -> None:
 # -- birth counts and IoS against an independent naive replay -------------------------------------------
 def byte_glyphs() -> Dict[int, str]:
     """GPT-2's byte -> printable character table (as published with GPT-2)."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    bs = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
     cs = bs[:]
     n = 0
     for b in range(256):
