@@ -95,3 +95,24 @@ def test_how_fair_is_this_tokenizer(user_window, qtbot):
     assert dict(fair_points)[2000] == pytest.approx(parity_gini(costs), rel=1e-12)
     assert dict(fair_points)[2000] < 0.02 < 0.1 < dict(plain)[2000]
     assert pane.here.value() == 2000  # the window's merge
+
+
+def test_opening_another_text_cancels_the_run_beside(user_window, qtbot):
+    """While the parity-aware run beside trains, opening another example stops it: the status bar says so and
+    no second run joins the new text's."""
+    from bpe_lens_app.features.examples import EXAMPLES
+
+    window = user_window()
+    s, bar = window.session, window.statusBar()
+    actions = {a.text(): a for a in window.examples_menu.actions()}
+    actions[TITLE].trigger()
+    qtbot.waitUntil(lambda: "Training a parity-aware BPE run beside it" in bar.currentMessage(), timeout=120000)
+    seed = EXAMPLES[0]
+    actions[seed.title].trigger()
+    qtbot.waitUntil(lambda: s.corpus is not None and s.corpus.path == str(seed.path) and not s.is_loading,
+                    timeout=60000)
+    qtbot.waitUntil(lambda: bar.currentMessage() == "The parity-aware BPE run beside was cancelled", timeout=30000)
+    qtbot.wait(300)
+    assert [r.config.variant for r in s.workbench.bench.runs] == ["bpe"] and s.config == seed.config()
+    from bpe_lens_app.runtime.worker import wait_for_kept
+    wait_for_kept(60000)  # the curves of the text left behind, cancelled: no thread outlives the test

@@ -34,6 +34,9 @@ def open_example(window, example: Example) -> None:
     if example.measure is None:
         window.load_corpus(str(example.path), example.config())
         return
+    earlier = getattr(window, "example_beside", None)
+    if earlier is not None:
+        earlier.cancel_beside()  # its run beside would join the new run
     guide = Guide(window, example)
     window.example_guide = guide  # kept alive while it waits; a newer guide replaces it
     guide.start()
@@ -48,6 +51,8 @@ class Guide:
         self.example = example
         self.paths: Tuple[str, ...] = tuple(str(p) for p in example.files())
         self.stage: Optional[str] = None  # "counting", "training", then None (done or given up)
+        self.beside: Optional[LatestWorker] = None  # what trains the run beside (kept: it reports when over)
+        self.beside_on = False  # the run beside is training
 
     def start(self) -> None:
         s = self.session
@@ -100,24 +105,48 @@ class Guide:
         rule = "parity-aware BPE" if config.variant == "parity" else config.variant
         bar = self.window.statusBar()
         self.beside = worker = LatestWorker(keep_alive)
+        self.beside_on = True
+        self.window.example_beside = self
+        self.session.corpus_loaded.connect(self.cancel_beside)  # another text (or this one again)
         worker.progressed.connect(lambda p: bar.showMessage(
             f"{e.title} Training a {rule} run beside it: merge {p.done:,} of {p.total:,}"))
-        worker.errored.connect(lambda exc: self.session.error_raised.emit(f"the {rule} run beside: {exc}"))
-        worker.aborted.connect(lambda: bar.showMessage(f"The {rule} run beside was cancelled", 5000))
+        worker.errored.connect(lambda exc: (self._beside_over(),
+                                            self.session.error_raised.emit(f"the {rule} run beside: {exc}")))
+        worker.aborted.connect(lambda: (self._beside_over(),
+                                        bar.showMessage(f"The {rule} run beside was cancelled", 5000)))
         bar.showMessage(f"{e.title} Training a {rule} run beside it…")
         worker.start(lambda *, progress, cancel: beside_run(run_id, folder, config, merges, progress=progress,
                                                             cancel=cancel),
                      self._on_beside_trained)
 
+    def cancel_beside(self, *_) -> None:
+        """Stop training the run beside (another text was opened, or the example again)."""
+        if self.beside_on:
+            self.beside.cancel()
+            self._beside_over()
+
+    def _beside_over(self) -> None:
+        if not self.beside_on:
+            return
+        self.beside_on = False
+        self.session.corpus_loaded.disconnect(self.cancel_beside)
+        if getattr(self.window, "example_beside", None) is self:
+            self.window.example_beside = None
+
     def _on_beside_trained(self, run: TrainingRun) -> None:
+        if not self.beside_on:
+            return  # cancelled meanwhile
+        self._beside_over()
         info = self.session.corpus
         if info is None or tuple(info.paths or (info.path,)) != self.paths:
             return  # another text was opened meanwhile: the run beside it would compare with nothing
+        from bpe_core.analysis import MEASURE_LABELS
+
         from ..variants import add_run_beside
 
         add_run_beside(self.window, run)
-        self.window.statusBar().showMessage(f"{self.example.title} Both runs are drawn: pick parity_gini to "
-                                            "compare their fairness", 10000)
+        self.window.statusBar().showMessage(f"{self.example.title} Both runs are drawn: pick "
+                                            f"\"{MEASURE_LABELS['parity_gini']}\" to compare their fairness", 10000)
         self._show_measures()
 
     def _end(self, *_) -> None:
