@@ -271,3 +271,30 @@ def test_help_says_how_corpus_and_vocab_are_told_apart(capsys) -> None:
     text = " ".join(capsys.readouterr().out.split())
     assert "With --preset, CORPUS is trained as `train` trains it" in text
     assert "without --preset, the one argument is a saved VOCAB" in text
+
+
+def test_ctrl_c_in_a_real_process(vocab: Path, tmp_path: Path) -> None:
+    """SIGINT (Ctrl+C) while the command waits for its evaluation text: exit 130, one line, nothing written."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    fifo, out = tmp_path / "eng.txt", tmp_path / "c.csv"
+    os.mkfifo(fifo)
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "bpe_core", "curves", str(vocab), "--eval", str(fifo), "--every",
+                             "5", "--csv", str(out)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(root)))
+    try:
+        with open(fifo, "w", encoding="utf-8") as w:  # returns once the command has opened it to read
+            w.write("the tower ")
+            w.flush()
+            proc.send_signal(signal.SIGINT)
+        # closed: a read blocked before the signal came gets its end now (the signal is delivered by the time
+        # that read returns, and acted on at once), so the command cannot wait forever
+        out_text, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert (proc.returncode, out_text, err.decode()) == (130, b"", "\ninterrupted\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["eng.txt"]
