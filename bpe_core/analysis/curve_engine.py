@@ -180,16 +180,43 @@ class _Replay:
             self._settle(self.index.get((a, b), ()), self.table.get)
 
     def _pieces_merge(self, a: int, b: int, new: int) -> None:
-        work, state, frozen = self.work, self.state, self.frozen
-        for i in list(self.index.get((a, b), ())):
+        """Every occurrence of ``a b`` merged, left to right, in the pieces indexed with the pair; only the
+        pairs around the new token are indexed (the others were already)."""
+        work, state, frozen, whole, tallies = self.work, self.state, self.frozen, self.whole, self.tallies
+        index, holding = self.index, self.holding
+        picky = self.kind == "picky"
+        got = index.get((a, b))
+        if not got:
+            return
+        for i in list(got):
             work["pieces"] += 1
             if frozen[i]:
                 continue
             seg = state[i]
             work["symbols"] += len(seg)
             merged = merge_pair(seg, a, b, new)
-            if merged is not None:
-                self._set(i, merged)
+            if merged is None:
+                continue
+            state[i] = merged
+            last = len(merged) - 1
+            for k, t in enumerate(merged):
+                if t == new:
+                    for pair in ((merged[k - 1], t) if k else None, (t, merged[k + 1]) if k < last else None):
+                        if pair is not None:
+                            hit = index.get(pair)
+                            if hit is None:
+                                index[pair] = {i}
+                            else:
+                                hit.add(i)
+            if holding is not None:
+                hit = holding.get(new)
+                if hit is None:
+                    holding[new] = {i}
+                else:
+                    hit.add(i)
+            w = whole[i]
+            if not picky or w is None or w not in self.alive:
+                tallies.merged(i, a, b, new, len(seg) - len(merged))
 
     def _split(self, tid: int, split: Tuple[int, ...]) -> None:
         """A PickyBPE removal: every occurrence of ``tid`` becomes ``split``."""
@@ -289,7 +316,7 @@ def engine_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "
         return Curves(c.run, c.every, c.texts, c.rows, c.reference, c.offset,
                       ("computed by encoding every sample: this merge list is not replayed merge by merge",))
     work = {} if work is None else work
-    for key in ("pieces", "symbols", "samples", "sample_tokens"):
+    for key in ("pieces", "symbols", "samples", "sample_tokens", "tally_updates"):
         work.setdefault(key, 0)
     pieces = Pieces(model, texts)
     tallies = Tallies(pieces)
@@ -304,6 +331,7 @@ def engine_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "
                 raise Cancelled()
             replay.merge(m)
         if m in wanted:
+            work["tally_updates"] += tallies.flush()
             work["samples"] += 1
             work["sample_tokens"] += len(tallies.all.counts)
             rows.extend(sample_rows(m, len(replay.alive), group_states(tallies, sizes, whole), tallies.all.counts,

@@ -29,28 +29,40 @@ class Pieces:
 
         enc = Encoder(model, merges_limit=0)
         self.files = [t.name for t in texts]
-        index: Dict[Tuple[str, bool, Optional[int]], int] = {}
+        index: Dict[Tuple[object, bool], int] = {}
         self.text: List[str] = []
         self.start: List[Seg] = []
         self.seg: List[Seg] = []
         self.freq: List[Dict[int, int]] = []
         self.special: List[bool] = []
+        fast = model.pipeline is not None and not model.end_of_word_suffix  # the encoder's encode_ids path
+        plain = model.algorithm == "merges" and not model.ignore_merges
         for f, t in enumerate(texts):
-            encoding = enc.encode(t.text)
-            ids = [tok.id for tok in encoding.tokens]
-            bounds = list(encoding.starts) + [len(ids)]
-            for k, p in enumerate(enc.pieces(t.text)):
-                key = (p.text, p.suffix, p.special)
+            items: Counter = Counter()
+            if fast:
+                items.update((w, True) for w in _words(model.pipeline, t.text))
+            else:
+                items.update((p.text if p.special is None else p.special, p.suffix) for p in enc.pieces(t.text))
+            for key, n in items.items():
                 i = index.get(key)
                 if i is None:
                     i = index[key] = len(self.text)
-                    self.text.append(p.text)
-                    self.seg.append(ids[bounds[k]:bounds[k + 1]])
-                    self.special.append(p.special is not None)
-                    self.start.append(self.seg[-1] if p.special is not None
-                                      else list(enc.start_ids(p.text, p.suffix)[0]))
+                    item, suffix = key
+                    special = isinstance(item, int)
+                    self.special.append(special)
+                    if special:
+                        self.text.append(model.tokens[item] if isinstance(model.tokens[item], str) else "")
+                        self.seg.append([item])
+                        self.start.append([item])
+                    else:
+                        self.text.append(item)
+                        # its units, and what the encoder makes of it at merge 0 (its per-piece step): the units
+                        # for a plain merge list, else maybe a whole token (tiktoken, PickyBPE, ignore_merges)
+                        start = list(enc.start_ids(item, suffix)[0])
+                        self.start.append(start)
+                        self.seg.append(start if plain else list(enc._word(item, suffix)[0]))
                     self.freq.append({})
-                self.freq[i][f] = self.freq[i].get(f, 0) + 1
+                self.freq[i][f] = self.freq[i].get(f, 0) + n
         self.total = [sum(fr.values()) for fr in self.freq]
         scripts = [word_script(s) for s in self.text]
         weights: Counter = Counter()
@@ -65,40 +77,83 @@ class Pieces:
                 sizes[g][0] += self.total[i] * len(self.text[i].encode("utf-8", "surrogatepass"))
                 sizes[g][1] += self.total[i] * len(self.text[i])
         for t in texts:
-            for w in t.text.split():
+            for w, n in Counter(t.text.split()).items():
                 g = place.get(word_script(w), -1)
                 if g >= 0:
-                    sizes[g][2] += 1
+                    sizes[g][2] += n
         self.script_size = [TextSize(*s) for s in sizes]
 
 
+def _words(pipeline, text: str) -> List[object]:
+    """The pipeline's pieces of ``text`` as the encoder's fast path cuts them (specials as ids); without a
+    special token in the text, straight from the pre-tokenizer (no piece objects)."""
+    from bpe_core.pipelines.chain import Pipeline
+
+    if isinstance(pipeline, Pipeline) and not pipeline.config.encode_lowercase \
+            and not any(s in text for s in pipeline.specials):
+        return pipeline.pretokenizer.words(text)
+    return pipeline.split_words(text)
+
+
 class Tallies:
-    """Token tables per group (RenyiTally each) and the per-file token totals, updated by piece changes."""
+    """Token tables per group (a RenyiTally each), updated by piece changes.
+
+    A change is first summed per group and token (integers: exact) and reaches the tallies at :meth:`flush`
+    (before a sample is read), so the Rényi sums take one update per token and group between two samples,
+    not one per piece changed. With one file its table is the "all" table (the same counts)."""
 
     def __init__(self, pieces: Pieces) -> None:
         self.p = pieces
         self.all = RenyiTally()
-        self.file = [RenyiTally() for _ in pieces.files]
+        self.file = [RenyiTally() for _ in pieces.files] if len(pieces.files) > 1 else [self.all]
         self.script = [RenyiTally() for _ in pieces.scripts]
+        self._all: Dict[int, int] = {}
+        self._file: List[Dict[int, int]] = [{} for _ in self.file] if len(pieces.files) > 1 else []
+        self._script: List[Dict[int, int]] = [{} for _ in self.script]
+        # per piece: (total, [(file table, count)], script table or None): where its tokens count
+        self._where = [(pieces.total[i], [(self._file[f], n) for f, n in pieces.freq[i].items()] if self._file else [],
+                        self._script[g] if g >= 0 else None) for i, g in enumerate(pieces.group)]
         for i, seg in enumerate(pieces.seg):
             self.change(i, [], seg)
+        self.flush()
 
     def change(self, i: int, old: Seg, new: Seg) -> None:
-        p = self.p
+        """Piece ``i`` emits ``new`` instead of ``old``."""
         delta: Dict[int, int] = {}
         for t in old:
             delta[t] = delta.get(t, 0) - 1
         for t in new:
             delta[t] = delta.get(t, 0) + 1
-        total, g = p.total[i], p.group[i]
-        freq = p.freq[i].items()
-        for t, d in delta.items():
-            if d:
-                self.all.add(t, d * total)
-                for f, n in freq:
-                    self.file[f].add(t, d * n)
-                if g >= 0:
-                    self.script[g].add(t, d * total)
+        self._move(i, [(t, d) for t, d in delta.items() if d])
+
+    def merged(self, i: int, left: int, right: int, new: int, times: int) -> None:
+        """Piece ``i`` merged ``left`` + ``right`` into ``new`` ``times`` times."""
+        if left == right:
+            self._move(i, ((left, -2 * times), (new, times)))
+        else:
+            self._move(i, ((left, -times), (right, -times), (new, times)))
+
+    def _move(self, i: int, deltas) -> None:
+        total, files, script = self._where[i]
+        pend = self._all
+        for t, d in deltas:
+            pend[t] = pend.get(t, 0) + d * total
+            for table, n in files:
+                table[t] = table.get(t, 0) + d * n
+            if script is not None:
+                script[t] = script.get(t, 0) + d * total
+
+    def flush(self) -> int:
+        """The summed changes into the tallies; returns how many (token, group) updates that made."""
+        done = 0
+        for pend, tally in [(self._all, self.all), *zip(self._file, self.file), *zip(self._script, self.script)]:
+            add = tally.add
+            for t, d in pend.items():
+                if d:
+                    add(t, d)
+                    done += 1
+            pend.clear()
+        return done
 
 
 def _eff(tally: RenyiTally) -> float:

@@ -195,7 +195,9 @@ def sample_rows(merge: int, vocab_size: int, groups: Mapping[str, GroupState], a
                 row("file:" + f, "parity", p)
         if sum(costs.values()) > 0:
             row(ALL, "parity_gini", ms.parity_gini(costs))
-    use = ms.vocabulary_use(all_counts, max(vocab_size, sum(1 for n in all_counts.values() if n)))
+    # an emitted id outside the vocabulary (a unit without a token) makes the size at least the tokens used
+    size = vocab_size if vocab_size >= len(all_counts) else max(vocab_size, sum(1 for n in all_counts.values() if n))
+    use = ms.vocabulary_use(all_counts, size)
     row(ALL, "used", use.used)
     row(ALL, "dead", use.dead)
     row(ALL, "under_used", use.under_used)
