@@ -75,13 +75,17 @@ def _drawn(pane):
 
 def test_measures_compute_pick_follow_hover_export(user_window, qtbot, tmp_path, monkeypatch):
     from bpe_core.analysis.curves import curves_csv, read_eval_files, run_curves
+    from bpe_lens_app.features.measures.subjects import default_every
 
     eng = str(PARALLEL / "eng.txt")
     window = user_window(eng)
     session = window.session
+    _settle(qtbot, session, 400)  # the run reaches merge 400, then goes back to 150
     _settle(qtbot, session, 150)
     pane = _open_measures(window)
     assert pane.findChild(QLabel, "measures_files").text() == "eng.txt"  # the run's own corpus
+    reach = len(session.timeline)  # merges reached: past merge 150
+    assert reach >= 400 and pane.every.value() == default_every(reach) > 1  # shown before Compute
     # held-out text, one file per language
     files = [str(PARALLEL / f"{x}.txt") for x in ("eng", "rus", "hin")]
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: (files, ""))

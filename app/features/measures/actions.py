@@ -15,7 +15,7 @@ from typing import Optional, Sequence, Tuple
 from PySide6.QtWidgets import QFileDialog
 
 from .pane import MeasuresPane
-from .subjects import compute_all, default_every, subjects
+from .subjects import compute_all, default_every, reach_of, subjects
 from ...runtime.worker import LatestWorker, keep_alive
 from ...session.payloads import user_message
 
@@ -79,7 +79,7 @@ class MeasuresFeature:
             self.window.tabs.addTab(pane, "Measures")
             if not self.chosen:
                 pane.set_files(self._corpus_paths())
-            self._default_every(self.session.merge_count)
+            self._default_every(reach_of(self.session.workbench))
             self._follow()
         self.window.tabs.setCurrentWidget(self.pane)
         return self.pane
@@ -183,6 +183,7 @@ class MeasuresFeature:
         if not self.chosen:
             self.pane.set_files(self._corpus_paths())
         self.pane.show_curves((), "Another corpus was opened: Compute draws its runs' curves.")
+        self._default_every(reach_of(self.session.workbench))
         self._follow()
 
     def _on_window_tab_closed(self, widget) -> None:

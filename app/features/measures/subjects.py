@@ -78,6 +78,16 @@ def _of_run(run, *, with_branches: bool) -> List[Subject]:
     return out
 
 
+def reach_of(workbench) -> int:
+    """The furthest merge a curve would reach now (the runs' reached merges, a continuation's parent's
+    included; the tie branches' known merges), without taking any vocabulary."""
+    bench, current = workbench.bench, workbench.run
+    reaches = [(r.transition or 0) + len(r.timeline.reached_steps) for r in bench.runs]
+    if current is not None:
+        reaches += [len(b.steps) for b in current.branches.all()]
+    return max(reaches, default=0)
+
+
 def default_every(reach: int, points: int = POINTS) -> int:
     """A round k (1, 2, 5 × 10^n) giving at most ``points`` points over ``reach`` merges.
 
