@@ -87,8 +87,10 @@ def main() -> None:
         a = statistics.median(r["total"] for r in a_runs)
         b = statistics.median(r["total"] for r in b_runs)
         curve = statistics.median(r["curve"] for r in b_runs)
+        paired = statistics.median(r["total"] / r["train"] for r in b_runs)
         print(f"eval {name}: A (training alone) median {a:.1f} s; B (training + whole curve) median {b:.1f} s; "
-              f"curve alone median {curve:.1f} s; B / A = {b / a:.2f}")
+              f"curve alone median {curve:.1f} s; B / A = {b / a:.2f}; within each B run (training + curve) / "
+              f"training, median {paired:.2f}")
         print("load:", uptime(), flush=True)
 
 
