@@ -223,7 +223,14 @@ def test_cancel_leaves_the_tab_usable(user_window, qtbot, monkeypatch):
     qtbot.mouseClick(cancel, Qt.LeftButton)
     qtbot.waitUntil(lambda: compute.isEnabled() and not cancel.isVisible(), timeout=10000)
     assert pane.findChild(QLabel, "measures_note").text().startswith("Cancelled")
+    # closing the tab while it computes stops the work; View → Measures… opens a fresh tab
+    qtbot.mouseClick(compute, Qt.LeftButton)
+    qtbot.waitUntil(lambda: len(started) == 2 and cancel.isVisible(), timeout=10000)
+    _action(window, "close_tab").trigger()  # File → Close tab (Ctrl+W), the Measures tab in front
+    assert pane not in [window.tabs.widget(i) for i in range(window.tabs.count())]
+    qtbot.waitUntil(lambda: not window.measures_feature.calls.busy, timeout=10000)
     monkeypatch.setattr(analysis, "run_curves", real)
+    pane = _open_measures(window)
     _compute(qtbot, pane)
     assert len(_drawn(pane)) == 1
 
