@@ -19,15 +19,19 @@ the per-occurrence arithmetic in numpy and one dict update per distinct pair:
 """
 from __future__ import annotations
 
-from itertools import chain
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from collections import deque
+from heapq import heappush
+from itertools import chain, compress, repeat
+from operator import is_, lshift, sub
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from bpe_core.base.merge import merge_in_place
-from bpe_core.training.pairs import PAIRS_SLICE, SHIFT
+from bpe_core.training.index_bounds import bound
+from bpe_core.training.pairs import PACK, PAIRS_SLICE, SHIFT
 
-__all__ = ["BULK_SYMBOLS", "BULK_WORDS", "apply_bulk", "initial_pairs_bulk"]
+__all__ = ["BULK_SYMBOLS", "BULK_WORDS", "apply_bulk", "apply_flat", "initial_pairs_bulk"]
 
 #: the first count goes through numpy from this many symbols (below, the per-slice count is as fast)
 BULK_SYMBOLS = 1 << 20
@@ -61,17 +65,17 @@ def initial_pairs_bulk(segs: Sequence[Sequence[int]], freqs: Sequence[int]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     sums = np.add.reduceat(np.asarray(freqs, dtype=np.int64)[owner], starts)
     ks = keys[starts].tolist()
-    ws = owner.tolist()
+    ws = list(map(list(range(n)).__getitem__, owner.tolist()))  # one int object per word, as the lists share
     bounds = starts.tolist() + [len(ws)]
     where = {k: ws[a:b] for k, a, b in zip(ks, bounds, bounds[1:])}
     return dict(zip(ks, sums.tolist())), where
 
 
 def apply_bulk(idx: PairIndexLike, words: List[int], left: int, right: int, new_id: int,
-               befores: Optional[List[List[int]]]) -> Tuple[List[int], int, Set[int]]:
+               befores: Optional[List[List[int]]]) -> Tuple[List[int], int]:
     """:meth:`PairIndex.apply`'s merge of (left, right) -> new_id in ``words`` (ascending, repeats allowed)
     without a log and for a rule other than first-seen, its count changes summed per pair in numpy.
-    Returns the changed words, the tokens the corpus lost (weighted) and the pairs to push on the heap."""
+    Returns the changed words and the tokens the corpus lost (weighted); the heap gets the new pairs."""
     segs, freqs, counts, where, first = idx.segs, idx.freqs, idx.counts, idx.where, idx.first
     occ = idx.occ
     by_right = left != right and occ[right] < occ[left]
@@ -145,21 +149,100 @@ def apply_bulk(idx: PairIndexLike, words: List[int], left: int, right: int, new_
     occ[new_id] += merged
     idx.scanned += scanned
     idx.symbols -= merged
-    pushed = _update(idx, lp, lw, rp, rw, left, right, new_id) if lw or rw else set()
-    idx.pushes += len(pushed)
-    return changed, removed, pushed
+    if lw or rw:
+        _update(idx, lp, lw, rp, rw, left, right, new_id)
+    else:
+        bound(idx)
+    return changed, removed
+
+
+def apply_flat(idx: PairIndexLike, words: List[int], left: int, right: int, new_id: int,
+               befores: Optional[List[List[int]]]) -> Tuple[List[int], int]:
+    """:func:`apply_bulk` for two different tokens (their spots cannot overlap), the spots found in numpy too:
+    the listed words' symbols in one array, a spot where ``left`` meets ``right`` inside a word; Python then
+    only merges each changed word in place."""
+    segs = idx.segs
+    uw = np.unique(np.asarray(words, dtype=np.int64))
+    uwl = uw.tolist()
+    lists = list(map(segs.__getitem__, uwl))
+    lens = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+    total = int(lens.sum())
+    idx.scanned += total
+    a = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=total)
+    ends = np.cumsum(lens)
+    starts = ends - lens
+    owner = np.repeat(np.arange(len(lists), dtype=np.int64), lens)
+    hit = np.zeros(total, dtype=bool)
+    hit[:-1] = (a[:-1] == left) & (a[1:] == right) & (owner[:-1] == owner[1:])
+    sp = np.flatnonzero(hit)
+    if not len(sp):
+        bound(idx)
+        return [], 0
+    so = owner[sp]
+    first_at, last_at = starts[so], ends[so]
+    has_l = sp > first_at
+    after_spot = has_l & (sp - 2 >= first_at) & hit[np.maximum(sp - 2, 0)]  # the new token on its left
+    lp = np.where(after_spot, new_id, a[np.maximum(sp - 1, 0)])[has_l]
+    lw = uw[so][has_l]
+    has_r = sp + 2 < last_at
+    rp = a[np.minimum(sp + 2, total - 1)][has_r]
+    rw = uw[so][has_r]
+    ns = np.bincount(so, minlength=len(lists))
+    changed_at = np.flatnonzero(ns)
+    changed = uw[changed_at].tolist()
+    merged = int(ns.sum())
+    removed = int((_freqs(idx)[uw] * ns).sum())
+    if befores is not None:
+        befores.extend(segs[w][:] for w in changed)
+    local = (sp - first_at).tolist()
+    single = (ns[so] == 1).tolist()
+    many: dict = {}
+    for w, i, one in zip(so.tolist(), local, single):
+        syms = lists[w]
+        if one:
+            syms[i] = new_id
+            del syms[i + 1]
+        else:
+            many.setdefault(w, []).append(i)
+    for w, spots in many.items():
+        merge_in_place(lists[w], spots, new_id)
+    occ = idx.occ
+    occ[left] -= merged
+    occ[right] -= merged
+    occ[new_id] += merged
+    idx.symbols -= merged
+    if len(lw) or len(rw):
+        _update(idx, lp, lw, rp, rw, left, right, new_id)
+    else:
+        bound(idx)
+    return changed, removed
+
+
+def _freqs(idx: PairIndexLike) -> np.ndarray:
+    """The words' frequencies as an array (they never change), made once per index."""
+    fr = getattr(idx, "bulk_freqs", None)
+    if fr is None or len(fr) != len(idx.freqs):
+        fr = idx.bulk_freqs = np.asarray(idx.freqs, dtype=np.int64)
+    return fr
+
+
+def _word_ids(idx: PairIndexLike) -> List[int]:
+    """``list(range(words))``, made once per index: word lists filled from numpy share these ints."""
+    ids = getattr(idx, "bulk_ids", None)
+    if ids is None or len(ids) != len(idx.segs):
+        ids = idx.bulk_ids = list(range(len(idx.segs)))
+    return ids
 
 
 def _update(idx: PairIndexLike, lp: List[int], lw: List[int], rp: List[int], rw: List[int],
-            left: int, right: int, new_id: int) -> Set[int]:
-    """The merge's count changes, one dict write per pair, and each new pair's words listed; the new pairs
-    with a count (to push)."""
+            left: int, right: int, new_id: int) -> None:
+    """The merge's count changes, written per pair at C speed (``map`` over the dicts), each new pair's words
+    listed, and a heap entry for each new pair that has a count."""
     counts, where, first = idx.counts, idx.where, idx.first
-    fr = np.asarray(idx.freqs, dtype=np.int64) if len(lw) + len(rw) > len(idx.freqs) >> 4 else None
-    lpa, lwa = np.array(lp, dtype=np.int64), np.array(lw, dtype=np.int64)
-    rpa, rwa = np.array(rp, dtype=np.int64), np.array(rw, dtype=np.int64)
-    f = (np.concatenate((fr[lwa], fr[rwa])) if fr is not None else
-         np.array([idx.freqs[w] for w in chain(lw, rw)], dtype=np.int64))
+    fr = _freqs(idx)
+    lpa, lwa = np.asarray(lp, dtype=np.int64), np.asarray(lw, dtype=np.int64)
+    rpa, rwa = np.asarray(rp, dtype=np.int64), np.asarray(rw, dtype=np.int64)
+    f = np.concatenate((fr[lwa], fr[rwa]))
     old = np.concatenate(((lpa << SHIFT) | left, (right << SHIFT) | rpa))
     new = np.concatenate(((lpa << SHIFT) | new_id, (new_id << SHIFT) | rpa))
     keys = np.concatenate((old, new))
@@ -167,15 +250,17 @@ def _update(idx: PairIndexLike, lp: List[int], lw: List[int], rp: List[int], rw:
     order = np.argsort(keys, kind="stable")
     keys, weights = keys[order], weights[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    listed = 0
-    for k, d in zip(keys[starts].tolist(), np.add.reduceat(weights, starts).tolist()):
-        c = counts.get(k, 0) + d
-        if c:
-            counts[k] = c
-        else:  # no word holds it now (or it came and went within this merge)
-            counts.pop(k, None)
-            listed -= len(where.pop(k, ()))
-            first.pop(k, None)
+    ks = keys[starts]
+    kl = ks.tolist()
+    now = np.fromiter(map(counts.get, kl, repeat(0)), dtype=np.int64, count=len(kl)) + \
+        np.add.reduceat(weights, starts)
+    zero = now == 0
+    gone = ks[zero].tolist()  # no word holds these now (or they came and went within this merge): forgotten
+    deque(map(counts.pop, gone, repeat(None)), maxlen=0)
+    listed = -sum(map(len, map(where.pop, gone, repeat(()))))
+    if first:
+        deque(map(first.pop, gone, repeat(None)), maxlen=0)
+    counts.update(zip(ks[~zero].tolist(), now[~zero].tolist()))
     # each new pair's words, ascending and once each: sorted by (pair, word)
     owners = np.concatenate((lwa, rwa))
     order = np.lexsort((owners, new))
@@ -183,21 +268,28 @@ def _update(idx: PairIndexLike, lp: List[int], lw: List[int], rp: List[int], rw:
     keep = np.concatenate(([True], (nk[1:] != nk[:-1]) | (nw[1:] != nw[:-1])))
     nk, nw = nk[keep], nw[keep]
     starts = np.flatnonzero(np.concatenate(([True], nk[1:] != nk[:-1])))
-    ws_all = nw.tolist()
-    bounds = starts.tolist() + [len(ws_all)]
-    pushed: Set[int] = set()
-    for k, a, b in zip(nk[starts].tolist(), bounds, bounds[1:]):
-        if k not in counts:  # added and taken away again in this merge
-            continue
-        pushed.add(k)
-        ws = where.get(k)
-        if ws is None:
-            where[k] = ws_all[a:b]
-            listed += b - a
-        else:
-            if ws[-1] == ws_all[a]:
-                a += 1
-            ws += ws_all[a:b]
-            listed += b - a
+    bounds = np.append(starts, len(nk))
+    fresh = nk[starts]
+    alive = ~zero[np.searchsorted(ks, fresh)]  # a new pair left with a count
+    ws_all = list(map(_word_ids(idx).__getitem__, nw.tolist()))  # the index's own ints: no 28 bytes an entry
+    alive_keys = fresh[alive].tolist()
+    parts = [ws_all[a:b] for a, b in zip(bounds[:-1][alive].tolist(), bounds[1:][alive].tolist())]
+    listed += int((bounds[1:] - bounds[:-1])[alive].sum())
+    held = list(map(where.get, alive_keys))
+    where.update(compress(zip(alive_keys, parts), map(is_, held, repeat(None))))
+    for ws, part in zip(held, parts):
+        if ws is not None:  # listed already (a token made before, or a pair that came back)
+            if ws[-1] == part[0]:
+                listed -= 1
+                part = part[1:]
+            ws += part
     idx.listed += listed
-    return pushed
+    idx.pushes += len(alive_keys)
+    cs = now[np.searchsorted(ks, fresh[alive])].tolist()
+    heap = idx.heap
+    if idx.rule == "hf":  # the entry is one int, pair - (count << PACK), made and pushed at C speed
+        deque(map(heappush, repeat(heap), map(sub, alive_keys, map(lshift, cs, repeat(PACK)))), maxlen=0)
+    else:
+        for k, c in zip(alive_keys, cs):
+            heappush(heap, idx.entry(k, c))
+    bound(idx)

@@ -38,7 +38,7 @@ from itertools import chain
 from typing import List, Optional, Sequence, Set, Tuple, Union
 
 from bpe_core.base.merge import expand_pair, merge_in_place
-from bpe_core.training.bulk import BULK_SYMBOLS, BULK_WORDS, apply_bulk, initial_pairs_bulk
+from bpe_core.training.bulk import BULK_SYMBOLS, BULK_WORDS, apply_bulk, apply_flat, initial_pairs_bulk
 from bpe_core.training.index_bounds import bound
 from bpe_core.training.table_order import UNSEEN, initial_serials
 from bpe_core.training.pairs import (MANY, MASK, PACK, PAIRS_SLICE, PMASK, SHIFT, WORD_SHIFT, apply_many, initial_pairs,
@@ -232,9 +232,8 @@ class PairIndex:
         ``befores`` collects the changed words' old segmentations; ``log`` the count changes.
         """
         if log is None and len(words) >= BULK_WORDS and self.rule != "first-seen":  # many words: in bulk
-            changed, removed_tokens, pushed = apply_bulk(self, words, left, right, new_id, befores)
-            self._push(pushed)
-            return changed, removed_tokens
+            bulk = apply_flat if left != right else apply_bulk
+            return bulk(self, words, left, right, new_id, befores)
         segs, freqs, counts, where, first = self.segs, self.freqs, self.counts, self.where, self.first
         pushed: Set[int] = set()
         changed: List[int] = []
