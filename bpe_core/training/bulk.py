@@ -8,10 +8,13 @@ the per-occurrence arithmetic in numpy and one dict update per distinct pair:
 
 * :func:`initial_pairs_bulk`: the keys of all neighbour pairs in one array, sorted (stably: each pair's words
   stay ascending), then each pair's count and word list from the runs of equal keys;
-* :func:`apply_bulk`: a merge's spots are found word by word as before, but each spot only records its two
-  neighbours; the count changes are summed per pair in numpy and written once per pair, and each new pair's
-  words are appended once each, ascending. The counts after the merge are the loop's; a pair whose count
-  went to 0 and back within the merge keeps its older listed words (the lists are supersets either way).
+* :func:`apply_flat` (a merge of two different tokens): the listed words' symbols in one array, the spots where
+  ``left`` meets ``right`` inside a word, their neighbours and the words' spot counts found in numpy; Python only
+  merges each changed word in place. :func:`apply_bulk` (``left == right``, whose spots may overlap) finds them
+  word by word as the loop does. Either way the count changes are summed per pair in numpy, read and written at
+  C speed (``map`` over the dicts, one ``dict.update``), each new pair's words appended once each, ascending, and
+  its heap entry pushed. The counts after the merge are the loop's; a pair whose count went to 0 and back
+  within the merge keeps its older listed words (the lists are supersets either way).
 
 >>> counts, where = initial_pairs_bulk([[1, 2, 1, 2], [2, 1], [3]], [3, 5, 7])
 >>> counts == {1 << SHIFT | 2: 6, 2 << SHIFT | 1: 8}, where == {1 << SHIFT | 2: [0, 0], 2 << SHIFT | 1: [0, 1]}
