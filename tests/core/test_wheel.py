@@ -44,6 +44,9 @@ APP_CHECK = textwrap.dedent("""
         print("corpus", w.session.corpus.path)
         print("words", len(w.session.words), "pairs", len(w.session.top_pairs), "top", w.pair_chart.labels()[0])
         print("examples", len(w.examples_menu.actions()), "error", w.error_box is not None)
+        from bpe_core import resources
+        parallel = resources.resource("examples", "parallel")
+        print("parallel", parallel, len(list(parallel.glob("*.txt"))))
         w.examples_menu.actions()[0].trigger()
         QTimer.singleShot(100, check_example)
 
@@ -127,8 +130,11 @@ def test_the_app_opens_on_the_packaged_corpus_and_examples(installed):
     assert "site-packages" in lines["corpus"] and lines["corpus"].endswith("default.txt")
     words = lines["words"].split()
     assert int(words[0]) > 1000 and int(words[2]) > 0 and words[4]  # words, next pairs, the top pair's label
-    shipped = len(list((ROOT / "resources" / "examples").glob("*.txt")))
+    examples = ROOT / "resources" / "examples"  # a file each, and a folder for a guided example (parallel text)
+    shipped = len(list(examples.glob("*.txt"))) + sum(1 for d in examples.iterdir() if d.is_dir())
     assert lines["examples"].startswith(f"{shipped} ") and lines["examples"].endswith("error False")
+    folder, count = lines["parallel"].rsplit(" ", 1)  # the parallel text of "How fair is this tokenizer?"
+    assert "site-packages" in folder and int(count) == len(list((examples / "parallel").glob("*.txt"))) >= 8
     assert "seed000_hello.txt" in lines["example"]
 
 
