@@ -181,42 +181,54 @@ class _Replay:
 
     def _pieces_merge(self, a: int, b: int, new: int) -> None:
         """Every occurrence of ``a b`` merged, left to right, in the pieces indexed with the pair; only the
-        pairs around the new token are indexed (the others were already)."""
-        work, state, frozen, whole, tallies = self.work, self.state, self.frozen, self.whole, self.tallies
+        pairs around the new token are indexed (the others were already). A plain list never merges the pair
+        again, so its index entry is dropped; a PickyBPE list may (after a removal), so it stays."""
+        state, frozen, whole, tallies = self.state, self.frozen, self.whole, self.tallies
         index, holding = self.index, self.holding
         picky = self.kind == "picky"
-        got = index.get((a, b))
+        got = index.get((a, b)) if picky else index.pop((a, b), None)
         if not got:
             return
-        for i in list(got):
-            work["pieces"] += 1
+        symbols = 0
+        merged_in = tallies.merged
+        for i in (list(got) if picky else got):
             if frozen[i]:
                 continue
             seg = state[i]
-            work["symbols"] += len(seg)
+            symbols += len(seg)
             merged = merge_pair(seg, a, b, new)
             if merged is None:
                 continue
             state[i] = merged
             last = len(merged) - 1
-            for k, t in enumerate(merged):
-                if t == new:
-                    for pair in ((merged[k - 1], t) if k else None, (t, merged[k + 1]) if k < last else None):
-                        if pair is not None:
-                            hit = index.get(pair)
-                            if hit is None:
-                                index[pair] = {i}
-                            else:
-                                hit.add(i)
+            k = merged.index(new)
+            while True:
+                if k:
+                    hit = index.get((merged[k - 1], new))
+                    if hit is None:
+                        index[(merged[k - 1], new)] = {i}
+                    else:
+                        hit.add(i)
+                if k < last:
+                    hit = index.get((new, merged[k + 1]))
+                    if hit is None:
+                        index[(new, merged[k + 1])] = {i}
+                    else:
+                        hit.add(i)
+                try:
+                    k = merged.index(new, k + 1)
+                except ValueError:
+                    break
             if holding is not None:
                 hit = holding.get(new)
                 if hit is None:
                     holding[new] = {i}
                 else:
                     hit.add(i)
-            w = whole[i]
-            if not picky or w is None or w not in self.alive:
-                tallies.merged(i, a, b, new, len(seg) - len(merged))
+            if not picky or whole[i] is None or whole[i] not in self.alive:
+                merged_in(i, a, b, new, len(seg) - len(merged))
+        self.work["pieces"] += len(got)
+        self.work["symbols"] += symbols
 
     def _split(self, tid: int, split: Tuple[int, ...]) -> None:
         """A PickyBPE removal: every occurrence of ``tid`` becomes ``split``."""
@@ -302,13 +314,19 @@ class _Replay:
 
 def engine_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "", reference: Optional[str] = None,
                   upto: Optional[int] = None, offset: int = 0, progress=None, cancel=None,
-                  work: Optional[Dict[str, int]] = None) -> Curves:
-    """The curves of ``model``'s merge prefixes, replayed merge by merge (module doc)."""
+                  work: Optional[Dict[str, int]] = None, samples: Optional[Sequence[int]] = None,
+                  shift: int = 0) -> Curves:
+    """The curves of ``model``'s merge prefixes, replayed merge by merge (module doc). ``samples``: the merges
+    to sample instead of every ``every``-th; each row's merge is the model's merge plus ``shift``."""
     ref = check_texts(texts, reference)
     last = len(model.merges) if upto is None else max(0, min(upto, len(model.merges)))
-    samples = sample_merges(last, every)
-    if 0 < offset < last and offset not in samples:
-        samples = sorted(samples + [offset])
+    if samples is None:
+        samples = sample_merges(last, every)
+        if 0 < offset < last and offset not in samples:
+            samples = sorted(samples + [offset])
+    else:
+        sample_merges(last, every)  # the same check of ``every``
+        last = max(samples, default=0)
     if not replayable(model):
         from bpe_core.analysis.curves_encoded import curves_by_encoding
         c = curves_by_encoding(model, texts, every, name=name, reference=reference, upto=upto, offset=offset,
@@ -334,8 +352,8 @@ def engine_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "
             work["tally_updates"] += tallies.flush()
             work["samples"] += 1
             work["sample_tokens"] += len(tallies.all.counts)
-            rows.extend(sample_rows(m, len(replay.alive), group_states(tallies, sizes, whole), tallies.all.counts,
-                                    pieces.files, ref))
+            rows.extend(sample_rows(m + shift, len(replay.alive), group_states(tallies, sizes, whole),
+                                    tallies.all.counts, pieces.files, ref))
             if progress is not None:
                 progress(Progress(m, last, "merges"))
     if cancel is not None and cancel():
@@ -354,3 +372,21 @@ def run_model(timeline):
     else:
         model = timeline.model()
     return model, len(base.merges)
+
+
+def continuation_curves(timeline, parent, texts: Sequence[EvalText], every: int, **kw) -> Curves:
+    """A continuation's curves (SuperBPE's stage 2 from the parent's merge ``t``, ``timeline.config.transition``)
+    with the merge index counting the parent's merges first: the rows up to ``t`` are the parent's (its model,
+    its pre-tokenizer: the evaluation text cut as stage 1 cuts it), the later ones the continuation's own
+    merges (the text cut by the stage-2 pre-tokenizer), its merge ``j`` at ``t + j`` even when stage 2
+    dropped inherited merges that never occur in its units. ``Curves.offset`` is ``t``."""
+    t = timeline.config.transition
+    parent_model, parent_offset = run_model(parent)
+    first = engine_curves(parent_model, texts, every, upto=t, offset=parent_offset, **kw)
+    model, kept = run_model(timeline)
+    own = len(model.merges) - kept
+    wanted = [g for g in sample_merges(t + own, every) if g > t]
+    rest = engine_curves(model, texts, every, samples=[kept + g - t for g in wanted], shift=t - kept, **kw) \
+        if wanted else first
+    rows = first.rows + (rest.rows if wanted else ())
+    return Curves(first.run, every, first.texts, rows, first.reference, t, first.notes + rest.notes if wanted else ())

@@ -43,12 +43,19 @@ def model_curves(model, texts: Sequence[EvalText], every: int, *, name: str = ""
 
 
 def run_curves(timeline, texts: Sequence[EvalText], every: int, *, name: str = "", reference: Optional[str] = None,
-               progress=None, cancel=None) -> Curves:
+               progress=None, cancel=None, parent=None) -> Curves:
     """The curves of a training run (a :class:`~bpe_core.training.timeline.Timeline`) from merge 0 to the merge
-    it has reached (its known records, also past the position after an undo) on ``texts``. For a continuation
-    (a trainer that starts from a model: SuperBPE's stage 2) the merge index counts the inherited merges first
-    (``Curves.offset``) and the rows up to there are the inherited model's prefixes."""
-    from bpe_core.analysis.curve_engine import engine_curves, run_model
+    it has reached (its known records, also past the position after an undo) on ``texts``.
+
+    A continuation (a trainer that starts from a model: SuperBPE's stage 2 from merge ``t``) counts the
+    parent's merges first. Given its ``parent`` (the parent run's Timeline), the rows up to ``t`` are the
+    parent's and its own merge ``j`` is at ``t + j`` (``Curves.offset`` = ``t``; the evaluation text is cut by
+    the stage-2 pre-tokenizer after ``t``). Without it, the rows up to the inherited merges are the
+    continuation's start model's prefixes (its pre-tokenizer) and ``Curves.offset`` is their number."""
+    from bpe_core.analysis.curve_engine import continuation_curves, engine_curves, run_model
+    if parent is not None and getattr(timeline.config, "transition", None):
+        return continuation_curves(timeline, parent, texts, every, name=name, reference=reference,
+                                   progress=progress, cancel=cancel)
     model, offset = run_model(timeline)
     return engine_curves(model, texts, every, name=name, reference=reference, offset=offset, progress=progress,
                          cancel=cancel)

@@ -54,6 +54,7 @@ def _same(timeline, texts, every):
     return got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["gpt2", "char-whitespace", "byte-ascii", "hf-course"])
 def test_plain_runs_equal_encoding_at_every_sample(corpus, texts, preset):
     run = _run(corpus, replace(make_config(preset), num_merges=300, vocab_size=None), 300)
@@ -68,6 +69,7 @@ def test_a_run_undone_keeps_its_reached_merges(corpus, texts):
     assert got.series("bytes_per_token")[-1][0] == 120
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset,tau", [("char-whitespace", 0.5), ("gpt2", 0.6)])
 def test_a_picky_run_with_removals(corpus, texts, preset, tau):
     cfg = replace(make_config(preset), variant="picky", ios_threshold=tau, num_merges=400, vocab_size=None)
@@ -78,6 +80,7 @@ def test_a_picky_run_with_removals(corpus, texts, preset, tau):
     _same(run.timeline, texts, 29)
 
 
+@pytest.mark.slow
 def test_a_parity_run(texts):
     from bpe_core.variants.parity_run import ParityTrainer
     trainer = ParityTrainer.from_languages(PARALLEL, make_config("gpt2", variant="parity", num_merges=150))
@@ -86,6 +89,7 @@ def test_a_parity_run(texts):
     _same(tl, texts, 30)
 
 
+@pytest.mark.slow
 def test_a_superbpe_continuation_counts_the_inherited_merges_first(corpus, texts):
     parent = _run(corpus, replace(make_config("gpt2"), num_merges=400, vocab_size=None), 200)
     child = continue_run("r2", parent, 120, superbpe_config(parent.config, 120))
@@ -96,6 +100,7 @@ def test_a_superbpe_continuation_counts_the_inherited_merges_first(corpus, texts
     assert got.series("bytes_per_token")[-1][0] == len(model.merges)
 
 
+@pytest.mark.slow
 def test_gpt2_tokenizer_json_and_its_tiktoken_file(texts):
     from bpe_core.formats.hf_json import read_tokenizer_json
     from bpe_core.formats.tiktoken_file import read_tiktoken
@@ -135,3 +140,30 @@ def test_random_small_corpora(train, evals, every, preset, picky):
     tl.step(40)
     model, offset = run_model(tl)
     assert_same_curves(engine_curves(model, texts, every), curves_by_encoding(model, texts, every))
+
+
+@pytest.mark.slow
+def test_a_superbpe_continuation_with_its_parent_counts_the_parents_merges_to_t(corpus, texts):
+    """Rows up to t = the parent's curves (stage-1 cut); later rows = the child's own merges at t + j (stage-2 cut),
+    each equal to encoding from scratch, also when stage 2 dropped inherited merges (t != the merges kept)."""
+    parent = _run(corpus, replace(make_config("gpt2"), num_merges=400, vocab_size=None), 300)
+    t = 250
+    child = continue_run("r2", parent, t, superbpe_config(parent.config, t))
+    child.timeline.step(40)
+    got = run_curves(child.timeline, texts, 30, parent=parent.timeline)
+    assert got.offset == t
+    merges = [m for m, _ in got.series("bytes_per_token")]
+    assert merges == [0, 30, 60, 90, 120, 150, 180, 210, 240, 250, 270, 290]
+    pmodel, _ = run_model(parent.timeline)
+    before = curves_by_encoding(pmodel, texts, 30, upto=t)
+    cmodel, kept = run_model(child.timeline)
+    at = {}  # the child's own merge -> the oracle's curves up to it (its last sample is that merge)
+    for r in got.rows:
+        if r.merge <= t:
+            want = before.value_at(r.measure, r.merge, r.group)
+        else:
+            local = kept + r.merge - t
+            if local not in at:
+                at[local] = curves_by_encoding(cmodel, texts, 10_000, upto=local)
+            want = at[local].value_at(r.measure, local, r.group)
+        assert want == pytest.approx(r.value, abs=1e-9), r
