@@ -92,6 +92,7 @@ class MeasuresPane(QWidget):
         for item in (self.here, self.marker, self.tip):  # on the view box: plot.clear() keeps them, no legend entry
             plot.getViewBox().addItem(item, ignoreBounds=True)
         plot.scene().sigMouseMoved.connect(self.hover_at)
+        plot.getViewBox().sigXRangeChanged.connect(self._place_label)
         self.hover = QLabel(objectName="measures_hover")
         self.hover.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.note = QLabel(objectName="measures_note", wordWrap=True)
@@ -193,6 +194,15 @@ class MeasuresPane(QWidget):
         """The window's merge: the vertical line goes there."""
         self.merge = merge
         self.here.setValue(merge)
+        self._place_label()
+
+    def _place_label(self, *_) -> None:
+        """The line's label on the side with room: to the line's left in the chart's right half (else it is cut
+        at the right edge)."""
+        (x0, x1), _ = self.plot.getViewBox().viewRange()
+        side = (1, 0) if self.here.value() > (x0 + x1) / 2 else (0, 0)
+        self.here.label.anchors = [side, side]
+        self.here.label.updatePosition()
 
     def redraw(self) -> None:
         measure, group = self.measure(), self.group()
