@@ -26,13 +26,14 @@ sampled value equals encoding the evaluation text from scratch (the tests compar
 :mod:`bpe_core.analysis.curves_encoded` at every sample). A merge list that repeats a pair and seed 000's
 greedy encoder are not replayed: those curves are computed by encoding (noted in ``Curves.notes``).
 
-Cost. A merge costs the pieces holding its pair (their symbols) and, for each piece that changed, a few
-:class:`~bpe_core.analysis.measures.RenyiTally` updates per group it counts in (all, its files, its
-script); the token totals are running sums. A sample costs O(groups) for the per-text measures and
-O(distinct tokens emitted) for used / dead / under-used (counted from the "all" table at the sample), so
-a curve costs the text's pieces once, the merges' changed pieces, and O(groups + distinct tokens) per
-sample. ``work`` (a dict, optional) receives ``pieces`` (pieces visited), ``symbols`` (symbols scanned),
-``samples`` and ``sample_tokens`` (table entries read at samples) for the tests.
+Cost. A merge costs the pieces indexed with its pair (their symbols); each piece it changes adds its
+token differences to per-group sums (all, its files, its script), which reach the groups'
+:class:`~bpe_core.analysis.measures.RenyiTally` only at a sample (one update per token and group changed
+since the last sample). A sample costs O(groups) for the per-text measures and O(distinct tokens emitted)
+for used / dead / under-used (counted from the "all" table at the sample, not kept). So a curve costs the
+text's pieces once (cut and counted), the merges' changed pieces, and O(groups + distinct tokens) per sample,
+never the text again. ``work`` (a dict, optional) receives ``pieces`` (pieces visited), ``symbols``
+(symbols scanned), ``samples``, ``sample_tokens`` (table entries read at samples) and ``tally_updates``.
 
 The vocabulary size at merge ``m`` (used / dead): the tokens no merge makes (base units, specials), the
 tokens the first ``m`` merges made, less those a PickyBPE removal took out by then and no later merge made

@@ -110,9 +110,10 @@ class Tallies:
         self._all: Dict[int, int] = {}
         self._file: List[Dict[int, int]] = [{} for _ in self.file] if len(pieces.files) > 1 else []
         self._script: List[Dict[int, int]] = [{} for _ in self.script]
-        # per piece: (total, [(file table, count)], script table or None): where its tokens count
-        self._where = [(pieces.total[i], [(self._file[f], n) for f, n in pieces.freq[i].items()] if self._file else [],
-                        self._script[g] if g >= 0 else None) for i, g in enumerate(pieces.group)]
+        # per piece: the pending tables its tokens count in, each with the piece's count there
+        self._where = [[(self._all, pieces.total[i])] + [(self._file[f], n) for f, n in pieces.freq[i].items()
+                                                         if self._file]
+                       + ([(self._script[g], pieces.total[i])] if g >= 0 else []) for i, g in enumerate(pieces.group)]
         for i, seg in enumerate(pieces.seg):
             self.change(i, [], seg)
         self.flush()
@@ -128,20 +129,16 @@ class Tallies:
 
     def merged(self, i: int, left: int, right: int, new: int, times: int) -> None:
         """Piece ``i`` merged ``left`` + ``right`` into ``new`` ``times`` times."""
-        if left == right:
-            self._move(i, ((left, -2 * times), (new, times)))
-        else:
-            self._move(i, ((left, -times), (right, -times), (new, times)))
+        for table, n in self._where[i]:
+            c = times * n
+            table[left] = table.get(left, 0) - c
+            table[right] = table.get(right, 0) - c  # left == right: twice, as it should
+            table[new] = table.get(new, 0) + c
 
     def _move(self, i: int, deltas) -> None:
-        total, files, script = self._where[i]
-        pend = self._all
-        for t, d in deltas:
-            pend[t] = pend.get(t, 0) + d * total
-            for table, n in files:
+        for table, n in self._where[i]:
+            for t, d in deltas:
                 table[t] = table.get(t, 0) + d * n
-            if script is not None:
-                script[t] = script.get(t, 0) + d * total
 
     def flush(self) -> int:
         """The summed changes into the tallies; returns how many (token, group) updates that made."""
