@@ -282,3 +282,32 @@ def test_kill_9_mid_export_leaves_the_old_file(tmp_path, name, file) -> None:
     assert out.read_bytes() == b"old"  # not a part of the new file
     remove_stale_temps(out)  # what the next save (or the next start) does
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, marker.name])
+
+
+#: every module of the app that writes a file -> the tests that drive its writes; a user's file goes through the
+#: gate (``check_output``/``check_save``, then the atomic writer). A module that starts writing fails
+#: :func:`test_every_write_site_is_enumerated` until it is listed here with its tests.
+WRITE_SITES = {
+    "app/features/exports/actions.py": ("tests/app/test_writers_gate_app.py",),
+    "app/features/exports/files.py": ("tests/app/test_writers_gate_app.py",),
+    "app/features/measures/actions.py": ("tests/app/test_measures_journey.py",),
+    "app/features/inspector/biography_pane.py": ("tests/app/test_biography.py",),
+    "app/features/workspace/actions.py": ("tests/app/test_writers_gate_app.py",),
+}
+#: writers of the app's own files (not a path a user gives: no input can be there), atomic all the same
+OWN_FILES = {
+    "app/desktop_entry.py": "the desktop entry and its icon, under the user's data folder",
+    "app/features/workspace/autosave.py": "the autosave, in the profile (a crashed one moved aside)",
+    "app/demo.py": "the screenshots scripts/screenshots.py asks for, into the folder it names",
+}
+_WRITES = re.compile(r"atomic_write_(?:text|bytes)\(|\.write_(?:text|bytes)\(|open\([^)]*['\"][wax]b?\+?['\"]"
+                     r"|\.grab\(\)\.save\(|shutil\.(?:copy|move)|os\.replace\(|\.rename\(")
+
+
+def test_every_write_site_is_enumerated() -> None:
+    found = {p.relative_to(ROOT).as_posix() for p in (ROOT / "app").rglob("*.py") if _WRITES.search(p.read_text())}
+    assert found == set(WRITE_SITES) | set(OWN_FILES)
+    for module, tests in WRITE_SITES.items():
+        text = (ROOT / module).read_text()
+        assert "check_output(" in text or "check_save(" in text or "export_chart(" in text, module
+        assert all((ROOT / t).is_file() for t in tests)
