@@ -267,8 +267,9 @@ COVERAGE = 0.9999
 def covered(initial: List[List], freqs: Sequence[int], config) -> List[List]:
     """The words' initial symbols with the characters the reference's ``_filter_characters`` drops replaced
     by ``<UNK>`` (when the config has that special): with N characters in all, ``N - round(0.9999 N)`` may be
-    dropped, the rarest first (ties: the later seen first), while their running total stays below that. Its
-    edge case (the rarest alone reaches it: every character dropped) raises a clear error.
+    dropped, the rarest first (ties: the later seen first), while their running total stays below that. Where the
+    rarest alone reaches it, none is dropped: the reference's ``most_common()[-0:]`` drops every character
+    there, a slicing bug (docs/variants.md).
 
     >>> covered([["a"] * 30000, ["b", "a"], ["c"]], [1, 1, 1], type("C", (), {"special_tokens": ("<UNK>",)})())[1:]
     [['<UNK>', 'a'], ['<UNK>']]
@@ -290,9 +291,7 @@ def covered(initial: List[List], freqs: Sequence[int], config) -> List[List]:
         if total >= drop:
             n = i
             break
-    if n == 0:
-        from bpe_core.types import BPELensError
-        raise BPELensError(f"coverage {COVERAGE} would drop every character of this corpus (the reference's "
-                           "edge case: its rarest character alone reaches the share to drop)")
+    if n == 0:  # the reference's most_common()[-0:] drops every character here (a slicing bug): none
+        return initial
     gone = {c for c, _ in common[-n:]}
     return [[("<UNK>" if c in gone else c) for c in syms] for syms in initial]
