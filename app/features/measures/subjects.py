@@ -27,13 +27,15 @@ class Subject:
     model: object = None
     #: the merge its curve reaches (its parent's merges included)
     reach: int = 0
+    #: a continuation's parent run's timeline: the curve up to the transition is the parent's (the contract)
+    parent: object = None
 
     def curves(self, texts, every: int, *, reference: Optional[str] = None, progress=None, cancel=None):
         from bpe_core import analysis  # the face: run_curves and model_curves are the core's
 
         if self.timeline is not None:
             return analysis.run_curves(self.timeline, texts, every, name=self.name, reference=reference,
-                                   progress=progress, cancel=cancel)
+                                       progress=progress, cancel=cancel, parent=self.parent)
         return analysis.model_curves(self.model, texts, every, name=self.name, reference=reference,
                                  progress=progress, cancel=cancel)
 
@@ -57,21 +59,22 @@ def subjects(workbench) -> List[Subject]:
     out: List[Subject] = []
     for root in roots:
         for run in (root, *bench.children(root.id)):
-            out += _of_run(run, with_branches=run is current)
+            parent = bench.run(run.parent).timeline if run.parent is not None else None
+            out += _of_run(run, with_branches=run is current, parent=parent)
     return out
 
 
-def _of_run(run, *, with_branches: bool) -> List[Subject]:
+def _of_run(run, *, with_branches: bool, parent=None) -> List[Subject]:
     name, tl = rule_name(run), run.timeline
     reach = (run.transition or 0) + len(tl.reached_steps)
     branches = run.branches.all() if with_branches else []
     if len(branches) <= 1:
-        return [Subject(name, timeline=tl, reach=reach)]
+        return [Subject(name, timeline=tl, reach=reach, parent=parent)]
     out = []
     for b in branches:
         label = f"{name} · {b.name}"
         if b.id == run.branches.current_id:
-            out.append(Subject(label, timeline=tl, reach=reach))
+            out.append(Subject(label, timeline=tl, reach=reach, parent=parent))
         else:
             model = run.branches.model_of(b.id)
             out.append(Subject(label, model=model, reach=len(b.steps)))
