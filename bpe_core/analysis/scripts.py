@@ -11,6 +11,7 @@ and each word is asked once (``words_scripts``), so grouping 100k words costs we
 from __future__ import annotations
 
 from collections import Counter
+import unicodedata
 from functools import lru_cache
 from typing import Dict, Iterable, List, Optional
 
@@ -27,12 +28,15 @@ _SHARED = regex.compile(r"[\p{Script=Common}\p{Script=Inherited}]")  # ー, ʼ, 
 
 @lru_cache(maxsize=65536)
 def char_script(ch: str) -> Optional[str]:
-    """The script of a letter, ``None`` for a character that is not a letter (it does not vote).
+    """The script of a letter or a combining mark, ``None`` for any other character (it does not vote). A mark
+    belongs to its script (Tamil's vowel sign ``ி``, Devanagari's virama): GPT-2's pre-tokenizer cuts Indic
+    words at their marks, and a piece of marks alone is part of that script's word; marks of no one script
+    (``Inherited``: the acute accent, Arabic's harakat) do not vote.
 
     >>> char_script("a"), char_script("я"), char_script("1"), char_script("ー"), char_script("ሀ"), char_script("ᚠ")
     ('Latin', 'Cyrillic', None, None, 'Ethiopic', 'Other')
     """
-    if not ch.isalpha() or _SHARED.match(ch):
+    if not (ch.isalpha() or unicodedata.category(ch)[0] == "M") or _SHARED.match(ch):
         return None
     for name, pattern in _PATTERNS:
         if pattern.match(ch):
