@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from bpe_core.base.merge import merge_in_place
+from bpe_core.base.merge import find_pair, merge_in_place
 from bpe_core.training.index_bounds import bound
 from bpe_core.training.pairs import PACK, PAIRS_SLICE, SHIFT
 
@@ -95,28 +95,7 @@ def apply_bulk(idx: PairIndexLike, words: List[int], left: int, right: int, new_
         last = w
         syms = segs[w]
         scanned += len(syms)
-        spots = []
-        if by_right:
-            c = syms.count(right)
-            if c:
-                index = syms.index
-                i = 0
-                for _ in range(c):
-                    i = index(right, i)
-                    if i and syms[i - 1] == left:
-                        spots.append(i - 1)
-                    i += 1
-        else:
-            c = syms.count(left)
-            if c:
-                index = syms.index
-                n1 = len(syms) - 1
-                i, allowed = -1, 0
-                for _ in range(c):
-                    i = index(left, i + 1)
-                    if i >= allowed and i < n1 and syms[i + 1] == right:
-                        spots.append(i)
-                        allowed = i + 2
+        spots = find_pair(syms, left, right, by_right=by_right)  # the one scan (PairIndex.apply inlines it)
         if not spots:
             continue
         if befores is not None:
