@@ -37,7 +37,10 @@ class EvalText:
 
 def read_eval_files(paths: Sequence["str | os.PathLike[str]"]) -> Tuple[EvalText, ...]:
     """The evaluation texts of ``paths`` (UTF-8 files; a folder gives its ``.txt`` files, sorted). Names are
-    the files' stems; two files with the same stem, an unreadable or empty file are one-line errors."""
+    the files' stems; two files with the same stem, an unreadable, binary, not UTF-8 or empty file are one-line
+    errors, worded as the corpus readers word them (:mod:`bpe_core.base.file_errors`)."""
+    from bpe_core.base.file_errors import not_text_message, not_utf8, read_error
+    from bpe_core.corpus.source import BINARY_SNIFF_BYTES
     files: List[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
@@ -56,11 +59,16 @@ def read_eval_files(paths: Sequence["str | os.PathLike[str]"]) -> Tuple[EvalText
             raise BPELensError(f"two evaluation files are named {p.stem!r}: {seen[p.stem]} and {p}")
         seen[p.stem] = p
         try:
-            text = p.read_bytes().decode("utf-8")
+            data = p.read_bytes()
         except OSError as e:
-            raise BPELensError(f"{p}: cannot read it ({e.strerror or e})") from None
+            raise read_error(p, e) from None  # the corpus readers' lines: one wording per fault
+        problem = not_text_message(p.name, data[:BINARY_SNIFF_BYTES], p)
+        if problem is not None:
+            raise BPELensError(problem)
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise BPELensError(f"{p}: not UTF-8 text (byte {e.start})") from None
+            raise BPELensError(not_utf8(p.name, e.start, f" (0x{data[e.start]:02X})")) from None
         if not text.strip():
             raise BPELensError(f"{p}: the evaluation file is empty")
         out.append(EvalText(p.stem, text))

@@ -501,3 +501,35 @@ def test_the_figure_the_help_gives_is_measured() -> None:
     whole = collections.Counter(regex.findall(GPT2_PATTERN, text))
     assert len(ours) == distinct
     assert len([w for w in set(ours) | set(whole) if ours.get(w, 0) != whole.get(w, 0)]) == differ
+
+
+# -- one wording per fault of a text file, in every command that reads text ----------------------------------
+#: the text-file faults: the file written (None: no file) and the line every command gives for it, from
+#: bpe_core.base.file_errors (the user test found `curves --eval` saying "not UTF-8 text (byte 0)" for an image
+#: and "cannot read it (No such file or directory)" for a missing file, where `tokens` said the lines below)
+TEXT_FAULTS: Dict[str, Tuple[str, Optional[bytes], str]] = {
+    "missing": ("missing.txt", None, "missing.txt: no such file or folder"),
+    "binary": ("image.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xd8 the lower",
+               "image.png: looks like a binary file (NUL byte at byte 8), not text"),
+    "not utf-8": ("latin1.txt", "the caf\xe9 is low\n".encode("latin-1"), "latin1.txt: not valid UTF-8 at byte 7"),
+}
+#: every text argument of every case (a corpus, an evaluation text, a file to encode), not vocabularies or tables
+TEXT_INPUTS = [(k, d) for k, d in INPUTS if d in ("corpus", "eval", "file") or (k == "curves" and d == "sources")]
+#: the binary check encode and explain's --file do not make yet (outside this round's files): known, reported
+_NOT_YET = {("encode", "file", "binary"), ("explain", "file", "binary")}
+
+
+@pytest.mark.parametrize("key,dest,fault", [
+    pytest.param(k, d, f, marks=[pytest.mark.xfail(strict=True, reason="--file has no binary check yet")]
+                 if (k, d, f) in _NOT_YET else [])
+    for k, d in TEXT_INPUTS for f in TEXT_FAULTS], ids=[f"{k}:{d}:{f}" for k, d in TEXT_INPUTS for f in TEXT_FAULTS])
+def test_each_text_fault_reads_the_same_in_every_command(capsys, folder: Path, key: str, dest: str,
+                                                         fault: str) -> None:
+    name, data, line = TEXT_FAULTS[fault]
+    if data is not None:
+        (folder / name).write_bytes(data)
+    case = CASES[key]
+    assert main(argv_of(case, folder, **{dest: str(folder / name)})) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bpe-lens-cli {case.command}: error: ") and err.count("\n") == 1, err
+    assert line in err, err

@@ -215,6 +215,8 @@ def test_parquet_without_pyarrow_is_one_line(capsys, vocab: Path, tmp_path: Path
 def test_bad_input_is_one_error_line(capsys, corpus: Path, vocab: Path, tmp_path: Path) -> None:
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("caf\xe9\n".encode("latin-1"))
+    image = tmp_path / "image.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xd8")
     ev = eval_files("eng", "deu")
     cases = {
         "no eval": (["curves", vocab, "--every", 5], "the following arguments are required: --eval "
@@ -224,8 +226,10 @@ def test_bad_input_is_one_error_line(capsys, corpus: Path, vocab: Path, tmp_path
         "reference": (["curves", vocab, "--eval", *ev, "--every", 5, "--reference", "fra"],
                       "the reference language 'fra' is not among the evaluation texts ['eng', 'deu']"),
         "missing eval": (["curves", vocab, "--eval", tmp_path / "nope.txt", "--every", 5],
-                         f"{tmp_path / 'nope.txt'}: cannot read it (No such file or directory)"),
-        "not utf-8": (["curves", vocab, "--eval", bad, "--every", 5], f"{bad}: not UTF-8 text (byte 3)"),
+                         f"{tmp_path / 'nope.txt'}: no such file or folder"),  # the wording of every reader (issue 27)
+        "not utf-8": (["curves", vocab, "--eval", bad, "--every", 5], "latin1.txt: not valid UTF-8 at byte 3 (0xE9)"),
+        "binary eval": (["curves", vocab, "--eval", image, "--every", 5],
+                        "image.png: looks like a binary file (NUL byte at byte 8), not text"),
         "vocab with a rule": (["curves", vocab, "--variant", "picky", "--eval", *ev, "--every", 5],
                               "--variant shapes a training run: give --preset NAME and CORPUS to train one (a saved "
                               "VOCAB is measured as it is)"),
