@@ -40,6 +40,8 @@ TABLE = (("bytes_per_token", "bytes/token", 3), ("tokens_per_100_chars", "tokens
 #: options that shape a training run: with a saved VOCAB (no --preset) they have nothing to act on
 TRAINING_ONLY = ("pretokenizer", "unit", "suffix", "lowercase", "special", "vocab_size", "min_frequency",
                  "min_word_count", "tie_break", "variant", "ios_threshold", "transition", "parity_mode", "languages")
+#: how the format sniffer refuses a file in none of the formats (bpe_core.formats.detect)
+NOT_A_VOCABULARY = ": not a vocabulary format BPE Lens knows"
 BATCH = 2048  # merges per frame applied to the timeline while training
 
 
@@ -136,7 +138,21 @@ def _form(args: argparse.Namespace) -> bool:
     if len(args.sources) != 1:
         raise BPELensError("give one saved VOCAB to measure its merge prefixes, or CORPUS with --preset NAME to "
                            f"train a run (got {len(args.sources)} arguments without --preset)")
+    _check_vocabulary(args.sources[0])
     return False
+
+
+def _check_vocabulary(source: str) -> None:
+    """Refuse, before any work, a VOCAB that is no vocabulary; a text file most likely is a corpus whose
+    --preset was left out, so the line says how to train on it."""
+    from bpe_core.formats.detect import detect_format
+    try:
+        detect_format(source)
+    except BPELensError as e:
+        if NOT_A_VOCABULARY not in str(e):
+            raise
+        raise BPELensError(f"{source} is not a vocabulary; to train on it as a corpus give --preset "
+                           "(e.g. --preset gpt2)") from None
 
 
 def _eval_inputs(paths: Sequence[Path]) -> List[str]:

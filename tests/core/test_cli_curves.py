@@ -248,6 +248,10 @@ def test_bad_input_is_one_error_line(capsys, corpus: Path, vocab: Path, tmp_path
         "unreadable corpus": (["curves", tmp_path / "none.txt", "--preset", "gpt2", "--merges", 5, "--eval", *ev,
                                "--every", 5], None),
         "not a vocabulary": (["curves", bad, "--eval", *ev, "--every", 5], None),
+        # a corpus given without --preset: say what to do (the user test met a bare "not a vocabulary format")
+        "corpus without preset": (["curves", corpus, "--eval", *ev, "--every", 5],
+                                  f"{corpus} is not a vocabulary; to train on it as a corpus give --preset "
+                                  "(e.g. --preset gpt2)"),
     }
     for name, (argv, message) in cases.items():
         code, out, err = run_cli(capsys, argv)
