@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional, Tuple
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QWidget
 
 
 class Throttled(QObject):
@@ -105,7 +105,25 @@ class KeyRepeat(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() in (QEvent.ShortcutOverride, QEvent.KeyPress, QEvent.KeyRelease):
             self.active = event.isAutoRepeat()
+            if event.type() == QEvent.ShortcutOverride and _edits(watched, event):
+                event.accept()  # the key goes to the input, not to a window shortcut (Home: Reset)
         return False
+
+
+_COMBO_KEYS = {Qt.Key_Home, Qt.Key_End, Qt.Key_Up, Qt.Key_Down, Qt.Key_PageUp, Qt.Key_PageDown, Qt.Key_Space}
+
+
+def _edits(widget: QObject, event: QEvent) -> bool:
+    """Whether the focused ``widget`` uses this key itself: a combo box moves its choice with Home, End, the
+    arrows and pages (Space opens it), a spin box steps with Up, Down and pages. A line edit, and the one
+    inside a spin box or an editable combo, already claims its editing keys."""
+    if event.modifiers() & ~Qt.KeypadModifier:
+        return False
+    if isinstance(widget, QComboBox) and not widget.isEditable():
+        return event.key() in _COMBO_KEYS
+    if isinstance(widget, QAbstractSpinBox):
+        return event.key() in (Qt.Key_Up, Qt.Key_Down, Qt.Key_PageUp, Qt.Key_PageDown)
+    return False
 
 
 class PassQueue(QObject):
