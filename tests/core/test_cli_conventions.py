@@ -533,3 +533,13 @@ def test_each_text_fault_reads_the_same_in_every_command(capsys, folder: Path, k
     err = capsys.readouterr().err
     assert err.startswith(f"bpe-lens-cli {case.command}: error: ") and err.count("\n") == 1, err
     assert line in err, err
+
+
+# -- the README's synopsis names every subcommand --------------------------------------------------------------
+def test_readme_synopsis_lists_every_subcommand() -> None:
+    """The user test found `tokens` missing from the README's command-line synopsis."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Command line"):]
+    section = section[:section.index("\n## ", 1)]
+    listed = set(re.findall(r"^    bpe-lens-cli (\w+)", section, re.M))
+    assert set(SUB) <= listed, f"README.md's ## Command line lacks: {sorted(set(SUB) - listed)}"
