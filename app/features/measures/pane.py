@@ -11,14 +11,14 @@ import os
 from typing import List, Optional, Sequence, Tuple
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox, QVBoxLayout,
                                QWidget)
 
 from bpe_core.analysis import ALL_GROUP as ALL, MEASURE_LABELS, MEASURES
 
-from .points import Line, hover_text, lines_of, nearest
+from .points import Line, dense, hover_text, lines_of, nearest
 from ...widgets.theme import ACCENT, CURVES, graphic_color, style_plot
 
 #: one color per curve, in order (each made readable on the chart's background: light or dark)
@@ -66,6 +66,8 @@ class MeasuresPane(QWidget):
         for m in MEASURES:
             self.measure_box.addItem(MEASURE_LABELS[m], m)
         self.group_box = QComboBox(objectName="measures_group")
+        for box in (self.measure_box, self.group_box):  # the whole text of the pick ("script: Han", not "script: Ha")
+            box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.group_box.addItem(group_label(ALL), ALL)
         self.measure_box.currentIndexChanged.connect(self._on_measure_changed)
         self.group_box.currentIndexChanged.connect(lambda *_: self.redraw())
@@ -89,10 +91,17 @@ class MeasuresPane(QWidget):
                                     labelOpts={"position": 0.95, "anchors": [(0, 0), (0, 0)]})
         self.marker = pg.ScatterPlotItem(size=9)
         self.tip = pg.TextItem(anchor=(0, 1))
-        for item in (self.here, self.marker, self.tip):  # on the view box: plot.clear() keeps them, no legend entry
+        self.tip.setVisible(False)  # empty, its border drew a small stray box
+        self.hint = pg.TextItem("Compute to draw the curves", anchor=(0.5, 0.5))
+        self.hint.setPos(0.5, 0.5)
+        for item in (self.here, self.marker, self.tip, self.hint):  # on the view box: plot.clear() keeps them, no legend entry
             plot.getViewBox().addItem(item, ignoreBounds=True)
         plot.scene().sigMouseMoved.connect(self.hover_at)
         plot.getViewBox().sigXRangeChanged.connect(self._place_label)
+        plot.getViewBox().sigRangeChanged.connect(self._place_legend)
+        plot.getViewBox().sigResized.connect(self._place_legend)
+        for w in (self.chart, self.chart.viewport()):  # the mouse leaves the chart: the hover box goes
+            w.installEventFilter(self)
         self.hover = QLabel(objectName="measures_hover")
         self.hover.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.note = QLabel(objectName="measures_note", wordWrap=True)
@@ -222,9 +231,10 @@ class MeasuresPane(QWidget):
                 plot.plot(line.merges[:k], line.values[:k], pen=pg.mkPen(color, width=1, style=Qt.DotLine))
             plot.plot(line.merges[max(k - 1, 0):], line.values[max(k - 1, 0):],
                       pen=pg.mkPen(color, width=2, style=style), name=line.name)
-        self.marker.setData([], [])
-        self.tip.setText("")
-        self.hover.setText("")
+        self.clear_hover()
+        self.legend.setVisible(bool(self.lines))
+        self.hint.setVisible(not self.curves)
+        self._place_legend()
         if self.curves and not self.lines:
             self.hover.setText(f"No run has {MEASURE_LABELS[measure]} for {group_label(group)}"
                                + (": parity needs two or more evaluation files" if "parity" in measure else ""))
@@ -243,6 +253,7 @@ class MeasuresPane(QWidget):
         text = hover_text(line, i)
         self.marker.setData([line.merges[i]], [line.values[i]], brush=pg.mkBrush(self.chart.palette().text().color()))
         self.tip.setText(text)
+        self.tip.setVisible(True)
         (x0, x1), (y0, y1) = vb.viewRange()
         x, y = float(line.merges[i]), float(line.values[i])
         # inside the chart, off the point (anchors past the box's edges leave the marker clear)
@@ -250,6 +261,36 @@ class MeasuresPane(QWidget):
         self.tip.setPos(x, y)
         self.hover.setText(text)
         return text
+
+    def clear_hover(self) -> None:
+        self.marker.setData([], [])
+        self.tip.setText("")
+        self.tip.setVisible(False)
+        self.hover.setText("")
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Leave:
+            self.clear_hover()
+        return False
+
+    def _place_legend(self, *_) -> None:
+        """The legend in the corner of the chart that hides the fewest points of the curves (top left first)."""
+        if not self.lines:
+            return
+        vb = self.plot.getViewBox()
+        box, size = vb.sceneBoundingRect(), self.legend.boundingRect()
+        points = [vb.mapViewToScene(pg.Point(float(x), float(y)))
+                  for line in self.lines for x, y in dense(line.merges, line.values)]
+        best = None
+        for corner in ((0, 0), (1, 0), (1, 1), (0, 1)):  # top left, top right, bottom right, bottom left
+            x = box.left() + 10 if corner[0] == 0 else box.right() - 10 - size.width()
+            y = box.top() + 10 if corner[1] == 0 else box.bottom() - 10 - size.height()
+            rect = QRectF(x, y, size.width(), size.height()).adjusted(-4, -4, 4, 4)
+            hidden = sum(rect.contains(p) for p in points)
+            if best is None or hidden < best[0]:
+                best = (hidden, corner)
+        corner = best[1]
+        self.legend.anchor(itemPos=corner, parentPos=corner, offset=(10 - 20 * corner[0], 10 - 20 * corner[1]))
 
     def point_scene_pos(self, line_index: int, i: int):
         """Where point ``i`` of line ``line_index`` is in the scene (for tests: where a mouse would be)."""

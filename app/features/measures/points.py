@@ -61,3 +61,20 @@ def hover_text(line: Line, i: int) -> str:
     value = float(line.values[i])
     shown = f"{value:,.0f}" if value.is_integer() and abs(value) >= 1 else f"{value:.4g}"
     return f"{line.name}: merge {int(line.merges[i]):,} (vocab {int(line.vocab_sizes[i]):,}): {shown}"
+
+
+def dense(xs: np.ndarray, ys: np.ndarray, steps: int = 8) -> List[Tuple[float, float]]:
+    """The line's points and ``steps - 1`` more along each segment (finite values only): what a box placed
+    over the chart would hide of it.
+
+    >>> dense(np.array([0.0, 2.0]), np.array([0.0, 4.0]), steps=2)
+    [(0.0, 0.0), (1.0, 2.0), (2.0, 4.0)]
+    """
+    out = []
+    for i in range(len(xs)):
+        if i and np.isfinite(ys[i - 1]) and np.isfinite(ys[i]):
+            dx, dy = xs[i] - xs[i - 1], ys[i] - ys[i - 1]
+            out += [(float(xs[i - 1] + dx * t / steps), float(ys[i - 1] + dy * t / steps)) for t in range(1, steps)]
+        if np.isfinite(ys[i]):
+            out.append((float(xs[i]), float(ys[i])))
+    return out
