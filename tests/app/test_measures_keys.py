@@ -47,3 +47,22 @@ def test_home_in_the_every_box_stays_in_the_box(user_window, qtbot):
         qtbot.keyClick(box, key)
         qtbot.wait(50)
         assert window.session.merge_count == 40
+
+
+def test_choosing_other_files_clears_the_old_curves_at_once(user_window, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton
+
+    window = user_window(ENG)
+    pane = _measures(window, qtbot, 40)
+    compute = pane.findChild(QPushButton, "measures_compute")
+    qtbot.mouseClick(compute, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(pane.plot.listDataItems()) and compute.isEnabled(), timeout=60000)
+    rus = str(ROOT / "tests" / "data" / "parallel" / "rus.txt")
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([rus], ""))
+    qtbot.mouseClick(pane.findChild(QPushButton, "measures_choose"), Qt.LeftButton)
+    assert pane.findChild(QLabel, "measures_files").text() == "rus.txt"
+    assert pane.plot.listDataItems() == []  # no curve of eng.txt under the label "rus.txt"
+    note = pane.findChild(QLabel, "measures_note").text()
+    assert "eng.txt" in note and "Compute" in note, note
+    qtbot.wait(100)
+    assert pane.findChild(QLabel, "measures_note").text() == note

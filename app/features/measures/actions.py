@@ -51,6 +51,7 @@ class MeasuresFeature:
         self.chosen = False  # the user chose evaluation files (else: the run's corpus, following it)
         self.every_set = False  # the user (or a caller) set every k (else: the default for the runs' length)
         self._setting_every = False
+        self.dropped = False  # a computation was cancelled because the evaluation files changed
         self.said, self.reach = "", 0  # what the note says of the curves shown, and the merge they reach
         self.calls = LatestWorker(keep_alive)
         self.calls.progressed.connect(lambda p: self.pane and self.pane.busy("Computing the curves", p.done, p.total))
@@ -90,11 +91,23 @@ class MeasuresFeature:
 
     def use_files(self, paths: Sequence[str]) -> None:
         self.chosen = True
-        self.show_tab().set_files([os.fspath(p) for p in paths])
+        self._set_files([os.fspath(p) for p in paths])
 
     def use_corpus(self) -> None:
         self.chosen = False
-        self.show_tab().set_files(self._corpus_paths())
+        self._set_files(self._corpus_paths())
+
+    def _set_files(self, paths: Sequence[str]) -> None:
+        """Other evaluation files: the curves of the old ones go at once (none is shown under the new label)."""
+        pane = self.show_tab()
+        old = pane.paths
+        pane.set_files(paths)
+        if tuple(paths) != tuple(old) and (pane.curves or self.calls.busy):
+            self.dropped = self.calls.busy
+            self.calls.cancel()
+            names = ", ".join(os.path.basename(p) for p in old)
+            pane.show_curves((), f"The curves were computed on {names}: Compute draws them on the files "
+                                 "chosen.")
 
     def choose_files(self) -> None:
         start = self.pane.paths[0] if self.pane and self.pane.paths else str(Path.home())
@@ -155,9 +168,11 @@ class MeasuresFeature:
         self.session.error_raised.emit(user_message(exc))
 
     def _on_aborted(self) -> None:
+        dropped, self.dropped = self.dropped, False
         if self.pane is not None:
             self.pane.busy("")
-            self.pane.note.setText("Cancelled: the curves shown are the ones computed before.")
+            if not dropped:  # (else the note says why the curves went)
+                self.pane.note.setText("Cancelled: the curves shown are the ones computed before.")
 
     def cancel(self) -> None:
         self.calls.cancel()
