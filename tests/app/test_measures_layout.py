@@ -63,3 +63,20 @@ def test_the_empty_chart_says_compute_and_shows_no_legend(pane, qtbot):
     assert pane.hint.isVisible() and pane.hint.toPlainText() == "Compute to draw the curves"
     pane.show_curves([_curves("r1", 1.0)])
     assert pane.legend.isVisible() and not pane.hint.isVisible()
+
+
+def _pens(pane):
+    return {item.name(): item.opts["pen"].color().name() for item in pane.plot.listDataItems() if item.name()}
+
+
+def test_a_run_keeps_its_colour_when_a_run_or_branch_is_added(pane, qtbot):
+    r1, r2 = _curves("r1: plain BPE (gpt2)", 1.0), _curves("r2: parity-aware BPE (gpt2)", 0.5)
+    pane.show_curves([r1, r2])
+    before = _pens(pane)
+    branch = _curves("r1: plain BPE (gpt2) · tie 3", 0.8)
+    r3 = _curves("r3: SuperBPE from merge 297", 0.7)
+    pane.show_curves([r1, branch, r3, r2])
+    after = _pens(pane)
+    for name, color in before.items():
+        assert after[name] == color, name
+    assert len(set(after.values())) == 4

@@ -8,7 +8,7 @@ hands them to :meth:`MeasuresPane.show_curves`.
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal
@@ -25,6 +25,17 @@ from ...widgets.theme import ACCENT, CURVES, graphic_color, style_plot
 COLORS = (*CURVES, ACCENT, QColor("#0b7285"), QColor("#c2255c"), QColor("#5c940d"), QColor("#868e96"))
 #: dash patterns after the colors run out (a tenth curve is dashed blue)
 STYLES = (Qt.SolidLine, Qt.DashLine, Qt.DotLine)
+
+
+def color_key(name: str) -> str:
+    """What keeps a curve's color: its run id and branch ("r1", "r1 · tie 3"), not its place in the legend.
+
+    >>> color_key("r1: plain BPE (gpt2) · tie 3"), color_key("r4: SuperBPE from merge 1,000")
+    ('r1 · tie 3', 'r4')
+    """
+    run, _, rest = name.partition(":")
+    branch = rest.partition(" · ")[2] if rest else ""
+    return f"{run} · {branch}" if branch else run
 
 
 def group_label(group: str) -> str:
@@ -52,6 +63,7 @@ class MeasuresPane(QWidget):
         self.curves: Tuple = ()  # the Curves shown (one per run or branch)
         self.lines: List[Line] = []  # what the chart draws for the measure and group picked
         self.merge = 0
+        self.colors: Dict[str, int] = {}  # a run's (or branch's) color, kept as runs and branches are added
         self.files_label = QLabel(objectName="measures_files", wordWrap=False)
         self.files_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.choose_button = QPushButton("Choose files…", objectName="measures_choose",
@@ -223,7 +235,8 @@ class MeasuresPane(QWidget):
         plot.setLabel("left", MEASURE_LABELS[measure])
         self.lines = lines_of(self.curves, measure, group)
         palette = self.chart.palette()
-        for i, line in enumerate(self.lines):
+        for line in self.lines:
+            i = self.colors.setdefault(color_key(line.name), len(self.colors))
             color = graphic_color(COLORS[i % len(COLORS)], palette)
             style = STYLES[(i // len(COLORS)) % len(STYLES)]
             k = line.split()  # a continuation's inherited stretch: thin and dotted, its own merges solid
