@@ -17,7 +17,7 @@ import sys
 from typing import List, Optional
 
 from bpe_core import __version__
-from bpe_core.base.file_errors import not_utf8, read_error, wide_text_message
+from bpe_core.base.file_errors import not_text_message, not_utf8, read_error
 from bpe_core.cli.errors import EXIT_PIPE, EXIT_USAGE, Parser, UsageError, command_of, os_error_text, report
 from bpe_core.cli.progress import ProgressBar
 from bpe_core.cli.train_variants import add_variant_options, check_variant_flags, train_summary, variant_settings
@@ -191,9 +191,9 @@ def encode_input(args: argparse.Namespace) -> str:
                 data = f.read()
         except OSError as exc:
             raise read_error(name, exc) from None
-        wide = wide_text_message(name, data[:8192])  # UTF-16 would decode as text with NULs, silently
-        if wide is not None:
-            raise BPELensError(wide)
+        wrong = not_text_message(name, data[:8192])  # UTF-16 would decode as text with NULs, silently
+        if wrong is not None:  # UTF-16/32 (how to convert it), or a binary file (its first NUL byte)
+            raise BPELensError(wrong)
     else:
         if stdin_taken():
             raise BPELensError("standard input is read as a file ('-') already: give the text with --text or "
