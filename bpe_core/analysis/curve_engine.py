@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from bpe_core.analysis.curve_pieces import Pieces, Tallies, group_states
+from bpe_core.analysis.curve_pieces import Pieces, Setup, Tallies, group_states
 from bpe_core.analysis.curve_rows import Curves, EvalText, check_texts, sample_merges, sample_rows
 from bpe_core.analysis.measures import TextSize, text_size
 from bpe_core.base.merge import merge_pair, shadowed_ranks
@@ -70,7 +70,9 @@ def replayable(model) -> bool:
 class _Replay:
     """Moves the pieces from merge ``m - 1`` to ``m`` (see the module doc for the three kinds of model)."""
 
-    def __init__(self, model, pieces: Pieces, tallies: Tallies, work: Dict[str, int]) -> None:
+    def __init__(self, model, pieces: Pieces, tallies: Tallies, work: Dict[str, int],
+                 setup: Optional[Setup] = None) -> None:
+        setup = Setup() if setup is None else setup
         self.model, self.p, self.tallies, self.work = model, pieces, tallies, work
         self.kind = model.algorithm
         self.results = model.merge_result
@@ -93,7 +95,9 @@ class _Replay:
             self._tiktoken_setup()
         elif model.ignore_merges:
             self.frozen = [f or len(s) == 1 and len(st) > 1 for f, s, st in zip(self.frozen, pieces.seg, pieces.start)]
+        setup.stage("pieces", len(self.state))
         for i, seg in enumerate(self.state):
+            setup.step()
             if not self.frozen[i]:
                 self._index(i, seg)
 
@@ -337,9 +341,10 @@ def engine_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "
     work = {} if work is None else work
     for key in ("pieces", "symbols", "samples", "sample_tokens", "tally_updates"):
         work.setdefault(key, 0)
-    pieces = Pieces(model, texts)
-    tallies = Tallies(pieces)
-    replay = _Replay(model, pieces, tallies, work)
+    setup = Setup(progress, cancel)  # Cancel and progress while the pieces are cut and indexed
+    pieces = Pieces(model, texts, setup)
+    tallies = Tallies(pieces, setup)
+    replay = _Replay(model, pieces, tallies, work, setup)
     sizes = [text_size(t.text) for t in texts]
     whole = TextSize(sum(s.bytes for s in sizes), sum(s.chars for s in sizes), sum(s.words for s in sizes))
     rows = []

@@ -17,15 +17,48 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from bpe_core.analysis.curve_rows import ALL, EvalText, GroupState
 from bpe_core.analysis.measures import RenyiTally, TextSize
 from bpe_core.analysis.scripts import main_scripts, word_script
+from bpe_core.types import Cancelled, Progress
 
 Seg = List[int]
+
+#: the setup checks Cancel and reports progress every this many pieces (each costs microseconds: ~0.1 s)
+CHECK_EVERY = 50_000
+
+
+class Setup:
+    """Progress and Cancel while the engine sets up (cutting the texts, the pieces' tables): :meth:`step`
+    counts pieces and, every :data:`CHECK_EVERY` of them, asks ``cancel`` (raising
+    :class:`~bpe_core.types.Cancelled`) and reports ``Progress(done, total, unit)``."""
+
+    def __init__(self, progress=None, cancel=None) -> None:
+        self.progress, self.cancel = progress, cancel
+        self.unit, self.done, self.total, self._next = "reading", 0, 0, CHECK_EVERY
+
+    def stage(self, unit: str, total: int, done: int = 0) -> None:
+        """A stage of ``total`` units, ``done`` of them done; checks Cancel and reports."""
+        self.unit, self.done, self.total, self._next = unit, done, total, done + CHECK_EVERY
+        self._check()
+
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        if self.done >= self._next:
+            self._next = self.done + CHECK_EVERY
+            self._check()
+
+    def _check(self) -> None:
+        if self.cancel is not None and self.cancel():
+            raise Cancelled()
+        if self.progress is not None:
+            self.progress(Progress(min(self.done, self.total), self.total, self.unit))
 
 
 class Pieces:
     """The evaluation texts' distinct pieces: segmentation, per-file counts, group, whole-token override."""
 
-    def __init__(self, model, texts: Sequence[EvalText]) -> None:
+    def __init__(self, model, texts: Sequence[EvalText], setup: Optional[Setup] = None) -> None:
         from bpe_core.encoding.encoder import Encoder
+
+        setup = Setup() if setup is None else setup
 
         enc = Encoder(model, merges_limit=0)
         self.files = [t.name for t in texts]
@@ -38,12 +71,15 @@ class Pieces:
         fast = model.pipeline is not None and not model.end_of_word_suffix  # the encoder's encode_ids path
         plain = model.algorithm == "merges" and not model.ignore_merges
         for f, t in enumerate(texts):
+            setup.stage("reading", len(texts), f)
             items: Counter = Counter()
             if fast:
                 items.update((w, True) for w in _words(model.pipeline, t.text))
             else:
                 items.update((p.text if p.special is None else p.special, p.suffix) for p in enc.pieces(t.text))
+            setup.stage("pieces", len(items))
             for key, n in items.items():
+                setup.step()
                 i = index.get(key)
                 if i is None:
                     i = index[key] = len(self.text)
@@ -102,7 +138,9 @@ class Tallies:
     (before a sample is read), so the Rényi sums take one update per token and group between two samples,
     not one per piece changed. With one file its table is the "all" table (the same counts)."""
 
-    def __init__(self, pieces: Pieces) -> None:
+    def __init__(self, pieces: Pieces, setup: Optional[Setup] = None) -> None:
+        setup = Setup() if setup is None else setup
+        setup.stage("pieces", len(pieces.seg))
         self.p = pieces
         self.all = RenyiTally()
         self.file = [RenyiTally() for _ in pieces.files] if len(pieces.files) > 1 else [self.all]
@@ -115,6 +153,7 @@ class Tallies:
                                                          if self._file]
                        + ([(self._script[g], pieces.total[i])] if g >= 0 else []) for i, g in enumerate(pieces.group)]
         for i, seg in enumerate(pieces.seg):
+            setup.step()
             self.change(i, [], seg)
         self.flush()
 

@@ -70,3 +70,29 @@ def test_progress_and_cancel(run, texts):
     assert seen[-1].done == seen[-1].total and seen[-1].unit == "merges"
     with pytest.raises(Cancelled):
         run_curves(run.timeline, texts[:1], 60, cancel=lambda: True)
+
+
+def test_setup_reports_progress_and_cancel_acts_before_the_merges(run, texts, monkeypatch):
+    """A big evaluation text spends its first seconds cutting and indexing pieces: the setup reports its
+    progress ("reading", "pieces") and asks Cancel every CHECK_EVERY pieces (made small here), so a Cancel
+    pressed during the setup acts there, before any merge is replayed (issue 27: Cancel took 27-47 s)."""
+    from bpe_core.analysis import curve_pieces
+    monkeypatch.setattr(curve_pieces, "CHECK_EVERY", 20)
+    seen, calls = [], []
+
+    def cancel():
+        calls.append(1)
+        return len(calls) >= 4
+
+    with pytest.raises(Cancelled):
+        run_curves(run.timeline, texts, 60, progress=seen.append, cancel=cancel)
+    assert len(calls) == 4
+    assert seen and {p.unit for p in seen} <= {"reading", "pieces"}  # no merge was reached
+    seen.clear()
+    calls.clear()
+    run_curves(run.timeline, texts, 60, progress=seen.append, cancel=lambda: calls.append(1) and False)
+    units = [p.unit for p in seen]
+    first = units.index("merges")
+    assert "reading" in units[:first] and "pieces" in units[:first]
+    assert all(p.done <= p.total for p in seen)
+    assert len(calls) > 10  # the setup asked Cancel many times (every 20 pieces), not once at the end
