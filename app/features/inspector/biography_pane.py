@@ -42,6 +42,12 @@ PRESET_TIPS = {
 }
 
 
+#: what the count says when a preset filter keeps no token
+NONE_SHOWN = {"likely residues": "No token is a likely residue on this corpus",
+              "never emitted": "Every token is emitted on this corpus",
+              "unreachable": "No token is unreachable on this corpus"}
+
+
 def _size(n: int) -> str:
     for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("kB", 1 << 10)):
         if n >= scale:
@@ -71,6 +77,7 @@ class BiographyPane(QWidget):
         self.title = QLabel(wordWrap=True, objectName="biography_title")
         self.title.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.progress = QProgressBar(objectName="biography_progress")
+        self.progress.setMinimumWidth(self.progress.fontMetrics().horizontalAdvance("replaying the merges 100%") + 40)
         self.cancel_button = QPushButton("Cancel", objectName="biography_cancel", clicked=self.cancel)
         self.corpus_label = QLabel(objectName="biography_corpus")
         self.choose_button = QPushButton("Choose files…", objectName="biography_choose", clicked=self.choose_files)
@@ -209,7 +216,7 @@ class BiographyPane(QWidget):
         self.cancel_button.setVisible(running)
         self.compute_button.setEnabled(not running and bool(self.paths))
         self.choose_button.setEnabled(not running)
-        self.export_button.setEnabled(not running and self.biography is not None)
+        self.export_button.setEnabled(not running and self.biography is not None and self.table_model.rowCount() > 0)
 
     def _on_calls_progressed(self, p: Progress) -> None:
         phase = "reading the corpus" if p.unit == "bytes" else "replaying the merges"
@@ -251,7 +258,16 @@ class BiographyPane(QWidget):
 
     def _update_count(self) -> None:
         shown, total = self.table_model.rowCount(), self.table_model.total()
-        self.count_label.setText(f"{shown:,} of {total:,} tokens shown" if total else "")
+        text = f"{shown:,} of {total:,} tokens shown" if total else ""
+        if total and not shown:
+            preset = self.preset_box.currentData() or "all"
+            text = (NONE_SHOWN.get(preset, f"No token is {preset} on this corpus") if preset != "all"
+                    and not self.search.text() else "No token matches the filter")
+        self.count_label.setText(text)
+        self.export_button.setEnabled(not self.calls.busy and self.biography is not None and shown > 0)
+        root = self.tree.root()  # the tree of a token the filters no longer show goes
+        if root is not None and all(t.token_id != root.id for t in self.table_model.shown):
+            self.tree.clear()
 
     def select_token(self, token_id: int) -> bool:
         """Select ``token_id``'s row (if the filters show it) and its merge tree."""
@@ -288,6 +304,9 @@ class BiographyPane(QWidget):
         except Exception as exc:  # noqa: BLE001 - said, the table stays
             self.failed.emit(user_message(exc))
             return 0
-        if getattr(self.window(), "settings", None) is not None:
-            saved(self.window(), path)
+        window = self.window()
+        if getattr(window, "settings", None) is not None:
+            saved(window, path)
+        if hasattr(window, "statusBar"):
+            window.statusBar().showMessage(f"Saved {path}", 5000)  # as the other exports say it
         return len(rows)
