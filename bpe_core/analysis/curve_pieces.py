@@ -3,7 +3,8 @@ script, and the token tables of every group (all, each file, each main script) a
 
 :class:`Pieces` cuts each text once with the model's pipeline (``Encoder(model, merges_limit=0)``: its pieces
 and what the encoder makes of each at merge 0); equal pieces are kept once. A script group counts the
-pieces of that script (their bytes and characters) and the whitespace-separated words of that script (for
+pieces of that script (their bytes and characters; a script is a group when its pieces hold at least 1% of the
+text's characters) and the whitespace-separated words of that script (for
 tokens per word). :class:`Tallies` keeps a :class:`~bpe_core.analysis.measures.RenyiTally` per group: a
 piece that changes from ``old`` to ``new`` tokens moves its count times the difference, so the totals and
 the Rényi sums are always those of the current tokenization (a change costs the tokens that differ times the
@@ -102,8 +103,8 @@ class Pieces:
         self.total = [sum(fr.values()) for fr in self.freq]
         scripts = [word_script(s) for s in self.text]
         weights: Counter = Counter()
-        for s, n in zip(scripts, self.total):
-            weights[s] += n
+        for s, n, text in zip(scripts, self.total, self.text):
+            weights[s] += n * len(text)  # characters: a Chinese sentence is few pieces but many characters
         self.scripts = main_scripts(list(weights), list(weights.values()))
         place = {s: k for k, s in enumerate(self.scripts)}
         self.group = [place.get(s, -1) for s in scripts]

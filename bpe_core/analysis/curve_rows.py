@@ -94,7 +94,7 @@ class Curves:
     every: int
     texts: Tuple[str, ...]
     rows: Tuple[CurveRow, ...]
-    #: the language parity is measured against (the first file unless chosen); None for one file
+    #: the language parity is measured against (English if a text is, else the first, unless chosen); None for one file
     reference: Optional[str] = None
     #: where the run's merge index starts counting (a continuation: its parent's merges are included)
     offset: int = 0
@@ -151,7 +151,9 @@ def sample_merges(upto: int, every: int, start: int = 0) -> List[int]:
 
 
 def check_texts(texts: Sequence[EvalText], reference: Optional[str]) -> Optional[str]:
-    """The reference language (the first text unless named; None for one text); bad input is one line."""
+    """The reference language for parity: ``reference`` when named, else English (a text named "eng", else the
+    first whose name starts with "en") when one of the texts is, else the first text; None for one text. Bad
+    input is one line."""
     if not texts:
         raise BPELensError("no evaluation text given")
     names = [t.name for t in texts]
@@ -161,7 +163,10 @@ def check_texts(texts: Sequence[EvalText], reference: Optional[str]) -> Optional
         raise BPELensError(f"the reference language {reference!r} is not among the evaluation texts {names}")
     if len(texts) < 2:
         return None
-    return reference if reference is not None else names[0]
+    if reference is not None:
+        return reference
+    english = [n for n in names if n.lower() == "eng"] or [n for n in names if n.lower().startswith("en")]
+    return (english or names)[0]
 
 
 @dataclass

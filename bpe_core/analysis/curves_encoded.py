@@ -41,8 +41,9 @@ def curves_by_encoding(model, texts: Sequence[EvalText], every: int, *, name: st
     pieces = {t.name: enc0.pieces(t.text) for t in texts}
     piece_script = {n: [word_script(p.text) for p in ps] for n, ps in pieces.items()}
     weights: Counter = Counter()
-    for n in piece_script:
-        weights.update(piece_script[n])
+    for n in piece_script:  # weighed by characters, as the engine does
+        for p, sc in zip(pieces[n], piece_script[n]):
+            weights[sc] += len(p.text)
     scripts = main_scripts(list(weights), list(weights.values()))
     script_size = {s: TextSize(0, 0, 0) for s in scripts}
     for t in texts:

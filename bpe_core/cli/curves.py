@@ -67,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "for parity; each file is named by its stem (eng.txt: eng)"))
     p.add_argument("--every", type=int, required=True, metavar="K", help="measure every K merges (1 or more)")
     p.add_argument("--reference", metavar="LANG", help="the evaluation text parity is measured against, by its "
-                                                       "name (eng for eng.txt; default: the first)")
+                                                       "name (eng for eng.txt; default: eng or en*, else the first)")
     out = p.add_mutually_exclusive_group()
     mark_output(out.add_argument("--csv", metavar="OUT", help="write every row as CSV: run, merge, vocab_size, "
                                                               "group, measure, value (- for standard output)"))

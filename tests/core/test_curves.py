@@ -96,3 +96,33 @@ def test_setup_reports_progress_and_cancel_acts_before_the_merges(run, texts, mo
     assert "reading" in units[:first] and "pieces" in units[:first]
     assert all(p.done <= p.total for p in seen)
     assert len(calls) > 10  # the setup asked Cancel many times (every 20 pieces), not once at the end
+
+
+def test_every_script_with_one_percent_of_the_characters_is_a_group(run):
+    """Script groups weigh the text's characters, not its pieces: on the 15-language parallel text a Chinese
+    or Japanese sentence is a few pieces, so Han, Hiragana and Katakana had no group (issue 27)."""
+    from bpe_core.analysis.scripts import word_script
+    all15 = read_eval_files([PARALLEL])
+    c = model_curves(run.timeline.model(), all15, 60)
+    groups = set(c.groups("bytes_per_token"))
+    assert "script:Han" in groups
+    chars = {}
+    for t in all15:
+        for ch in t.text:
+            s = word_script(ch)
+            chars[s] = chars.get(s, 0) + 1
+    whole = sum(chars.values())
+    assert {"script:" + s for s, n in chars.items() if s != "Common" and n / whole >= 0.02} <= groups
+
+
+def test_the_default_reference_is_english_when_a_text_is_english(run):
+    """Parity's default reference is English ("eng", else a name starting with "en") when one of the texts is,
+    else the first text: the first file alphabetically (amh) made English 0.815 in the README's example."""
+    from bpe_core.analysis.curves import check_texts, EvalText
+    all15 = read_eval_files([PARALLEL])
+    assert all15[0].name == "amh"
+    c = model_curves(run.timeline.model(), all15, 60)
+    assert c.reference == "eng" and c.value_at("parity", 0, "file:eng") == 1.0
+    assert check_texts([EvalText("de", "x"), EvalText("en_US", "y")], None) == "en_US"
+    assert check_texts([EvalText("deu", "x"), EvalText("fra", "y")], None) == "deu"
+    assert check_texts([EvalText("deu", "x"), EvalText("eng", "y")], "deu") == "deu"
