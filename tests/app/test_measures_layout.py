@@ -80,3 +80,26 @@ def test_a_run_keeps_its_colour_when_a_run_or_branch_is_added(pane, qtbot):
     for name, color in before.items():
         assert after[name] == color, name
     assert len(set(after.values())) == 4
+
+
+def test_the_png_export_scales_the_legend_with_the_picture(pane, qtbot, tmp_path):
+    import numpy as np
+    from PySide6.QtGui import QImage
+
+    from bpe_lens_app.features.exports import export_chart
+
+    pane.show_curves([_curves("r1: plain BPE (gpt2)", 1.0)])
+    qtbot.wait(50)
+    width = round(2 * pane.plot.sceneBoundingRect().width())
+
+    def picture(name):
+        export_chart(pane.plot, str(tmp_path / name), width=width)
+        img = QImage(str(tmp_path / name)).convertToFormat(QImage.Format_RGB32)
+        return np.frombuffer(img.constBits(), np.uint32).reshape(img.height(), -1)[:, :img.width()].copy()
+
+    with_legend = picture("a.png")
+    pane.legend.setVisible(False)
+    without = picture("b.png")
+    cols = np.nonzero((with_legend != without).any(axis=0))[0]
+    drawn = cols.max() - cols.min() + 1  # the legend's width in the picture
+    assert drawn >= 1.8 * pane.legend.boundingRect().width(), (drawn, pane.legend.boundingRect().width())
