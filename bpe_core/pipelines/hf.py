@@ -28,6 +28,19 @@ _BEHAVIORS = ("removed", "isolated", "mergedwithprevious", "mergedwithnext", "co
 def split_seg(seg: Seg, rx: "regex.Pattern[str]", behavior: str, invert: bool = False) -> List[Seg]:
     """tokenizers' NormalizedString::split: matches and gaps, then the delimiter behavior."""
     t = seg.text
+    if behavior.lower() == "isolated":  # every match and gap as it is: no marks (a whole book's marks were ~100 MB)
+        parts: List[Seg] = []
+        prev = 0
+        for m in rx.finditer(t):
+            s, e = m.span()
+            if s != prev:
+                parts.append(seg.sub(prev, s))
+            if e > s:
+                parts.append(seg.sub(s, e))
+            prev = e
+        if prev < len(t):
+            parts.append(seg.sub(prev, len(t)))
+        return parts
     marks: List[Tuple[int, int, bool]] = []
     prev = 0
     for m in rx.finditer(t):
