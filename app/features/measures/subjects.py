@@ -116,7 +116,8 @@ def compute_all(items: Sequence[Subject], paths: Sequence[str], every: int, *, p
     for s in items:
         def part(p, before=before, size=max(s.reach, 1)) -> None:
             if progress is not None:
-                share = min(1.0, p.done / p.total) if p.total else 0.0
+                # the engine's setup reports "reading" / "pieces" first: the bar stays at the subject's start
+                share = min(1.0, p.done / p.total) if p.total and p.unit == "merges" else 0.0
                 progress(Progress(before + int(share * size), total, "merges"))
         out.append(s.curves(texts, every, progress=part, cancel=cancel))
         before += max(s.reach, 1)
