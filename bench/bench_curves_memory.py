@@ -3,15 +3,18 @@
 
     python bench/bench_curves_memory.py [MERGES] [EVERY] [--top]
 """
+import os
 import resource
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 from bpe_core.analysis.curves import model_curves, read_eval_files
 from bpe_core.formats.detect import open_vocabulary
 
-DATA = "/work/shared/data"
+#: ../shared/data beside the checkout (or BPE_LENS_DATA), as the other benchmarks find it
+DATA = str(Path(os.environ.get("BPE_LENS_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data"))
 
 
 def main() -> None:
