@@ -14,7 +14,7 @@ import json
 import sys
 from typing import List
 
-from bpe_core.cli.progress import ProgressBar
+from bpe_core.cli.progress import read_then_replay, vocabulary_and_corpus
 from bpe_core.cli.streams import STDIO, mark_input, mark_output, shown
 from bpe_core.cli.vocab import guarded
 
@@ -45,22 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 @guarded
 def run_health(args: argparse.Namespace) -> int:
     from bpe_core.analysis.health import vocabulary_health, write_health_csv
-    from bpe_core.corpus.files import expand_paths
-    from bpe_core.formats.detect import open_vocabulary
-    from bpe_core.formats.outputs import check_save
-    paths = expand_paths(args.corpus)
-    if args.csv:
-        check_save(args.csv, "csv", inputs=[str(p) for p in paths] + [args.vocab])
-    model = open_vocabulary(args.vocab, pattern=args.pattern)
-    with ProgressBar("reading") as reading, ProgressBar("replaying") as replaying:
-        def progress(p):
-            if args.quiet:
-                return
-            if p.unit == "bytes":
-                reading(p)
-            else:
-                reading.close()  # the reading phase is over: its line comes first
-                replaying(p)
+    paths, model = vocabulary_and_corpus(args)
+    with read_then_replay(args.quiet) as progress:
         report = vocabulary_health(model, paths, by=args.by, errors=args.errors, progress=progress)
     if args.csv:
         write_health_csv(report.rows, args.csv)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import shutil
 import sys
-from typing import Any, Optional, TextIO
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional, TextIO, Tuple
 
 from bpe_core.types import Progress
 
@@ -74,3 +75,31 @@ class ProgressBar:
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
         self.close(summary=exc_type is None)
+
+
+@contextmanager
+def read_then_replay(quiet: bool) -> Iterator[Callable[[Progress], None]]:
+    """One progress callback for a vocabulary run over a corpus (``health``, ``tokens``): progress in bytes
+    is the reading phase, anything after it the replay; the reading line is closed first. ``quiet``: none."""
+    with ProgressBar("reading") as reading, ProgressBar("replaying") as replaying:
+        def progress(p: Progress) -> None:
+            if quiet:
+                return
+            if p.unit == "bytes":
+                reading(p)
+            else:
+                reading.close()  # the reading phase is over: its line comes first
+                replaying(p)
+        yield progress
+
+
+def vocabulary_and_corpus(args: Any) -> Tuple[list, Any]:
+    """``args.corpus``'s files and ``args.vocab`` opened (``args.pattern`` for a .tiktoken file), after the
+    ``--csv`` output is checked against both (never over an input): the start of ``health`` and ``tokens``."""
+    from bpe_core.corpus.files import expand_paths
+    from bpe_core.formats.detect import open_vocabulary
+    from bpe_core.formats.outputs import check_save
+    paths = expand_paths(args.corpus)
+    if args.csv:
+        check_save(args.csv, "csv", inputs=[str(p) for p in paths] + [args.vocab])
+    return paths, open_vocabulary(args.vocab, pattern=args.pattern)

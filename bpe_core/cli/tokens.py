@@ -14,7 +14,7 @@ import argparse
 import sys
 from typing import List, Sequence
 
-from bpe_core.cli.progress import ProgressBar
+from bpe_core.cli.progress import read_then_replay, vocabulary_and_corpus
 from bpe_core.cli.streams import STDIO, mark_input, mark_output
 from bpe_core.cli.vocab import guarded
 
@@ -54,26 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 @guarded
 def run_tokens(args: argparse.Namespace) -> int:
     from bpe_core.analysis.biography import biography_csv, select, token_biography
-    from bpe_core.corpus.files import expand_paths
     from bpe_core.formats.atomic import atomic_write_text
-    from bpe_core.formats.detect import open_vocabulary
-    from bpe_core.formats.outputs import check_save
     from bpe_core.types import BPELensError
     if args.top < 0:
         raise BPELensError(f"--top takes a count of rows (0 or more), not {args.top}")
-    paths = expand_paths(args.corpus)
-    if args.csv:
-        check_save(args.csv, "csv", inputs=[str(p) for p in paths] + [args.vocab])
-    model = open_vocabulary(args.vocab, pattern=args.pattern)
-    with ProgressBar("reading") as reading, ProgressBar("replaying") as replaying:
-        def progress(p):
-            if args.quiet:
-                return
-            if p.unit == "bytes":
-                reading(p)
-            else:
-                reading.close()
-                replaying(p)
+    paths, model = vocabulary_and_corpus(args)
+    with read_then_replay(args.quiet) as progress:
         bio = token_biography(model, paths, errors=args.errors, progress=progress)
     rows = select(bio, args.filter, _FIELD.get(args.sort, args.sort), reverse=args.reverse)
     if not args.csv:
