@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 
 from bpe_core.analysis import TokenHealth
 from bpe_core.base import visible_whitespace
 
-from ...widgets.roles import ALIGNMENT, DISPLAY, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
+from ...widgets.records_table import RecordsTableModel
+from ...widgets.roles import ALIGNMENT, DISPLAY, RIGHT_ALIGNED, USER
 
 __all__ = ["HealthTableModel", "TOKEN_ID_ROLE"]
 
 TOKEN_ID_ROLE = USER + 11
 
 
-class HealthTableModel(QAbstractTableModel):
+class HealthTableModel(RecordsTableModel):
     """Tokens with their usage and status; ``set_filter`` keeps a status and a text."""
 
     COL_ID, COL_TOKEN, COL_RANK, COL_USAGE, COL_MERGE_COUNT, COL_STATUS = range(6)
@@ -42,24 +43,10 @@ class HealthTableModel(QAbstractTableModel):
         self._sort = (self.COL_ID, Qt.AscendingOrder)
 
     # -- Qt model
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation, role: int = DISPLAY):
-        if orientation == HORIZONTAL and 0 <= section < len(self.HEADERS):
-            if role == DISPLAY:
-                return self.HEADERS[section]
-            if role == TOOLTIP:
-                return self.TIPS[section]
-        return None
-
     def data(self, index: QModelIndex, role: int = DISPLAY):
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        row = self.record(index)
+        if row is None:
             return None
-        row = self._rows[index.row()]
         col = index.column()
         if role == DISPLAY:
             return self.cell(row, col)

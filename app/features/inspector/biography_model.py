@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 
 from bpe_core.analysis import BIOGRAPHY_FILTERS, TokenLife
 from bpe_core.base import visible_whitespace
 
-from ...widgets.roles import ALIGNMENT, DISPLAY, HORIZONTAL, RIGHT_ALIGNED, TOOLTIP, USER
+from ...widgets.records_table import RecordsTableModel
+from ...widgets.roles import ALIGNMENT, DISPLAY, RIGHT_ALIGNED, USER
 
 __all__ = ["BiographyTableModel", "TOKEN_ID_ROLE"]
 
@@ -31,7 +32,7 @@ def _count(value: int) -> str:
     return f"{value:,}"
 
 
-class BiographyTableModel(QAbstractTableModel):
+class BiographyTableModel(RecordsTableModel):
     """Every token's biography; ``set_filter`` keeps one of the core's FILTERS and a text."""
 
     (COL_ID, COL_TOKEN, COL_RANK, COL_BIRTH, COL_EMITTED, COL_RESIDUE, COL_IOS, COL_REACHABLE, COL_BYTES,
@@ -71,24 +72,10 @@ class BiographyTableModel(QAbstractTableModel):
             self.COL_BYTES: lambda t: str(t.n_bytes), self.COL_STATUS: lambda t: t.status}
 
     # -- Qt model
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation, role: int = DISPLAY):
-        if orientation == HORIZONTAL and 0 <= section < len(self.HEADERS):
-            if role == DISPLAY:
-                return self.HEADERS[section]
-            if role == TOOLTIP:
-                return self.TIPS[section]
-        return None
-
     def data(self, index: QModelIndex, role: int = DISPLAY):
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        row = self.record(index)
+        if row is None:
             return None
-        row = self._rows[index.row()]
         if role == DISPLAY:
             return self._cells[index.column()](row)
         if role == ALIGNMENT and index.column() in self.NUMERIC:
