@@ -27,6 +27,7 @@ from bpe_core.types import Progress
 from ...session.payloads import user_message
 from ...widgets.theme import BAR, CURVES, follow_palette, graphic_color, sort_arrows_follow_order
 from ...widgets.axes import short_labels
+from ...widgets.phase_progress import show_phase
 from ...runtime.worker import LatestWorker, keep_alive
 from .model import HealthTableModel
 
@@ -175,10 +176,7 @@ class HealthPane(QWidget):
         self.export_button.setEnabled(not running and self.report is not None)
 
     def _on_calls_progressed(self, p: Progress) -> None:
-        phase = "reading" if p.unit == "bytes" else "replaying merges"
-        self.progress.setRange(0, 1000)
-        self.progress.setValue(int(1000 * p.done / p.total) if p.total else 0)
-        self.progress.setFormat(f"{phase} %p%")
+        show_phase(self.progress, p, reading="reading", replaying="replaying merges")
 
     def _on_calls_errored(self, exc: BaseException) -> None:
         self._set_running(False)

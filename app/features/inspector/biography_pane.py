@@ -27,6 +27,7 @@ from bpe_core.types import Progress
 from ...runtime.worker import LatestWorker, keep_alive
 from ...session.payloads import user_message
 from ...widgets.merge_tree import MergeTreeView
+from ...widgets.phase_progress import show_phase
 from ...widgets.theme import sort_arrows_follow_order
 from .biography_model import BiographyTableModel as B
 
@@ -219,10 +220,7 @@ class BiographyPane(QWidget):
         self.export_button.setEnabled(not running and self.biography is not None and self.table_model.rowCount() > 0)
 
     def _on_calls_progressed(self, p: Progress) -> None:
-        phase = "reading the corpus" if p.unit == "bytes" else "replaying the merges"
-        self.progress.setRange(0, 1000)
-        self.progress.setValue(int(1000 * p.done / p.total) if p.total else 0)
-        self.progress.setFormat(f"{phase} %p%")
+        show_phase(self.progress, p, reading="reading the corpus", replaying="replaying the merges")
 
     def _on_calls_errored(self, exc: BaseException) -> None:
         self._set_running(False)
