@@ -9,8 +9,14 @@ the fork branched from). With stock tokenizers only stage 1 and the pre-tokeniza
 the script detects the fork by the trainer's "Calling do_train_extend()" line and records stage 2 as
 blocked when it is missing, because stock tokenizers then silently trains plain BPE from scratch.
 
+With --fork-bin, stage 2 is run by the fork's own Rust code: a small binary built offline from the fork's
+`tokenizers` crate (how: tests/data/README.md) that does what train_tokenizer.py and
+utils.train_or_extend_tokenizer do (same pre-tokenizer, trainer settings and cwd rule, meta.json file list).
+Its stage 1 is checked to equal the authors' Python run before its stage 2 is kept.
+
 It never imports bpe_core. Usage (see tests/data/README.md, "SuperBPE goldens"):
-    REF_VENV/bin/python scripts/make_superbpe_goldens.py --ref SUPERBPE_CHECKOUT --fork FORK_CHECKOUT
+    REF_VENV/bin/python scripts/make_superbpe_goldens.py --ref SUPERBPE_CHECKOUT --fork FORK_CHECKOUT \
+        [--fork-bin FORK_TRAIN_BINARY]
 """
 
 from __future__ import annotations
@@ -58,30 +64,77 @@ def run_train(ref: Path, out_dir: Path, corpus_dir: Path | None, vocab: int, reg
     return done.stdout
 
 
+def run_fork(fork_bin: Path, out_dir: Path, corpus_dir: Path | None, vocab: int, regex: str) -> str:
+    """Run the fork's Rust training as train_tokenizer.py does: its meta.json rule, then the binary (which
+    chdirs into out_dir, so the fork's do_train sees merges.txt there) and return what it printed."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    meta_path = out_dir / "meta.json"
+    if meta_path.exists():
+        files = json.loads(meta_path.read_text(encoding="utf-8"))["train_files"]
+    else:  # utils.get_files_with_num_bytes(corpus_dir, None): every *.txt, os.listdir order
+        names = [f for f in os.listdir(corpus_dir) if f.endswith(".txt") and "truncated" not in f
+                 and "split" not in f]
+        files = [str(corpus_dir / f) for f in names]
+        meta = {"total_bytes": sum(os.path.getsize(f) for f in files), "train_files": files}
+        if (out_dir / "merges.txt").exists():
+            shutil.copy(out_dir / "merges.txt", out_dir / "initial_merges.txt")
+            meta["num_initial_merges"] = len((out_dir / "initial_merges.txt").read_text().splitlines()) - 1
+        meta_path.write_text(json.dumps(meta, indent=5), encoding="utf-8")
+    done = subprocess.run([str(fork_bin), str(out_dir), str(vocab), regex, *files], capture_output=True,
+                          text=True, check=True, env={"PATH": "/usr/bin:/bin", "TOKENIZERS_PARALLELISM": "true"})
+    return done.stdout + done.stderr
+
+
 def read_merges(path: Path) -> list[str]:
     """Read a merges.txt the way the fork's do_train_extend does: skip the version line."""
     return path.read_text(encoding="utf-8").split("\n")[1:-1]
 
 
-def stage1(ref: Path, work: Path, corpus_dir: Path, vocab: int, name: str) -> dict:
+def stage1(ref: Path, work: Path, corpus_dir: Path, vocab: int, name: str, fork_bin: Path | None = None) -> dict:
     """Train stage 1 (plain BPE with the stage-1 regex) in a fresh folder and collect its outputs."""
     out = work / name
-    log = run_train(ref, out, corpus_dir, vocab, STAGE1_REGEX)
+    if fork_bin is not None:
+        log = run_fork(fork_bin, out, corpus_dir, vocab, STAGE1_REGEX)
+    else:
+        log = run_train(ref, out, corpus_dir, vocab, STAGE1_REGEX)
     return {"dir": out, "log": log, "merges": read_merges(out / "merges.txt"),
             "vocab": json.loads((out / "vocab.json").read_text(encoding="utf-8")),
             "tokenizer_json": (out / "tokenizer.json").read_text(encoding="utf-8")}
 
 
-def stage2(ref: Path, work: Path, base: Path, t: int, vocab: int, run: int) -> dict:
+def stage2(ref: Path, work: Path, base: Path, t: int, vocab: int, run: int, fork_bin: Path | None = None) -> dict:
     """Run extend_tokenizer.sh's steps: head -n t merges.txt, copy meta.json, train with the stage-2 regex."""
     out = work / f"extend_t{t}_run{run}"
     out.mkdir()
     lines = (base / "merges.txt").read_text(encoding="utf-8").split("\n")
     (out / "merges.txt").write_text("".join(line + "\n" for line in lines[:t]), encoding="utf-8")
     shutil.copy(base / "meta.json", out / "meta.json")
-    log = run_train(ref, out, None, vocab, STAGE2_REGEX)
+    if fork_bin is not None:
+        log = run_fork(fork_bin, out, None, vocab, STAGE2_REGEX)
+    else:
+        log = run_train(ref, out, None, vocab, STAGE2_REGEX)
     return {"log": log, "fork": "Calling do_train_extend()" in log,
-            "merges": read_merges(out / "merges.txt")}
+            "merges": read_merges(out / "merges.txt"),
+            "vocab": json.loads((out / "vocab.json").read_text(encoding="utf-8")),
+            "tokenizer_json": (out / "tokenizer.json").read_text(encoding="utf-8")}
+
+
+def stage2_entry(t: int, pair: list[dict], s1: dict, heldout: str, stock_python: str) -> dict:
+    """The golden of one transition point: the fork's merges, vocabulary and held-out encoding, or why not."""
+    run = pair[0]
+    entry = {"inherited_merges": t - 1, "fork_ran": run["fork"],
+             "deterministic_two_runs": all(pair[0][k] == pair[1][k] for k in ("merges", "vocab", "tokenizer_json"))}
+    if not run["fork"]:
+        return dict(entry, merges=None, blocked=(
+            "the fork's tokenizers could not be built here; stock tokenizers has no do_train_extend and trained "
+            f"plain BPE from scratch (its merges equal stage 1's: {run['merges'] == s1['merges']})"))
+    given = s1["merges"][:t - 1]
+    kept = [m for m in given if m in run["merges"][:t - 1]]
+    log_lines = [line for line in run["log"].splitlines() if "not found in queue" in line or "Skipping merge" in line]
+    return dict(entry, inherited_kept=len(kept), inherited_dropped=[m for m in given if m not in kept],
+                merges=run["merges"], vocab=run["vocab"], fork_log=log_lines,
+                encode_heldout={"reference": encode_with(sys.executable, run["tokenizer_json"], heldout),
+                                "stock": encode_with(stock_python, run["tokenizer_json"], heldout)})
 
 
 def encode_with(python: str, tokenizer_json: str, text: str) -> dict:
@@ -163,6 +216,8 @@ def main() -> None:
     parser.add_argument("--vocab", type=int, default=2000)
     parser.add_argument("--transitions", type=int, nargs="+", default=[1000, 1500])
     parser.add_argument("--stock-python", default=sys.executable)
+    parser.add_argument("--fork-bin", type=Path, default=None,
+                        help="the fork's training built as a binary (tests/data/README.md); runs stage 2")
     parser.add_argument("--authors", nargs="*", default=["olmo2_p99_truncate_10G_20K_extend_200K_mw4_colon",
                                                           "olmo2_p99_truncate_10G_100K_extend_200K_mw4_colon"])
     args = parser.parse_args()
@@ -180,7 +235,11 @@ def main() -> None:
         runs = [stage1(args.ref, work, corpus, args.vocab, f"stage1_run{i}") for i in (1, 2)]
         deterministic = all(runs[0][k] == runs[1][k] for k in ("merges", "vocab", "tokenizer_json"))
         s1 = runs[0]
-        ext = {t: [stage2(args.ref, work, s1["dir"], t, args.vocab, run) for run in (1, 2)]
+        fork_s1 = None
+        if args.fork_bin is not None:  # the build is trusted only if its stage 1 is the authors' run
+            fork_s1 = stage1(args.ref, work, corpus, args.vocab, "stage1_fork", args.fork_bin)
+            assert all(fork_s1[k] == s1[k] for k in ("merges", "vocab")), "the fork binary's stage 1 differs"
+        ext = {t: [stage2(args.ref, work, s1["dir"], t, args.vocab, run, args.fork_bin) for run in (1, 2)]
                for t in args.transitions}
         tj = s1["tokenizer_json"]
         common = {
@@ -203,15 +262,12 @@ def main() -> None:
         lines = heldout.splitlines(keepends=True)
         pretok_doc = dict(common, lines=lines, stage1=pretokens(STAGE1_REGEX, lines),
                           stage2=pretokens(STAGE2_REGEX, lines))
-        stage2_doc = dict(common, transitions={
-            str(t): {"inherited_merges": t - 1, "fork_ran": pair[0]["fork"],
-                     "deterministic_two_runs": pair[0]["merges"] == pair[1]["merges"],
-                     "merges": pair[0]["merges"] if pair[0]["fork"] else None,
-                     "blocked": None if pair[0]["fork"] else
-                     "the fork's tokenizers could not be built here; stock tokenizers has no "
-                     "do_train_extend and trained plain BPE from scratch (its merges equal stage 1's: "
-                     f"{pair[0]['merges'] == s1['merges']})"}
-            for t, pair in ext.items()})
+        stage2_doc = dict(common, setting={"vocab_size": args.vocab}, heldout_text=heldout,
+                          fork_build=None if args.fork_bin is None else {
+                              "how": "the fork's tokenizers crate built offline (tests/data/README.md)",
+                              "stage1_equals_reference_stage1": fork_s1 is not None},
+                          transitions={str(t): stage2_entry(t, pair, s1, heldout, args.stock_python)
+                                       for t, pair in ext.items()})
     authors = {n: authors_subset(args.ref, n, heldout, args.stock_python) for n in args.authors}
     authors_doc = dict(common, heldout_text=heldout, tokenizers=authors)
     OUT.mkdir(parents=True, exist_ok=True)
