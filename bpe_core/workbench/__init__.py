@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Dict
 from bpe_core.base.faces import lazy_names
 
 if TYPE_CHECKING:
-    from bpe_core.workbench.continuations import (CONTINUATIONS, continuation_timeline, continue_run, start_model,
-                                                  superbpe_config)
+    from bpe_core.workbench.continuations import (CONTINUATIONS, continuation_timeline, continue_run, left_out,
+                                                  start_model, superbpe_config)
     from bpe_core.workbench.records import (DECODE_ERRORS, AnalysisClosed, AnalysisOpened, ComparisonClosed,
                                             ComparisonOpened, EncodeTextChanged, Event, OpenAnalysis, OpenComparison,
                                             OpenVocabulary, RunClosed, RunCorpus, RunOpened, Selection,
@@ -39,8 +39,8 @@ _HOMES: Dict[str, str] = {
     "TrainingRun": "runs", "count_corpus": "runs",
     "parity_factory": "rule_runs", "stage_one": "rule_runs",
     "check_languages": "rule_runs", "text_rule": "rule_runs",
-    **dict.fromkeys(("CONTINUATIONS", "continuation_timeline", "continue_run", "start_model", "superbpe_config"),
-                    "continuations"),
+    **dict.fromkeys(("CONTINUATIONS", "continuation_timeline", "continue_run", "left_out", "start_model",
+                     "superbpe_config"), "continuations"),
     "SavedBench": "saved", "SavedRun": "saved", "SavedVocabulary": "saved", "read_bench": "saved",
     "RunState": "workbench", "Workbench": "workbench", "WorkbenchState": "workbench",
 }

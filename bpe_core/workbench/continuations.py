@@ -86,6 +86,17 @@ def start_model(parent: TrainingRun, k: int) -> BPEModel:
         tl.seek(here)
 
 
+def left_out(run: TrainingRun) -> int:
+    """How many of its parent's first ``transition`` merges a continuation does not hold (0 for a run that
+    continues none). SuperBPE's stage 2 leaves out, as the authors' trainer does, an inherited merge whose
+    pair never forms in its units (digits stand alone there, so `` 1`` never forms). The branch's merge
+    index counts the parent's ``transition`` merges and then its own, so it runs this many past the merges
+    its vocabulary holds: a branch stopping at the run's vocabulary size stops this many merges later."""
+    if run.parent is None:
+        return 0
+    return max(0, (run.transition or 0) - len(run.timeline.base_model.merges))
+
+
 def continuation_timeline(corpus: RunCorpus, config: TrainerConfig, start: BPEModel, *,
                           progress: ProgressFn = None, cancel: CancelFn = None) -> Timeline:
     """Count ``corpus`` for ``config``'s variant and continue ``start`` on it (slow: a worker's job)."""

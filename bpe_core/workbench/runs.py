@@ -72,6 +72,17 @@ class TrainingRun:
     def config(self) -> TrainerConfig:
         return self.timeline.config
 
+    @property
+    def vocab_target(self) -> Optional[int]:
+        """The vocabulary the run stops at: its settings' size, or its vocabulary at merge 0 plus its number
+        of merges when that comes first; None when neither is set, or for PickyBPE's number of merges
+        (its removals make the vocabulary unknown ahead)."""
+        cfg, tl = self.config, self.timeline
+        ends = [] if cfg.vocab_size is None else [cfg.vocab_size]
+        if cfg.num_merges is not None and cfg.variant != "picky":
+            ends.append(tl.initial_vocab + cfg.num_merges)
+        return min(ends, default=None)
+
     def hash_corpus(self, *, cancel: CancelFn = None) -> Tuple[CorpusRef, ...]:
         """The corpus files' sizes and sha256 (read in blocks: a worker's job for a big corpus), kept."""
         self.refs = tuple(corpus_ref(p, cancel=cancel) for p in self.corpus.paths)

@@ -91,7 +91,7 @@ def test_a_branch_is_saved_in_the_workspace_and_comes_back(user_window, qtbot, t
     qtbot.waitUntil(lambda: tree2.topLevelItemCount() == 1 and tree2.topLevelItem(0).childCount() == 1,
                     timeout=60000)
     branch = tree2.topLevelItem(0).child(0)
-    assert branch.text(0) == "r2: SuperBPE from merge 80 · at merge 100"
+    assert branch.text(0) == "r2: SuperBPE from merge 80 · at merge 100\nvocabulary 357 of 30,000"
     tree2.setCurrentItem(branch)
     merges2 = tab2.findChild(QListWidget, "variant_merges")
     assert [merges2.item(i).text() for i in range(merges2.count())] == before
@@ -142,7 +142,7 @@ def test_a_branch_runs_to_its_end_on_a_worker(user_window, qtbot):
     progress = tab.findChild(QProgressBar, "variant_progress")
     qtbot.waitUntil(lambda: not progress.isVisible() and run_button.isEnabled(), timeout=120000)
     branch = tree.topLevelItem(0).child(0)
-    reached = int(re.search(r"at merge ([\d,]+)$", branch.text(0)).group(1).replace(",", ""))
+    reached = int(re.search(r"at merge ([\d,]+)$", branch.text(0), re.M).group(1).replace(",", ""))
     child = window.variants_feature.runs()[1]
     assert reached == 100 + child.timeline.merge_count and child.timeline.stop_reason is not None
     assert reached > 100 and session.merge_count == 100  # the run itself did not move

@@ -61,7 +61,8 @@ def test_branches_past_the_undone_run_are_drawn_exactly_and_reopen(user_window, 
     qtbot.waitUntil(lambda: tree2.topLevelItemCount() == 1 and tree2.topLevelItem(0).childCount() == 2
                     and not again.variants_feature.busy, timeout=60000)
     labels = [tree2.topLevelItem(0).child(i).text(0) for i in range(2)]
-    assert labels == ["r2: SuperBPE from merge 60 · at merge 60", "r3: SuperBPE from merge 90 · at merge 90"]
+    assert labels == ["r2: SuperBPE from merge 60 · at merge 60\nvocabulary 317 of 30,000",
+                      "r3: SuperBPE from merge 90 · at merge 90\nvocabulary 347 of 30,000"]
     assert again.session.merge_count == 30
     assert "at merge 30" in tree2.topLevelItem(0).text(0)
     assert not [t for t in said2 if "not reopened" in t], said2

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QP
                                QTableWidget, QTableWidgetItem, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from bpe_core.analysis import tokens_per_word_note
+from bpe_core.workbench import left_out
 
 from ...widgets.theme import ACCENT, CURVES, follow_palette
 
@@ -36,6 +37,17 @@ def run_rule(cfg) -> str:
     """A run's training rule as the tab names it ("PickyBPE τ=0.6")."""
     rule = {"bpe": "plain BPE", "picky": f"PickyBPE τ={cfg.ios_threshold}", "parity": "parity-aware BPE"}
     return rule.get(cfg.variant, cfg.variant)
+
+
+def left_out_note(run) -> str:
+    """Why a branch's merge index runs past its vocabulary (empty when it does not)."""
+    n = left_out(run)
+    if not n:
+        return ""
+    t = run.transition or 0
+    return (f"{run.id} holds {t - n:,} of the run's first {t:,} merges: SuperBPE's stage 2 leaves out a merge whose "
+            f"pair never forms in its units, so its merge index (the run's {t:,}, then its own) runs {n:,} past its "
+            "vocabulary; like SuperBPE's own trainer it stops at the vocabulary size.")
 
 
 def token_text(timeline, token_id: int) -> str:
@@ -124,6 +136,7 @@ class VariantsTab(QWidget):
         items = {}
         for run in self.runs:
             item = QTreeWidgetItem([self._label(run)])
+            item.setToolTip(0, left_out_note(run))
             item.setData(0, Qt.UserRole, run.id)
             parent = items.get(run.parent)
             (parent.addChild(item) if parent is not None else self.tree.addTopLevelItem(item))
@@ -136,8 +149,13 @@ class VariantsTab(QWidget):
         self.refresh()
 
     def _label(self, run) -> str:
-        k = run.timeline.merge_count + (run.transition or 0)
-        return f"{run_name(run)} · at merge {k:,}"
+        """The run and its merge index, and on a second line its vocabulary against the size it stops at (a
+        branch's merge index may run past the run's: :func:`left_out_note`)."""
+        tl = run.timeline
+        k = tl.merge_count + (run.transition or 0)
+        target = run.vocab_target
+        return f"{run_name(run)} · at merge {k:,}\nvocabulary {tl.vocab_size:,}" + \
+            ("" if target is None else f" of {target:,}")
 
     def selected_id(self) -> Optional[str]:
         item = self.tree.currentItem()
@@ -169,9 +187,10 @@ class VariantsTab(QWidget):
             xs, ys = [p[0] for p in f.curve], [p[1] for p in f.curve]
             pen = pg.mkPen(COLORS[i % len(COLORS)], width=2)
             plot.plot(xs, ys, pen=pen, name=f.name)
-        self.note.setText(f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch shares its parent's "
-                          "merges up to where it starts (its curve follows the parent's until there). "
-                          + tokens_per_word_note(figures))
+        compared = (f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch "
+                    "shares its parent's merges up to where it starts (its curve follows the parent's until there).")
+        self.note.setText(" ".join(filter(None, [compared, *map(left_out_note, self.runs),
+                                                 tokens_per_word_note(figures)])))
 
     def _style_legend(self) -> None:
         """The legend's box in the chart's palette: its base nearly opaque, its text the palette's text."""
