@@ -31,8 +31,9 @@ if TYPE_CHECKING:
                                             vocabulary_use)
     from bpe_core.analysis.removals import ios_inputs, removal_caption, removal_label, removals_in_word
     from bpe_core.analysis.scripts import words_scripts
-    from bpe_core.analysis.variant_compare import (VariantFigures, file_costs, language_files,
-                                                  run_language_costs, tokens_per_word_note, variant_figures)
+    from bpe_core.analysis.variant_compare import (VariantFigures, WordGroups, corpus_words, file_costs,
+                                                  language_files, run_language_costs, run_word_groups,
+                                                  tokens_per_word_note, variant_figures, word_groups)
 
 #: public name -> the module of this folder that is its home (``module:name there`` when it is renamed here)
 _HOMES: Dict[str, str] = {
@@ -53,8 +54,9 @@ _HOMES: Dict[str, str] = {
                     "measures"),
     **dict.fromkeys(("ios_inputs", "removal_caption", "removal_label", "removals_in_word"), "removals"),
     "words_scripts": "scripts",
-    **dict.fromkeys(("VariantFigures", "file_costs", "language_files", "run_language_costs",
-                     "tokens_per_word_note", "variant_figures"), "variant_compare"),
+    **dict.fromkeys(("VariantFigures", "WordGroups", "corpus_words", "file_costs", "language_files",
+                     "run_language_costs", "run_word_groups", "tokens_per_word_note", "variant_figures",
+                     "word_groups"), "variant_compare"),
 }
 
 __all__ = list(_HOMES)

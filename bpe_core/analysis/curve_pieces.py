@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from bpe_core.analysis.curve_rows import ALL, EvalText, GroupState
 from bpe_core.analysis.measures import RenyiTally, TextSize
-from bpe_core.analysis.scripts import main_scripts, word_script
+from bpe_core.analysis.scripts import piece_main_scripts, text_words, word_script
 from bpe_core.types import Cancelled, Progress
 
 Seg = List[int]
@@ -102,10 +102,7 @@ class Pieces:
                 self.freq[i][f] = self.freq[i].get(f, 0) + n
         self.total = [sum(fr.values()) for fr in self.freq]
         scripts = [word_script(s) for s in self.text]
-        weights: Counter = Counter()
-        for s, n, text in zip(scripts, self.total, self.text):
-            weights[s] += n * len(text)  # characters: a Chinese sentence is few pieces but many characters
-        self.scripts = main_scripts(list(weights), list(weights.values()))
+        self.scripts = piece_main_scripts(self.text, self.total, scripts)  # weighed by characters
         place = {s: k for k, s in enumerate(self.scripts)}
         self.group = [place.get(s, -1) for s in scripts]
         sizes = [[0, 0, 0] for _ in self.scripts]
@@ -113,11 +110,9 @@ class Pieces:
             if g >= 0:
                 sizes[g][0] += self.total[i] * len(self.text[i].encode("utf-8", "surrogatepass"))
                 sizes[g][1] += self.total[i] * len(self.text[i])
-        for t in texts:
-            for w, n in Counter(t.text.split()).items():
-                g = place.get(word_script(w), -1)
-                if g >= 0:
-                    sizes[g][2] += n
+        words = text_words(t.text for t in texts)  # one home: the Variants tab's figures count these too
+        for s, g in place.items():
+            sizes[g][2] = words[s]
         self.script_size = [TextSize(*s) for s in sizes]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 import unicodedata
 from functools import lru_cache
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Sequence
 
 import regex
 
@@ -74,3 +74,37 @@ def main_scripts(scripts: Iterable[str], weights: Iterable[int], *, share: float
         totals[s] += w
     whole = sum(totals.values()) or 1
     return [s for s, n in totals.most_common() if s != COMMON and n / whole >= share]
+
+
+def piece_main_scripts(pieces: Sequence[object], counts: Sequence[int],
+                       scripts: Optional[Sequence[str]] = None) -> List[str]:
+    """The script groups of a text cut into ``pieces`` (each occurring ``counts`` times; ``scripts``: their
+    scripts when found already): :func:`main_scripts` weighed by characters, as a Chinese sentence is few
+    pieces but many characters. The groups of the Measures curves and of the Variants tab's figures.
+
+    >>> piece_main_scripts([" the", "三国演义", "!"], [3, 1, 2])
+    ['Latin', 'Han']
+    """
+    if scripts is None:
+        scripts = [word_script(p) if isinstance(p, str) else COMMON for p in pieces]
+    weights: Counter = Counter()
+    for s, n, piece in zip(scripts, counts, pieces):
+        weights[s] += n * len(piece)  # type: ignore[arg-type]
+    return main_scripts(list(weights), list(weights.values()))
+
+
+def text_words(texts: Iterable[str]) -> Counter:
+    """The whitespace-separated words (``str.split()``) of ``texts`` by script: what tokens per word divides
+    by, for each script group (the Measures curves and the Variants tab's figures). ``texts`` may be a file's
+    lines: a line break separates words as any whitespace does.
+
+    >>> sorted(text_words(["the cat, ", "Москва 42\\n"]).items())
+    [('Common', 1), ('Cyrillic', 1), ('Latin', 2)]
+    """
+    words: Counter = Counter()
+    for text in texts:
+        words.update(text.split())
+    out: Counter = Counter()
+    for word, n in words.items():
+        out[word_script(word)] += n
+    return out

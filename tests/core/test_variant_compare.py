@@ -12,7 +12,8 @@ import regex
 
 from bpe_core import Encoder, make_config, write_vocabulary
 from bpe_core.analysis.scripts import main_scripts, word_script
-from bpe_core.analysis.variant_compare import file_costs, language_files, variant_figures
+from bpe_core.analysis.variant_compare import (file_costs, language_files, run_word_groups, variant_figures,
+                                              word_groups)
 from bpe_core.training.timeline import Timeline
 from bpe_core.training.trainer import Trainer
 from bpe_core.corpus.files import count_words_in_files
@@ -38,7 +39,7 @@ def trained(tmp_path_factory):
 def test_figures_equal_a_recount_by_tokenizers(trained):
     files, tl, tok = trained
     costs = file_costs(Encoder(tl.model()).encode_ids, language_files(files))
-    f = variant_figures("plain", tl, language_costs=costs)
+    f = variant_figures("plain", tl, language_costs=costs, groups=run_word_groups(tl, files))
     texts = {Path(p).stem: Path(p).read_bytes().decode("utf-8") for p in files}  # CRLF kept
     # the corpus as the run counted it (and tokenizers' trainer reads it): line by line, each keeping its \n
     lines = {lang: [ln + "\n" for ln in t.split("\n")[:-1]] + [t.split("\n")[-1]] * bool(t.split("\n")[-1])
@@ -51,20 +52,24 @@ def test_figures_equal_a_recount_by_tokenizers(trained):
     assert f.merge == 300 and f.vocab_size == tok.get_vocab_size()
     used = set().union(*map(set, ids.values()))
     assert (f.used, f.dead) == (len(used), tok.get_vocab_size() - len(used))
-    # tokens per word by script: words cut by the regex, each encoded alone by tokenizers
-    tokens, words = defaultdict(int), Counter()
+    # tokens per word by script (the Measures chart's definition, issue 26): the tokens of each script's pieces
+    # (cut by the regex, each encoded alone by tokenizers) over the text's whitespace-separated words in that
+    # script, the scripts weighed by characters
+    pieces = Counter()
     for text in texts.values():
         for line in text.split("\n"):
             for w in GPT2.findall(line):
-                words[w] += 1
-    cache = {w: len(tok.encode(w).ids) for w in words}
-    per_script, occurrences = defaultdict(int), Counter()
-    for w, n in words.items():
+                pieces[w] += 1
+    cache = {w: len(tok.encode(w).ids) for w in pieces}
+    per_script, chars = defaultdict(int), Counter()
+    for w, n in pieces.items():
         per_script[word_script(w)] += n * cache[w]
-        occurrences[word_script(w)] += n
-    main = main_scripts(list(occurrences), list(occurrences.values()))
+        chars[word_script(w)] += n * len(w)
+    words = Counter(word_script(w) for text in texts.values() for w in text.split())
+    main = main_scripts(list(chars), list(chars.values()))
     assert list(f.tokens_per_word) == main
-    assert f.tokens_per_word == {s: round(per_script[s] / occurrences[s], 3) for s in main}
+    assert f.tokens_per_word == pytest.approx({s: per_script[s] / words[s] for s in main}, rel=1e-12)
+    assert f.words == {s: words[s] for s in main}
     assert len(main) == 5  # Latin, Cyrillic, Greek, Devanagari, Hangul
 
 
@@ -112,7 +117,7 @@ def test_removals_are_counted():
     assert f.removed == 1 and (f.used, f.dead) == (1, 2)
 
 
-def test_a_superword_unit_counts_as_its_words_and_the_gini_of_costs():
+def test_a_superword_unit_divides_by_the_texts_words_and_the_gini_of_costs():
     st = TrainingStats(0, 3, 3, 3, 10)
 
     class Fake:
@@ -121,6 +126,30 @@ def test_a_superword_unit_counts_as_its_words_and_the_gini_of_costs():
         def segmentation(self, i):
             return ((1,), (2, 3), (4,))[i]
 
-    f = variant_figures("superbpe", Fake(), language_costs={"eng": 10, "deu": 30})
-    assert f.tokens_per_word == {"Latin": round(4 / 5, 3)}  # (2×1 + 2) tokens over (2×2 + 1) words
+    text = {"Latin": 5, "Common": 0}  # " of the of the town\n": five whitespace-separated words
+    f = variant_figures("superbpe", Fake(), language_costs={"eng": 10, "deu": 30}, groups=word_groups(Fake(), text))
+    assert f.tokens_per_word == {"Latin": 4 / 5}  # (2×1 + 2) tokens over the text's 5 words
     assert f.cost_gini == 0.25 and variant_figures("x", Fake()).cost_gini is None
+
+
+def test_without_its_text_a_run_gives_no_tokens_per_word_and_the_note_says_why(tmp_path):
+    from bpe_core.analysis.variant_compare import corpus_words, tokens_per_word_note
+
+    table = tmp_path / "counts.tsv"
+    table.write_text("low\t5\nlower\t2\n", encoding="utf-8")
+    assert corpus_words([str(table)]) is None
+    st = TrainingStats(0, 3, 3, 3, 10)
+
+    class Fake:
+        words, freqs, merge_count, vocab_size, initial_stats, history = ["low"], [5], 0, 9, st, []
+
+        def segmentation(self, i):
+            return (1, 2)
+
+    bare = variant_figures("r1: plain BPE (gpt2)", Fake(), groups=word_groups(Fake(), None))
+    texted = variant_figures("r2", Fake(), groups=word_groups(Fake(), {"Latin": 5}))
+    assert (bare.tokens_per_word, bare.words) == ({}, None) and texted.tokens_per_word == {"Latin": 2.0}
+    assert tokens_per_word_note([texted]) == ""
+    assert tokens_per_word_note([bare, texted]) == ("Tokens / word is not given for r1: plain BPE (gpt2): no text "
+                                                   "to count whitespace-separated words in (a word-count table, "
+                                                   "or files that can no longer be read).")

@@ -19,7 +19,7 @@ from typing import List, Optional, Sequence
 from PySide6.QtCore import QTimer
 
 from bpe_core import BPELensError, Encoder, TrainingRun
-from bpe_core.analysis import run_language_costs, variant_figures, words_scripts
+from bpe_core.analysis import corpus_words, run_language_costs, variant_figures, word_groups
 from bpe_core.workbench import continuation_timeline, read_bench, restore_run, start_model, superbpe_config
 
 from .pane import VariantsTab, run_name, run_rule
@@ -59,7 +59,8 @@ class VariantsFeature:
         self.tab: Optional[VariantsTab] = None
         self.runner: Optional[GeneratorWorker] = None  # a branch run to its end
         self._figures: dict = {}  # (run, timeline, merge, parent's last point) -> its figures
-        self._scripts: dict = {}  # run id -> (its timeline's words, their scripts)
+        self._groups: dict = {}  # run id -> (its timeline's words, what its tokens per word is counted over)
+        self._texts: dict = {}  # a corpus (its files, how read) -> its text's words by script, read once
         self._beside: dict = {}  # a run added with another rule -> the text of the window's run it was added beside
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
@@ -309,9 +310,10 @@ class VariantsFeature:
         return self.tab
 
     def figures(self, runs: Sequence[TrainingRun]) -> List:
-        """The core's figures of each run at its merge (a branch's curve continues its parent's). A run's
-        words' scripts are found once, and a run that has not moved is not asked again (stepping one branch
-        recounts that branch only)."""
+        """The core's figures of each run at its merge (a branch's curve continues its parent's). What a
+        run's tokens per word is counted over (its words' scripts, its text's words) is found once per run,
+        its text read once for all the runs on it; a run that has not moved is not asked again (stepping one
+        branch recounts that branch only)."""
         out, curves, kept = [], {}, {}
         for run in runs:
             tl = run.timeline
@@ -319,19 +321,31 @@ class VariantsFeature:
             key = (run.id, id(tl), tl.merge_count, run.parent and (len(shared), shared[-1:]))
             f = self._figures.get(key)
             if f is None:
-                known = self._scripts.get(run.id)
+                known = self._groups.get(run.id)
                 if known is None or known[0] is not tl.words:  # the words of another timeline
-                    known = self._scripts[run.id] = (tl.words, words_scripts(tl.words))
-                scripts = known[1]
+                    known = self._groups[run.id] = (tl.words, word_groups(tl, self._text_words(run.corpus)))
                 costs = run_language_costs(tl, run.corpus.paths, Encoder(tl.model()).encode_ids)
-                f = variant_figures(run_name(run), tl, offset=run.transition or 0, scripts=scripts,
+                f = variant_figures(run_name(run), tl, offset=run.transition or 0, groups=known[1],
                                     base_curve=curves.get(run.parent, ()), language_costs=costs)
             kept[key] = f
             curves[run.id] = f.known_curve
             out.append(f)
         self._figures = kept
-        self._scripts = {r.id: self._scripts[r.id] for r in runs if r.id in self._scripts}
+        self._groups = {r.id: self._groups[r.id] for r in runs if r.id in self._groups}
+        corpora = {(r.corpus.paths, r.corpus.decode_errors) for r in runs}
+        self._texts = {c: w for c, w in self._texts.items() if c in corpora}
         return out
+
+    def _text_words(self, corpus):
+        """The whitespace-separated words of ``corpus``'s text by script (None: no text to read, a word-count
+        table or files gone), read once while a run on it is open."""
+        key = (corpus.paths, corpus.decode_errors)
+        if key not in self._texts:
+            try:
+                self._texts[key] = corpus_words(corpus.paths, corpus.decode_errors)
+            except (BPELensError, OSError):
+                self._texts[key] = None  # the note under the table says tokens per word is not given
+        return self._texts[key]
 
     def _refresh(self) -> None:
         if self.tab is not None and not self.session.is_running and self.runner is None:
