@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
@@ -94,10 +95,33 @@ def export_chart(item, path: str, *, scale: float = CHART_SCALE, width: Optional
     else:
         exporter = ImageExporter(item)
         exporter.parameters()["width"] = int(width or max(MIN_CHART_WIDTH, round(scale * chart_width(item))))
-        if not exporter.export(toBytes=True).save(buffer.device, "PNG"):
+        with legends_scaled(item):
+            image = exporter.export(toBytes=True)
+        if not image.save(buffer.device, "PNG"):
             raise BPELensError(f"{path}: the chart could not be drawn as PNG")
     atomic_write_bytes(path, buffer.data())  # drawn in memory, then one atomic write: never half a picture
     return path
+
+
+@contextmanager
+def legends_scaled(item):
+    """While a picture of ``item`` (a plot item or a scene) is drawn, every legend in its scene follows the
+    picture's scale. pyqtgraph's legends ignore transformations, so a 2x PNG drew them at 1x; their parent,
+    the view box, is never scaled on screen, so following the transformations changes nothing there."""
+    from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+    from pyqtgraph import LegendItem
+
+    scene = item if isinstance(item, QGraphicsScene) else item.scene()
+    flag = QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
+    legends = [it for it in (scene.items() if scene is not None else ()) if isinstance(it, LegendItem)
+               and it.flags() & flag]
+    for legend in legends:
+        legend.setFlag(flag, False)
+    try:
+        yield
+    finally:
+        for legend in legends:
+            legend.setFlag(flag, True)
 
 
 class _Buffer:

@@ -98,10 +98,7 @@ class MeasuresPane(QWidget):
         plot.setMenuEnabled(False)
         for name in ("left", "bottom"):  # values as they are: a scale would read "Rényi efficiency (x0.001)"
             plot.getAxis(name).enableAutoSIPrefix(False)
-        self.legend = plot.addLegend(offset=(-10, -10))
-        # pyqtgraph's legend ignores transformations: a 2x PNG drew it at 1x. Its parent, the view box, is never
-        # scaled on screen, so following the transformations changes nothing there and scales it in an export.
-        self.legend.setFlag(self.legend.GraphicsItemFlag.ItemIgnoresTransformations, False)
+        self.legend = plot.addLegend(offset=(-10, -10))  # a 2x PNG scales it (exports/files.py legends_scaled)
         self.here = pg.InfiniteLine(angle=90, movable=False, label="merge {value:,.0f}",  # the window's merge
                                     labelOpts={"position": 0.95, "anchors": [(0, 0), (0, 0)]})
         self.marker = pg.ScatterPlotItem(size=9)
