@@ -37,8 +37,8 @@ def test_branches_past_the_undone_run_are_drawn_exactly_and_reopen(user_window, 
     at90 = _curves(tab)
     from PySide6.QtWidgets import QLabel
 
-    note = tab.findChild(QLabel, "variant_note").text()  # tokens per word of a branch and its run: why they differ
-    assert "Tokens / word differ by definition" in note and "compare bytes per token" in note
+    note = tab.findChild(QLabel, "variant_note").text()  # tokens per word of a branch and its run: what differs
+    assert "same words for every run" in note and "bytes per token compares them" in note
     parent90 = next(v for name, v in at90.items() if "plain BPE" in name)
     session.seek(30)
     qtbot.waitUntil(lambda: session.merge_count == 30 and not session.is_running, timeout=60000)

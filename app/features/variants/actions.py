@@ -26,6 +26,19 @@ from .pane import VariantsTab, run_name, run_rule
 from ...runtime.worker import GeneratorWorker, LatestWorker, keep_alive
 
 
+#: a text being read: no words yet (the tab shows no tokens per word until it is read)
+READING: dict = {}
+
+
+def read_text_words(corpus, cancel=None):
+    """``corpus``'s text's words by script (the core's :func:`corpus_words`), None when it has no text to read
+    (a word-count table, files gone or unreadable: the note under the table says so)."""
+    try:
+        return corpus_words(corpus.paths, corpus.decode_errors, cancel=cancel)
+    except (BPELensError, OSError):
+        return None
+
+
 def install(window) -> None:
     window.variants_feature = VariantsFeature(window)
 
@@ -59,8 +72,12 @@ class VariantsFeature:
         self.tab: Optional[VariantsTab] = None
         self.runner: Optional[GeneratorWorker] = None  # a branch run to its end
         self._figures: dict = {}  # (run, timeline, merge, parent's last point) -> its figures
-        self._groups: dict = {}  # run id -> (its timeline's words, what its tokens per word is counted over)
+        self._groups: dict = {}  # run id -> (its timeline's words, its text's words, what tokens per word counts)
         self._texts: dict = {}  # a corpus (its files, how read) -> its text's words by script, read once
+        self._reading = None  # the corpus whose text is being read (one at a time), on ``reader``
+        self.reader = LatestWorker(keep_alive)
+        self.reader.errored.connect(lambda exc: self._on_text_read(self._reading, None))
+        self.reader.aborted.connect(lambda: setattr(self, "_reading", None))
         self._beside: dict = {}  # a run added with another rule -> the text of the window's run it was added beside
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
@@ -312,20 +329,21 @@ class VariantsFeature:
     def figures(self, runs: Sequence[TrainingRun]) -> List:
         """The core's figures of each run at its merge (a branch's curve continues its parent's). What a
         run's tokens per word is counted over (its words' scripts, its text's words) is found once per run,
-        its text read once for all the runs on it; a run that has not moved is not asked again (stepping one
-        branch recounts that branch only)."""
+        its text read once for all the runs on it, on a worker (until then the tab shows no tokens per word);
+        a run that has not moved is not asked again (stepping one branch recounts that branch only)."""
         out, curves, kept = [], {}, {}
         for run in runs:
             tl = run.timeline
             shared = curves.get(run.parent, ())  # the parent's known records: the stretch a branch shares
-            key = (run.id, id(tl), tl.merge_count, run.parent and (len(shared), shared[-1:]))
+            text = self._text_words(run.corpus)
+            key = (run.id, id(tl), tl.merge_count, run.parent and (len(shared), shared[-1:]), id(text))
             f = self._figures.get(key)
             if f is None:
                 known = self._groups.get(run.id)
-                if known is None or known[0] is not tl.words:  # the words of another timeline
-                    known = self._groups[run.id] = (tl.words, word_groups(tl, self._text_words(run.corpus)))
+                if known is None or known[0] is not tl.words or known[1] is not text:  # another timeline or text
+                    known = self._groups[run.id] = (tl.words, text, word_groups(tl, text))
                 costs = run_language_costs(tl, run.corpus.paths, Encoder(tl.model()).encode_ids)
-                f = variant_figures(run_name(run), tl, offset=run.transition or 0, groups=known[1],
+                f = variant_figures(run_name(run), tl, offset=run.transition or 0, groups=known[2],
                                     base_curve=curves.get(run.parent, ()), language_costs=costs)
             kept[key] = f
             curves[run.id] = f.known_curve
@@ -338,14 +356,22 @@ class VariantsFeature:
 
     def _text_words(self, corpus):
         """The whitespace-separated words of ``corpus``'s text by script (None: no text to read, a word-count
-        table or files gone), read once while a run on it is open."""
+        table or files gone), read once while a run on it is open: on the worker (a big corpus takes seconds),
+        :data:`READING` (no words yet) until it has been read."""
         key = (corpus.paths, corpus.decode_errors)
-        if key not in self._texts:
-            try:
-                self._texts[key] = corpus_words(corpus.paths, corpus.decode_errors)
-            except (BPELensError, OSError):
-                self._texts[key] = None  # the note under the table says tokens per word is not given
-        return self._texts[key]
+        if key in self._texts:
+            return self._texts[key]
+        if self._reading is None:
+            self._reading = key
+            self.reader.start(lambda *, progress, cancel: read_text_words(corpus, cancel),
+                              lambda words: self._on_text_read(key, words))
+        return READING
+
+    def _on_text_read(self, key, words) -> None:
+        self._reading = None
+        if key is not None:
+            self._texts[key] = words
+        self._refresh()
 
     def _refresh(self) -> None:
         if self.tab is not None and not self.session.is_running and self.runner is None:
