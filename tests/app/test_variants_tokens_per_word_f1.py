@@ -67,3 +67,15 @@ def test_the_variants_tab_shows_the_measures_tokens_per_word_for_tamil(user_wind
     assert table.item(1, 1).text() == "150"
     assert _shown(table, 1)["Tamil"] > 4  # the PickyBPE run's Tamil: by the same words
     assert len(reads) == 1  # the same text: read once for both runs, not per step
+
+
+def test_the_column_says_what_it_counts(user_window, qtbot):
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QTableWidget
+
+    window = user_window()
+    window.findChild(QAction, "action_compare_variants").trigger()
+    table = window.variants_feature.tab.findChild(QTableWidget, "variant_table")
+    header = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    tip = table.horizontalHeaderItem(header.index("Tokens / word by script")).toolTip()
+    assert "whitespace-separated words" in tip and "Measures" in tip

@@ -20,6 +20,9 @@ from ...widgets.theme import ACCENT, CURVES, follow_palette
 
 COLORS = (*CURVES, ACCENT, "#868e96", "#0b7285")
 COLUMNS = ("Run", "Merge", "Bytes / token", "Tokens / word by script", "Vocab used", "Dead", "Removed")
+#: what the tokens per word column counts: the Measures chart's definition (the core's variant_compare)
+TOKENS_PER_WORD_TIP = ("Each script's tokens over the whitespace-separated words of the run's text in that script, "
+                       "as View → Measures… counts them (its script curves, with the run's corpus as the text)")
 #: merges of the selected branch listed (its newest)
 MERGES_SHOWN = 200
 
@@ -81,6 +84,7 @@ class VariantsTab(QWidget):
         self.cancel_button = QPushButton("Cancel", objectName="variant_cancel", visible=False, clicked=on_cancel)
         self.table = QTableWidget(0, len(COLUMNS), objectName="variant_table")
         self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.horizontalHeaderItem(COLUMNS.index("Tokens / word by script")).setToolTip(TOKENS_PER_WORD_TIP)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.verticalHeader().hide()
