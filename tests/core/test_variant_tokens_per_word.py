@@ -94,3 +94,23 @@ def test_a_runs_words_are_read_as_the_corpus_readers_read_its_text(tmp_path):
     packed = tmp_path / "c.txt.gz"
     packed.write_bytes(gzip.compress("\ufeffa b\r\nc\xa0d".encode("utf-8")))
     assert corpus_words([str(packed), str(langs / "eng.txt")]) == {"Latin": 7}  # a no-break space separates too
+
+
+def test_a_step_finds_no_script_and_reads_no_text_again(monkeypatch):
+    """The words' scripts, the groups and the text's words are found once per run (run_word_groups); each
+    figures call after a step reads the segmentations only."""
+    import bpe_core.analysis.scripts as scripts
+    import bpe_core.analysis.variant_compare as vc
+
+    config = make_config("gpt2", vocab_size=400)
+    tl = Timeline(Trainer(count_words_in_files(FILES[:2], config), config))
+    groups = run_word_groups(tl, PATHS[:2])
+    asked = []
+    monkeypatch.setattr(scripts, "word_script", lambda w: asked.append(w) or "Latin")
+    monkeypatch.setattr(vc, "word_script", lambda w: asked.append(w) or "Latin")
+    monkeypatch.setattr(vc, "corpus_words", lambda *a, **kw: asked.append(a))
+    seen = []
+    for _ in range(3):
+        tl.step(20)
+        seen.append(variant_figures("plain", tl, groups=groups).tokens_per_word)
+    assert asked == [] and seen[0] != seen[-1] and set(seen[0]) == set(seen[-1])
