@@ -17,12 +17,12 @@ one number under one label: the tokens of the pieces of a script over the whites
 run's text in that script (``str.split()``, :func:`~bpe_core.analysis.scripts.text_words`), the groups being
 the main scripts of the pieces weighed by characters (:func:`~bpe_core.analysis.scripts.piece_main_scripts`).
 For a run at merge m it equals the Measures curve's "tokens per word" of that script at m, the run's corpus
-as the evaluation text, for plain BPE, PickyBPE and SuperBPE runs alike (tests/core/test_variant_tokens_per_word.py),
-so a SuperBPE branch and a plain run divide by the same words (what still differs: a SuperBPE unit's
-punctuation and digits count with its script, where a plain run's are in no script's row, in the Measures
-chart too; :func:`tokens_per_word_note` says it). A piece is not a word: GPT-2's pre-tokenizer cuts "don't"
-in two and a Tamil word at each combining mark (counting pieces as words read Tamil at 1.2 tokens per word,
-the Measures chart about 8).
+as the evaluation text, for plain BPE, PickyBPE, parity-aware and SuperBPE runs alike
+(tests/core/test_variant_tokens_per_word.py), so a SuperBPE branch and a plain run divide by the same words
+(what still differs: a SuperBPE unit's punctuation and digits count with its script, where a plain run's are
+in no script's row, in the Measures chart too; :func:`tokens_per_word_note` says it). A piece is not a word:
+GPT-2's pre-tokenizer cuts "don't" in two and a Tamil word at each combining mark (counting pieces as words
+read Tamil at 1.34 tokens per word at merge 150 of the parallel example, the Measures chart 9.29).
 
 Why the text is read. A run keeps its distinct pieces with their counts, not their order, so its pieces
 cannot tell where a whitespace word starts (a piece without a leading space may start a line or follow

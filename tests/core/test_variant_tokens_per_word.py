@@ -2,8 +2,8 @@
 Measures chart's (bpe_core/analysis/curves.py, issue 26 "compared side by side"): the tokens of each script's
 pieces over the whitespace-separated words of the run's text in that script, the script groups weighed by
 characters. Checked on the eight-language parallel text with gpt2, at three merges, for a plain run, a
-PickyBPE run (with removals) and a SuperBPE continuation: each value equals the Measures curve's at the same
-merge, the run's corpus as the evaluation text.
+PickyBPE run (with removals), a parity-aware run and a SuperBPE continuation: each value equals the Measures
+curve's at the same merge, the run's corpus as the evaluation text.
 
 Before, the figures counted each pre-tokenizer piece as a word: GPT-2's ``\\p{L}+`` stops at combining marks,
 so a Tamil word is several pieces and Tamil read 1.2 tokens per "word" where the Measures chart reads about 8."""
@@ -19,7 +19,7 @@ from bpe_core.analysis.variant_compare import run_word_groups, variant_figures
 from bpe_core.corpus.files import count_words_in_files
 from bpe_core.training.timeline import Timeline
 from bpe_core.training.trainer import Trainer
-from bpe_core.workbench import RunCorpus, continuation_timeline, superbpe_config
+from bpe_core.workbench import RunCorpus, continuation_timeline, parity_factory, superbpe_config
 
 from tests.core.paths import EXAMPLES
 
@@ -35,18 +35,22 @@ def _measures(curves, merge):
 
 def _run(variant: str) -> Timeline:
     config = make_config("gpt2", vocab_size=656, variant=variant)
-    tl = Timeline(Trainer(count_words_in_files(FILES, config), config))
+    if variant == "parity":  # on the folder: one file per language
+        tl = Timeline(parity_factory(str(EXAMPLES / "parallel"))(None, config))
+    else:
+        tl = Timeline(Trainer(count_words_in_files(FILES, config), config))
     tl.step(400)
     return tl
 
 
-@pytest.mark.parametrize("variant", ["bpe", "picky"])
+@pytest.mark.parametrize("variant", ["bpe", "picky", "parity"])
 def test_a_run_counts_tokens_per_word_as_the_measures_chart_does(variant):
     tl = _run(variant)
     if variant == "picky":
         assert sum(len(s.removals) for s in tl.history) > 0  # removals happened before the merges checked
     curves = run_curves(tl, read_eval_files(FILES), 50)
-    groups = run_word_groups(tl, PATHS)  # once per run: its words and text never change
+    # once per run: its words and text never change (a parity-aware run's corpus is its languages folder)
+    groups = run_word_groups(tl, (str(EXAMPLES / "parallel"),) if variant == "parity" else PATHS)
     for merge in (100, 250, 400):
         tl.seek(merge)
         f = variant_figures(variant, tl, groups=groups)
