@@ -16,7 +16,10 @@ Each token gets one status, the first that holds:
 * ``used`` - usage > 0.
 
 The corpus is read line by line (files one after the other, as their concatenation), so memory
-holds the distinct words only. Several files also give fertility per file; else per script.
+holds the distinct words only. Several files also give fertility per file; else per script. Fertility's
+tokens per word is the Measures chart's: a group's tokens over the whitespace-separated words of the text in
+it, counted on the same reading (:mod:`bpe_core.analysis.fertility`); pieces given without their text divide
+by the pieces (``HealthReport.per_word`` False: tokens per piece).
 
 >>> from bpe_core.model import BPEModel
 >>> m = BPEModel(unit="chars", tokens=["a", "b", "c", "ab", "abc", "bc"], merges=[(0, 1), (3, 2), (1, 2)])
@@ -28,13 +31,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from bpe_core.analysis.fertility import Fertility, Pieces, fertility_by_file, fertility_by_script
 from bpe_core.analysis.replay import ReplayResult, Segmenter, count_words, replay_pieces
+from bpe_core.analysis.scripts import words_by_script
 from bpe_core.model import BPEModel
 from bpe_core.types import BPELensError, Progress
 
@@ -66,6 +70,8 @@ class HealthReport:
     by: str
     #: token occurrences when the corpus is encoded (the sum of the usages)
     tokens: int
+    #: whether fertility divides by the text's whitespace-separated words (else by pieces: no text was given)
+    per_word: bool = True
 
     def status_counts(self) -> Dict[str, int]:
         out = dict.fromkeys(STATUSES, 0)
@@ -131,21 +137,29 @@ def merge_pieces(files: Sequence[Tuple[str, Pieces]]) -> Dict[Tuple[str, bool], 
 
 
 def health_of_pieces(model: BPEModel, files: Sequence[Tuple[str, Pieces]], *, by: str = "script",
+                     words: Optional[Sequence[Mapping[str, int]]] = None,
                      progress: ProgressFn = None, cancel: CancelFn = None) -> HealthReport:
-    """The report for pieces already counted, file by file (``files``: (name, pieces) in order)."""
+    """The report for pieces already counted, file by file (``files``: (name, pieces) in order); ``words``:
+    each file's whitespace-separated words by script (:func:`~bpe_core.analysis.scripts.text_words`), what
+    fertility divides by (without them, the pieces)."""
     if by not in GROUPINGS:
         raise BPELensError(f"group fertility by one of {', '.join(GROUPINGS)}, not {by!r}")
     pieces = merge_pieces(files)
     result = replay_pieces(model, pieces, progress, cancel)
     seg = Segmenter(model)
     usage = token_usage(model, pieces, seg)
-    fert = fertility_by_file(model, list(files), seg) if by == "file" else fertility_by_script(model, pieces, seg)
-    return HealthReport(result, token_rows(model, result, usage), tuple(fert), by, sum(usage.values()))
+    if by == "file":
+        fert = fertility_by_file(model, list(files), seg, None if words is None else [sum(w.values()) for w in words])
+    else:
+        fert = fertility_by_script(model, pieces, seg, None if words is None else sum(map(Counter, words), Counter()))
+    return HealthReport(result, token_rows(model, result, usage), tuple(fert), by, sum(usage.values()),
+                        words is not None)
 
 
 def count_files(model: BPEModel, paths: Sequence[Path], *, errors: str = "strict", progress: ProgressFn = None,
-                cancel: CancelFn = None) -> List[Tuple[str, Pieces]]:
-    """Each file's pieces under the model's pipeline, streamed line by line (progress in bytes of all)."""
+                cancel: CancelFn = None, words: Optional[List[Counter]] = None) -> List[Tuple[str, Pieces]]:
+    """Each file's pieces under the model's pipeline, streamed line by line (progress in bytes of all);
+    ``words``, when given, gets each file's whitespace-separated words by script, counted on the same reading."""
     from bpe_core.corpus.counting import iter_lines
     sizes = [_size(p) for p in paths]
     out: List[Tuple[str, Pieces]] = []
@@ -153,16 +167,30 @@ def count_files(model: BPEModel, paths: Sequence[Path], *, errors: str = "strict
         before = sum(sizes[:k])
         report = None if progress is None else \
             (lambda p, before=before: progress(Progress(before + p.done, sum(sizes), "bytes")))
-        out.append((Path(path).name, count_words(model, iter_lines(path, errors=errors, progress=report,
-                                                                   cancel=cancel), cancel)))
+        lines = iter_lines(path, errors=errors, progress=report, cancel=cancel)
+        seen: Counter = Counter()
+        if words is not None:
+            lines = _counting_words(lines, seen)
+        out.append((Path(path).name, count_words(model, lines, cancel)))
+        if words is not None:
+            words.append(words_by_script(seen))
     return out
+
+
+def _counting_words(lines: Iterable[str], seen: Counter) -> Iterator[str]:
+    """``lines`` as they are, their whitespace-separated words counted into ``seen`` on the way."""
+    for line in lines:
+        seen.update(line.split())
+        yield line
 
 
 def vocabulary_health(model: BPEModel, paths: Sequence[Path], *, by: Optional[str] = None, errors: str = "strict",
                       progress: ProgressFn = None, cancel: CancelFn = None) -> HealthReport:
-    """Read ``paths`` (one corpus) and report; ``by`` defaults to ``file`` for several files."""
-    files = count_files(model, paths, errors=errors, progress=progress, cancel=cancel)
-    return health_of_pieces(model, files, by=by or ("file" if len(paths) > 1 else "script"),
+    """Read ``paths`` (one corpus) and report; ``by`` defaults to ``file`` for several files. The text is read
+    once: its pieces and its words (what fertility divides by)."""
+    words: List[Counter] = []
+    files = count_files(model, paths, errors=errors, progress=progress, cancel=cancel, words=words)
+    return health_of_pieces(model, files, by=by or ("file" if len(paths) > 1 else "script"), words=words,
                             progress=progress, cancel=cancel)
 
 

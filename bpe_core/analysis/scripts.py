@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 import unicodedata
 from functools import lru_cache
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 
 import regex
 
@@ -104,6 +104,12 @@ def text_words(texts: Iterable[str]) -> Counter:
     words: Counter = Counter()
     for text in texts:
         words.update(text.split())
+    return words_by_script(words)
+
+
+def words_by_script(words: Mapping[str, int]) -> Counter:
+    """Distinct words and their counts (``str.split()``'s, as :func:`text_words` counts them) summed by script:
+    for a reader that counts the words on its own pass over the text (the Health report's)."""
     out: Counter = Counter()
     for word, n in words.items():
         out[word_script(word)] += n

@@ -88,7 +88,7 @@ def reference_fertility(path: Path) -> Dict[str, int]:
     words = chars = tokens = 0
     for line in iter_lines(path):
         pieces = regex.findall(GPT2_PATTERN, line)
-        words += len(pieces)
+        words += len(line.split())  # whitespace-separated words, as the Measures chart counts them (issue 26)
         chars += sum(map(len, pieces))
         tokens += len(enc.encode_ordinary(line))
     return {"words": words, "chars": chars, "tokens": tokens}
