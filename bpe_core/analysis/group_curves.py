@@ -151,6 +151,11 @@ class GroupCurves:
         totals.append((merge, tuple(self._tokens)))
 
     @property
+    def first_merge(self) -> int:
+        """The merge of the first point (where tracking started)."""
+        return self._totals[0][0]
+
+    @property
     def last_merge(self) -> int:
         """The merge of the last point."""
         return self._totals[-1][0]

@@ -146,14 +146,14 @@ def test_step_n_with_the_script_curves_open_draws_the_merges_between(qtbot, user
     """Finding 6: Step ×500 with View → Tokens per word by script open: each curve has its exact value at every
     merge between 0 and 500 (as stepping one by one gives), not one straight line from 0 to 500."""
     from bpe_core.analysis.group_curves import GroupCurves
-    from bpe_core.analysis.scripts import words_scripts
+    from bpe_core.analysis.variant_compare import run_word_groups
     from bpe_core.training.trainer import Trainer
 
     window = user_window(*argv)
     session = window.session
     next(a for a in window.menus["view"].actions() if a.text() == "Tokens per word by script").trigger()
     chart = curves_chart(window)
-    qtbot.waitUntil(lambda: chart.tracker is not None, timeout=30000)
+    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)  # words read
     window.controls.n_box.setValue(500)
     qtbot.keyClick(window, Qt.Key_Right, Qt.ShiftModifier)  # Step ×N
     qtbot.waitUntil(lambda: counter_numbers(window)[0] == 500 and not session.is_running, timeout=120000)
@@ -161,7 +161,8 @@ def test_step_n_with_the_script_curves_open_draws_the_merges_between(qtbot, user
 
     # the reference: the same training stepped one merge at a time, a point per merge
     trainer = Trainer(dict(zip(session.words, session.freqs)), session.config)
-    ref = GroupCurves(words_scripts(session.words), freqs=session.freqs,
+    groups = run_word_groups(session.workbench.run.timeline, session.corpus.paths)  # the Measures definition
+    ref = GroupCurves(groups.scripts, freqs=session.freqs, main=groups.groups, words=groups.words,
                       lengths=[len(trainer.segmentation(i)) for i in range(len(session.words))])
     for _ in range(500):
         step = trainer.step(detail=False)

@@ -1,5 +1,6 @@
 """Per-language curves while training (issue 11): a corpus mixing English and Chinese shows one
-tokens-per-word curve per script, whose values equal a recount from the words' segmentations."""
+tokens-per-word curve per script, whose values equal a recount from the words' segmentations over the text's
+whitespace-separated words (the Measures chart's definition, issue 26: it counted the pieces before)."""
 from __future__ import annotations
 
 import os
@@ -14,17 +15,31 @@ ENGLISH = "The cat sat on the mat, and the other cats watched the mat from the t
 CHINESE = "却说曹操引兵追赶刘备，关羽张飞与赵云护着玄德。\n"
 
 
+def group(w: str):
+    """Han when ``w`` has a CJK ideograph, Latin when it has an ASCII letter (this corpus has no other
+    letters), else no curve."""
+    return "Han" if any("\u4e00" <= c <= "\u9fff" for c in w) else \
+        "Latin" if any(c.isascii() and c.isalpha() for c in w) else None
+
+
 def recount(session) -> dict:
-    """Tokens per word per script from scratch: a word is Han when it has a CJK ideograph, Latin
-    when it has an ASCII letter (this corpus has no other letters), else it has no curve."""
-    words, tokens = {"Latin": 0, "Han": 0}, {"Latin": 0, "Han": 0}
+    """Tokens per word per script from scratch: the tokens of each group's pieces over the whitespace-separated
+    words of the corpus's text in that group."""
+    tokens = {"Latin": 0, "Han": 0}
     for i, (w, f) in enumerate(zip(session.words, session.freqs)):
-        group = "Han" if any("\u4e00" <= c <= "\u9fff" for c in w) else \
-            "Latin" if any(c.isascii() and c.isalpha() for c in w) else None
-        if group:
-            words[group] += f
-            tokens[group] += f * len(session.segmentation(i))
+        if group(w):
+            tokens[group(w)] += f * len(session.segmentation(i))
+    words = {"Latin": 0, "Han": 0}
+    for path in session.corpus.paths:
+        for w in open(path, encoding="utf-8").read().split():
+            if group(w):
+                words[group(w)] += 1
     return {g: tokens[g] / words[g] for g in words}
+
+
+def read(qtbot, chart) -> None:
+    """Wait for the text's words (read on a worker): the curves divide by them."""
+    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=10000)
 
 
 @pytest.fixture
@@ -47,6 +62,7 @@ def chart_of(window) -> ScriptCurvesChart:
 
 def test_two_curves_with_the_recounted_values(qtbot, mixed_window) -> None:
     session, chart = mixed_window.session, chart_of(mixed_window)
+    read(qtbot, chart)
     assert list(chart.curves) == ["Latin", "Han"]
     assert chart.values() == pytest.approx(recount(session))
     session.step()
@@ -63,6 +79,7 @@ def test_two_curves_with_the_recounted_values(qtbot, mixed_window) -> None:
 
 def test_undo_and_seek_keep_the_curves_exact(qtbot, mixed_window) -> None:
     session, chart = mixed_window.session, chart_of(mixed_window)
+    read(qtbot, chart)
     session.step(10)
     session.undo(4)
     assert chart.values() == pytest.approx(recount(session))
@@ -86,6 +103,7 @@ def test_switched_on_late_tracks_from_there(qtbot, window, tmp_path) -> None:
     window.session.step(5)
     window.findChild(type(window.open_action), "action_script_curves").trigger()
     chart = chart_of(window)
+    read(qtbot, chart)
     assert chart.values() == pytest.approx(recount(window.session))
     assert "tracked from merge 5" in chart.note.text()
 
@@ -95,16 +113,15 @@ def test_a_large_corpus_finds_scripts_on_a_worker(qtbot, window, tmp_path, monke
     import threading
     monkeypatch.setattr(module, "SYNC_WORDS", 0)
     threads = []
-    real = module.words_scripts
-    monkeypatch.setattr(module, "words_scripts", lambda words: threads.append(threading.current_thread()) or
-                        real(words))
+    real = module.word_groups
+    monkeypatch.setattr(module, "word_groups", lambda *a: threads.append(threading.current_thread()) or real(*a))
     path = tmp_path / "mixed.txt"
     path.write_text((ENGLISH + CHINESE) * 4, encoding="utf-8")
     window.findChild(type(window.open_action), "action_script_curves").trigger()
     chart = chart_of(window)
     with qtbot.waitSignal(window.session.corpus_loaded, timeout=10000):
         window.session.load_corpus(str(path))
-    qtbot.waitUntil(lambda: chart.tracker is not None, timeout=10000)
+    read(qtbot, chart)
     assert threads and threads[0] is not threading.main_thread()
     window.session.step(3)
     assert list(chart.curves) == ["Latin", "Han"] and chart.values() == pytest.approx(recount(window.session))

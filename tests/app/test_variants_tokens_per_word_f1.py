@@ -26,7 +26,6 @@ def test_the_variants_tab_shows_the_measures_tokens_per_word_for_tamil(user_wind
     from PySide6.QtWidgets import QLabel, QPushButton, QTableWidget, QTreeWidget
 
     from bpe_core.analysis import read_eval_files, run_curves
-    from bpe_lens_app.features.variants import actions
 
     window = user_window()
     session = window.session
@@ -35,8 +34,9 @@ def test_the_variants_tab_shows_the_measures_tokens_per_word_for_tamil(user_wind
     session.seek(150)
     qtbot.waitUntil(lambda: session.merge_count == 150 and not session.is_running, timeout=60000)
     reads = []
-    real = actions.corpus_words
-    monkeypatch.setattr(actions, "corpus_words", lambda *a, **kw: reads.append(a) or real(*a, **kw))
+    from bpe_lens_app.session import text_words  # the one reader of a corpus's words, shared by the panes
+    real = text_words.corpus_words
+    monkeypatch.setattr(text_words, "corpus_words", lambda *a, **kw: reads.append(a) or real(*a, **kw))
     window.findChild(QAction, "action_compare_variants").trigger()
     tab = window.variants_feature.tab
     table = tab.findChild(QTableWidget, "variant_table")

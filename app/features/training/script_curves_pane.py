@@ -1,5 +1,11 @@
 """Tokens per word per script over the merge number: is one language starving another?
 
+Tokens per word is the Measures chart's (issue 26): a script's tokens over the whitespace-separated words of
+the run's text in that script, the scripts with a curve being the main ones weighed by characters
+(:func:`~bpe_core.analysis.variant_compare.word_groups`). The text's words are read once per corpus on a
+worker, shared with the Variants tab (:mod:`app.session.text_words`); until they come the chart says it is
+reading, and a corpus without text (a word-count table) is drawn as tokens per *piece*, titled so.
+
 One curve per main script of the corpus (Latin, Han, Cyrillic, ... — :mod:`bpe_core.analysis.scripts`),
 kept by :class:`~bpe_core.analysis.group_curves.GroupCurves`: each word's script is found once, and
 each batch of merges (a step, a Play frame, a bulk run's frame, a seek) asks only the words those
@@ -9,6 +15,7 @@ point at each (Step ×500 draws its 500 merges, not a straight line). The script
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -16,9 +23,10 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bpe_core import MergeStep
-from bpe_core.analysis import GroupCurves, words_scripts
+from bpe_core.analysis import GroupCurves, word_groups
 
 from ...session.session import Session
+from ...session.text_words import READING, text_words_of
 from ...widgets.theme import ACCENT, CURVES, follow_palette, graphic_color
 from ...runtime.worker import LatestWorker, keep_alive
 
@@ -38,6 +46,8 @@ class ScriptCurvesChart(QWidget):
         self.tracker: Optional[GroupCurves] = None
         self.tracking = False
         self.calls = LatestWorker(keep_alive, self)
+        self.texts = text_words_of(session)  # the text's words, read once per corpus for every pane
+        self.texts.read.connect(lambda _key: self._take_words())
         self.plot_widget = pg.PlotWidget(objectName="script_curves")
         plot = self.plot_widget.getPlotItem()
         plot.setTitle("tokens per word, by script")
@@ -66,23 +76,48 @@ class ScriptCurvesChart(QWidget):
             self._build()
 
     def _build(self) -> None:
-        """Each word's script: at once for a small corpus, else on a worker (~3 µs a word)."""
-        words = list(self.session.words)
-        if len(words) <= SYNC_WORDS:
-            self._install(words_scripts(words))
+        """Each word's script and the groups (the core's ``word_groups``): at once for a small corpus, else on
+        a worker (~3 µs a word); the text's words are asked for at once (read on their worker)."""
+        run = SimpleNamespace(words=list(self.session.words), freqs=list(self.session.freqs))
+        self._text_words()
+        if len(run.words) <= SYNC_WORDS:
+            self._install(word_groups(run, None))
         else:
-            self.note.setText(f"Finding the script of {len(words):,} words…")
-            self.calls.start(lambda *, progress, cancel: words_scripts(words), self._install)
+            self.note.setText(f"Finding the script of {len(run.words):,} words…")
+            self.calls.start(lambda *, progress, cancel: word_groups(run, None), self._install)
 
-    def _install(self, scripts: List[str]) -> None:
-        """Start the curves at the current merge (the scripts are the current corpus's words')."""
+    def _text_words(self):
+        """The run's text's words by script; None: no text (tokens per piece); READING: not read yet."""
+        run = self.session.workbench.run
+        return None if run is None else self.texts.words(run.corpus)
+
+    def _install(self, groups) -> None:
+        """Start the curves at the current merge (``groups``: the current corpus's words' scripts and groups)."""
         s = self.session
-        if not self.tracking or len(scripts) != len(s.words):
+        if not self.tracking or len(groups.scripts) != len(s.words):
             return
-        segs = [s.segmentation(i) for i in range(len(scripts))]
-        self.tracker = GroupCurves(scripts, freqs=s.freqs, segmentations=segs, merge=s.merge_count)
+        segs = [s.segmentation(i) for i in range(len(groups.scripts))]
+        self.tracker = GroupCurves(groups.scripts, freqs=s.freqs, segmentations=segs, merge=s.merge_count,
+                                   main=groups.groups)
         self._make_curves()
+        self._take_words()
+
+    def _take_words(self) -> None:
+        """The text's words came (or were known): the curves divide by them from then on, past points too."""
+        t = self.tracker
+        if t is None:
+            return
+        words = self._text_words()
+        if words is not READING and not t.per_word and words is not None:
+            t.set_words(words)
+        self._title(t.per_word or words is READING)
         self.redraw()
+
+    def _title(self, per_word: bool) -> None:
+        what = "word" if per_word else "piece"
+        plot = self.plot_widget.getPlotItem()
+        plot.setTitle(f"tokens per {what}, by script")
+        plot.setLabel("left", f"tokens / {what}")
 
     def _make_curves(self) -> None:
         plot = self.plot_widget.getPlotItem()
@@ -105,7 +140,7 @@ class ScriptCurvesChart(QWidget):
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
         tracker = self.tracker
-        if tracker is not None and steps and steps[0].rank == tracker.points[-1][0] + 1:
+        if tracker is not None and steps and steps[0].rank == tracker.last_merge + 1:
             tracker.replay(steps)  # a point at each merge, as stepping one by one
             if self.isVisible():
                 self.redraw()
@@ -135,8 +170,9 @@ class ScriptCurvesChart(QWidget):
         if picked[-1] is not points[-1]:
             picked.append(points[-1])
         xs = np.array([m for m, _ in picked], dtype=float)
+        reading = not tracker.per_word and self._text_words() is READING  # no words to divide by yet
         for k, group in enumerate(tracker.groups):
-            self.curves[group].setData(xs, np.array([v[k] for _, v in picked]))
+            self.curves[group].setData([] if reading else xs, [] if reading else np.array([v[k] for _, v in picked]))
         self._show_note()
 
     def showEvent(self, event) -> None:
@@ -160,8 +196,12 @@ class ScriptCurvesChart(QWidget):
             text = "Switched off."
         elif len(t.groups) < 2:
             text = f"One script only ({', '.join(t.groups) or 'no letters'}): nothing to compare."
+        elif not t.per_word and self._text_words() is READING:
+            text = "Reading the text for its words (tokens per word divides by them)…"
         else:
-            start = t.points[0][0]
-            text = ", ".join(f"{g} {v:.2f}" for g, v in zip(t.groups, t.values())) + " tokens per word" + \
+            start = t.first_merge
+            text = ", ".join(f"{g} {v:.2f}" for g, v in zip(t.groups, t.values())) + \
+                (" tokens per word" if t.per_word else " tokens per piece: the corpus has no text to count its "
+                 "words in (a word-count table); a piece is not a word") + \
                 (f" (tracked from merge {start:,})" if start else "")
         self.note.setText(text)

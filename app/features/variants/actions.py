@@ -19,24 +19,12 @@ from typing import List, Optional, Sequence
 from PySide6.QtCore import QTimer
 
 from bpe_core import BPELensError, Encoder, TrainingRun
-from bpe_core.analysis import corpus_words, run_language_costs, variant_figures, word_groups
+from bpe_core.analysis import run_language_costs, variant_figures, word_groups
 from bpe_core.workbench import continuation_timeline, read_bench, restore_run, start_model, superbpe_config
 
 from .pane import VariantsTab, run_name, run_rule
 from ...runtime.worker import GeneratorWorker, LatestWorker, keep_alive
-
-
-#: a text being read: no words yet (the tab shows no tokens per word until it is read)
-READING: dict = {}
-
-
-def read_text_words(corpus, cancel=None):
-    """``corpus``'s text's words by script (the core's :func:`corpus_words`), None when it has no text to read
-    (a word-count table, files gone or unreadable: the note under the table says so)."""
-    try:
-        return corpus_words(corpus.paths, corpus.decode_errors, cancel=cancel)
-    except (BPELensError, OSError):
-        return None
+from ...session.text_words import text_words_of
 
 
 def install(window) -> None:
@@ -73,11 +61,8 @@ class VariantsFeature:
         self.runner: Optional[GeneratorWorker] = None  # a branch run to its end
         self._figures: dict = {}  # (run, timeline, merge, parent's last point) -> its figures
         self._groups: dict = {}  # run id -> (its timeline's words, its text's words, what tokens per word counts)
-        self._texts: dict = {}  # a corpus (its files, how read) -> its text's words by script, read once
-        self._reading = None  # the corpus whose text is being read (one at a time), on ``reader``
-        self.reader = LatestWorker(keep_alive)
-        self.reader.errored.connect(lambda exc: self._on_text_read(self._reading, None))
-        self.reader.aborted.connect(lambda: setattr(self, "_reading", None))
+        self.texts = text_words_of(self.session)  # each corpus's text's words, read once for every pane
+        self.texts.read.connect(lambda _key: self._refresh())
         self._beside: dict = {}  # a run added with another rule -> the text of the window's run it was added beside
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
@@ -335,7 +320,7 @@ class VariantsFeature:
         for run in runs:
             tl = run.timeline
             shared = curves.get(run.parent, ())  # the parent's known records: the stretch a branch shares
-            text = self._text_words(run.corpus)
+            text = self.texts.words(run.corpus)  # READING (no tokens per word yet) until read on the worker
             key = (run.id, id(tl), tl.merge_count, run.parent and (len(shared), shared[-1:]), id(text))
             f = self._figures.get(key)
             if f is None:
@@ -350,28 +335,7 @@ class VariantsFeature:
             out.append(f)
         self._figures = kept
         self._groups = {r.id: self._groups[r.id] for r in runs if r.id in self._groups}
-        corpora = {(r.corpus.paths, r.corpus.decode_errors) for r in runs}
-        self._texts = {c: w for c, w in self._texts.items() if c in corpora}
         return out
-
-    def _text_words(self, corpus):
-        """The whitespace-separated words of ``corpus``'s text by script (None: no text to read, a word-count
-        table or files gone), read once while a run on it is open: on the worker (a big corpus takes seconds),
-        :data:`READING` (no words yet) until it has been read."""
-        key = (corpus.paths, corpus.decode_errors)
-        if key in self._texts:
-            return self._texts[key]
-        if self._reading is None:
-            self._reading = key
-            self.reader.start(lambda *, progress, cancel: read_text_words(corpus, cancel),
-                              lambda words: self._on_text_read(key, words))
-        return READING
-
-    def _on_text_read(self, key, words) -> None:
-        self._reading = None
-        if key is not None:
-            self._texts[key] = words
-        self._refresh()
 
     def _refresh(self) -> None:
         if self.tab is not None and not self.session.is_running and self.runner is None:
