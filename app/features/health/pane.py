@@ -33,6 +33,19 @@ from .model import HealthTableModel
 
 __all__ = ["HealthPane"]
 
+def fertility_headers(per_word: bool) -> list:
+    """The fertility table's headers and their tips: words are the text's whitespace-separated words, as the
+    Measures chart counts them (``per_word``), else the pieces (pieces given without their text)."""
+    if per_word:
+        return [("group", ""), ("words", "the whitespace-separated words of the text in this group"),
+                ("tokens / word", "tokens over the text's whitespace-separated words, as the Measures chart counts "
+                                  "them (a pre-tokenizer piece is not a word: GPT-2 cuts \"don't\" in two)"),
+                ("tokens / 100 chars", "tokens per 100 characters of the group's pieces")]
+    return [("group", ""), ("pieces", "pre-tokenizer pieces: no text was read to count words in"),
+            ("tokens / piece", "tokens per pre-tokenizer piece (not per word: no text was read to count words in)"),
+            ("tokens / 100 chars", "tokens per 100 characters of the group's pieces")]
+
+
 class HealthPane(QWidget):
     """One vocabulary's health on one corpus; :meth:`run` starts (or restarts) the computation."""
 
@@ -111,7 +124,7 @@ class HealthPane(QWidget):
         fplot.invertY(True)  # the first group on top, as in the table
         fplot.addItem(self.fertility_bars)
         follow_palette(self.fertility_plot, fplot)
-        self.fertility_table.setHorizontalHeaderLabels(["group", "words", "tokens / word", "tokens / 100 chars"])
+        self.fertility_table.setHorizontalHeaderLabels([text for text, _tip in fertility_headers(True)])
         self.fertility_table.verticalHeader().hide()
         self.fertility_table.horizontalHeader().setStretchLastSection(True)
         self.fertility_table.setEditTriggers(QAbstractItemView.NoEditTriggers)
@@ -230,6 +243,10 @@ class HealthPane(QWidget):
         t = self.fertility_table
         t.setRowCount(len(rows))
         t.setHorizontalHeaderItem(0, QTableWidgetItem(report.by))
+        for c, (text, tip) in enumerate(fertility_headers(report.per_word)[1:], start=1):
+            item = QTableWidgetItem(text)
+            item.setToolTip(tip)
+            t.setHorizontalHeaderItem(c, item)
         for r, f in enumerate(rows):
             for c, text in enumerate((f.group, f"{f.words:,}", f"{f.tokens_per_word:.3f}",
                                       f"{f.tokens_per_100_chars:.1f}")):
