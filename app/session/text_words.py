@@ -102,3 +102,50 @@ def text_words_of(session: QObject) -> TextWords:
         shared.setObjectName("text_words")
         session.corpus_loaded.connect(lambda *_: shared.forget())
     return shared
+
+
+class RunWords(QObject):
+    """The whitespace-separated words of the session's run's text in all: what the Training tab's status line
+    and history chart divide the run's tokens by (the Measures chart's "all" group). ``what`` is "word", or
+    "piece" when the run has no text (a word-count table): the trainer's statistics count its pieces (its
+    ``TrainingStats.total_words``), and a piece is not a word, so the figure is named for what it divides by.
+    ``changed`` is emitted when the words come (or the corpus changes)."""
+
+    changed = Signal()
+
+    def __init__(self, session: QObject) -> None:
+        super().__init__(session)
+        self.session, self.texts = session, text_words_of(session)
+        self.total: Optional[int] = None  # None: not known (being read, or no text)
+        self.what = "word"
+        self.texts.read.connect(self._update)
+        session.corpus_loaded.connect(self._update)
+        self._update()
+
+    def _update(self, *_) -> None:
+        run = self.session.workbench.run
+        words = None if run is None else self.texts.words(run.corpus)
+        reading = words is READING
+        state = (None if reading or words is None else sum(words.values()), "piece" if words is None else "word")
+        if state != (self.total, self.what):
+            self.total, self.what = state
+            self.changed.emit()
+
+    def divisor(self, stats) -> int:
+        """What tokens per word divides by at ``stats``: the text's words, or the pieces until they are known."""
+        return self.total or stats.total_words
+
+    def per_word(self, stats) -> Optional[float]:
+        """The run's tokens per word at ``stats`` (per piece without text; None while the text is read)."""
+        if self.what == "word" and not self.total:
+            return None
+        return stats.total_tokens / self.divisor(stats) if self.divisor(stats) else 0.0
+
+
+def run_words_of(session: QObject) -> RunWords:
+    """The session's :class:`RunWords` (made on first use, a child of the session)."""
+    shared = session.findChild(RunWords, "run_words")
+    if shared is None:
+        shared = RunWords(session)
+        shared.setObjectName("run_words")
+    return shared

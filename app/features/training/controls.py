@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QProgressBar, QSpinBox, Q
 from ...runtime.coalesce import KeyRepeat, Throttled
 from ...session.session import RunEnd, Session
 from ...session.stop_text import STOP_RULES, stop_text
+from ...session.text_words import run_words_of
 from ...widgets.theme import bold_font
 from ...widgets.theme_choice import standard_icon
 from ...widgets.checked_style import show_checked
@@ -26,6 +27,11 @@ from ...widgets.quiet import QuietSlider, live_label
 
 #: stop reasons that end training before the configured target
 EARLY_STOPS = ("min_frequency", "no_pairs")
+#: what the status line's tokens per word (or piece) counts
+TOKENS_PER_TIP = {"word": "tokens/word: the run's tokens over its text's whitespace-separated words, as the "
+                          "Measures chart counts them (a pre-tokenizer piece is not a word)",
+                  "piece": "tokens/piece: the run's tokens over its pre-tokenizer pieces; the corpus has no text "
+                           "to count whitespace-separated words in (a word-count table)"}
 #: merges a second offered for Play
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 500, 2000)
 
@@ -175,6 +181,8 @@ class ControlsPane(QWidget):
         layout.addLayout(row)
         layout.addLayout(info)
         layout.addWidget(self.timeline)
+        self.words = run_words_of(session)  # what tokens per word divides by: the text's words (read once)
+        self.words.changed.connect(self.refresh)
         for signal in (session.corpus_loaded, session.steps_applied, session.steps_undone, session.reset_done,
                        session.config_changed):
             signal.connect(self.refresh)
@@ -202,10 +210,11 @@ class ControlsPane(QWidget):
         if st is None:
             self.stats_label.setText("no corpus loaded")
         else:
-            unit = "bytes" if s.config.unit == "bytes" else "chars"
+            unit, per, what = "bytes" if s.config.unit == "bytes" else "chars", self.words.per_word(st), self.words.what
             self.stats_label.setText(
                 f"tokens {st.total_tokens:,} · {st.units_per_token:.2f} {unit}/token · "
-                f"{st.tokens_per_word:.2f} tokens/word")
+                + ("tokens/word: reading the text…" if per is None else f"{per:.2f} tokens/{what}"))
+            self.stats_label.setToolTip(TOKENS_PER_TIP[what])
         slider = self.timeline
         slider.blockSignals(True)
         known = max(len(s.timeline), s.merge_count)  # what is trained: a scrub never trains

@@ -2,7 +2,10 @@
 
 * the count of each merge (log y) — how quickly merges get rarer;
 * the vocabulary size;
-* tokens per word, with the corpus's total tokens (the same curve times the word count) on the right;
+* tokens per word, with the corpus's total tokens (the same curve times the word count) on the right: the
+  Measures chart's (the run's tokens over its text's whitespace-separated words, read once per corpus on a
+  worker: :class:`~app.session.text_words.RunWords`); a corpus without text (a word-count table) shows tokens
+  per piece, titled so (the trainer's statistics count pieces; a piece is not a word);
 * characters (or bytes) per token — what compression the merges buy.
 
 Curves are created once; each update writes the new points into preallocated arrays and hands
@@ -26,17 +29,18 @@ from bpe_core import MergeStep
 
 from ...runtime.coalesce import forget, later
 from ...session.session import SYNC_STEPS, Session
+from ...session.text_words import run_words_of
 from ...widgets.theme import CURVES, chart_colors, graphic_color, style_plot
-from ...widgets.axes import SpacedAxis, nice_ceiling, relax_width, show_empty
+from ...widgets.axes import SpacedAxis, nice_ceiling, relax_width
+from .history_ranges import HistoryRanges
 from ...widgets.history_curve import HistoryCurve
 from ...widgets.quiet import prepare_now
 
-SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: points per curve before long runs are thinned (about twice a chart's width in pixels)
 MAX_POINTS = 2048
 
 
-class HistoryChart(QWidget):
+class HistoryChart(HistoryRanges, QWidget):
     def __init__(self, session: Session, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self.session = session
@@ -80,6 +84,8 @@ class HistoryChart(QWidget):
         self.total_axis.setStyle(autoReduceTextSpace=False)
         self._yrange = (0, 0)  # decades of the count chart
         self._tpw_range = self._upt_range = (0.0, 0.0)
+        self.words = run_words_of(session)  # what tokens per word divides by: the text's words once read
+        self.words.changed.connect(self._on_words_changed)
         self._xmax: float = 0.0
         self._drawn = (math.inf, 0)  # (merges, thinning) the curves show; inf: lines to rebuild
         # narrow or short: one chart at a time, picked by a tab (four would be cut off or unreadable)
@@ -193,7 +199,7 @@ class HistoryChart(QWidget):
         self._count[r] = step.count
         self._log_count[r] = math.log10(max(step.count, 1))
         self._vocab[r] = st.vocab_size
-        self._tpw[r] = st.tokens_per_word
+        self._tpw[r] = st.total_tokens / self.words.divisor(st)
         self._upt[r] = st.units_per_token
 
     def _write_many(self, steps: Sequence[MergeStep]) -> None:
@@ -214,7 +220,7 @@ class HistoryChart(QWidget):
         self._count[ranks] = counts
         self._log_count[ranks] = np.log10(np.maximum(counts, 1))
         self._vocab[ranks] = [st.stats.vocab_size for st in steps]
-        self._tpw[ranks] = [st.stats.tokens_per_word for st in steps]
+        self._tpw[ranks] = [st.stats.total_tokens / self.words.divisor(st.stats) for st in steps]
         self._upt[ranks] = [st.stats.units_per_token for st in steps]
 
     def rebuild(self, *_) -> None:
@@ -240,7 +246,8 @@ class HistoryChart(QWidget):
         self._drawn = (math.inf, 0)
         first = s.initial_stats
         if first is not None:
-            self._vocab[0], self._tpw[0], self._upt[0] = first.vocab_size, first.tokens_per_word, first.units_per_token
+            self._vocab[0], self._tpw[0], self._upt[0] = \
+                first.vocab_size, first.total_tokens / self.words.divisor(first), first.units_per_token
         if s.history:
             self._write_many(s.history)
         self._n = s.merge_count
@@ -256,8 +263,20 @@ class HistoryChart(QWidget):
             self._apply_font()
             self.apply_palette()
             self.picker.setTabText(3, f"{unit}/tok")
-        self.total_axis.setScale(s.stats.total_words if s.stats is not None else 1.0)
+        self.total_axis.setScale(self.words.divisor(s.stats) if s.stats is not None else 1.0)
         self._set_fixed_y()
+
+    def _on_words_changed(self) -> None:
+        """The text's words came (or the corpus has none): the curve so far divides by them, named for them."""
+        what = self.words.what
+        if self.ylabels[2] != f"tokens / {what}":
+            self.titles[2], self.ylabels[2] = f"tokens per {what} / total tokens", f"tokens / {what}"
+            self.picker.setTabText(2, f"tok/{what}")
+            self._apply_font()
+            self.apply_palette()
+        if self.session.stats is not None:  # the arrays again from the records (once per corpus), drawn in a
+            self._reset()  # pass of their own, as a corpus's
+            later(self.layout_widget, self._draw)
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
         if len(steps) > 8:
@@ -309,61 +328,6 @@ class HistoryChart(QWidget):
             if self.session.stats is not None:  # the vocabulary grows at most one token a merge
                 v0 = float(self._vocab[0])
                 self.plots[1].setYRange(v0, v0 + self._xmax, padding=0.05)
-
-    def _set_fixed_y(self) -> None:
-        """y ranges that follow from the corpus, so no ordinary merge redraws an axis: merge counts
-        never rise (the first merge's count is the largest) nor fall below the minimum frequency;
-        tokens per word fall from their start towards 1 and characters per token rise from theirs:
-        both get room in a few steps (:meth:`_fit_tpw`, :meth:`_fit_upt`)."""
-        s = self.session
-        if s.stats is None:
-            for plot in self.plots:  # before a corpus: a clean empty chart
-                show_empty(plot, self._xmax or 100)
-            self.plots[0].getAxis("left").setTicks([[(0, "10⁰"), (1, "10¹")], []])
-            return
-        top = s.history[0].count if s.history else (s.top_pairs[0].count if s.top_pairs else 2)
-        lo = math.floor(math.log10(max(1, s.config.min_frequency or 1)))
-        hi = max(lo + 1, math.ceil(math.log10(max(2, top)) - 1e-9))
-        self._yrange = (lo, hi)
-        self.plots[0].setYRange(lo, hi, padding=0.08)
-        # whole decades, labelled 10^k only: pyqtgraph's log axis labels every minor tick when it
-        # spans few decades, which overlap in a small chart
-        self.plots[0].getAxis("left").setTicks(
-            [[(k, f"10{str(k).translate(SUPERSCRIPTS)}") for k in range(lo, hi + 1)], []])
-        self._tpw_range = self._upt_range = (0.0, 0.0)
-        self._fit_tpw()
-        self._fit_upt()
-
-    def _fit_tpw(self) -> None:
-        """Tokens per word: from their start down to room for twice the fall so far (at least 5 %
-        of the start), never below 1: a few changes in a training, and a line that uses the chart
-        also where words are long (whitespace-split Chinese: hundreds of tokens per word)."""
-        if self.session.stats is None:
-            return
-        start = float(self._tpw[0])
-        low = float(np.nanmin(self._tpw[: self._n + 1]))
-        if self._tpw_range[1] and low >= self._tpw_range[0]:
-            return
-        top = max(1.0, start)
-        bottom = max(1.0, top - nice_ceiling(2 * max(top - low, 0.05 * top)))
-        self._tpw_range = (min(bottom, low), top)
-        self.plots[2].setYRange(*self._tpw_range, padding=0.05)
-
-    def _fit_upt(self) -> None:
-        """Characters (bytes) per token: from a round number at or below the start, up to room
-        for twice the rise so far (at least 0.1 unit): each change at least doubles the range, so
-        it changes a few times in a training, never past every word being one token."""
-        st = self.session.stats
-        if st is None:
-            return
-        hi = float(np.nanmax(self._upt[: self._n + 1]))
-        if self._upt_range[1] and hi <= self._upt_range[1]:
-            return
-        lo = math.floor(min(1.0, float(self._upt[0])) * 10) / 10
-        ceiling = max(lo + 0.5, st.total_units / max(st.total_words, 1))  # every word one token
-        top = min(ceiling, lo + nice_ceiling(2 * max(hi - lo, 0.05)))
-        self._upt_range = (lo, max(top, hi))
-        self.plots[3].setYRange(*self._upt_range, padding=0.05)
 
     def _redraw(self) -> None:
         n = self._n
