@@ -110,6 +110,10 @@ class TrainingStats:
 
     @property
     def tokens_per_word(self) -> float:
+        """Tokens per *piece*: ``total_words`` counts the trainer's pre-tokenizer pieces, which cannot tell where
+        a whitespace word starts (GPT-2 cuts "don't" in two, a Tamil word at each mark), so this is not the
+        Measures chart's tokens per word. The name stays for the API; the app divides ``total_tokens`` by the
+        text's words when it has the text and says "tokens/piece" when it has not (docs/measures.md, Groups)."""
         return self.total_tokens / self.total_words if self.total_words else 0.0
 
     @property
