@@ -78,3 +78,28 @@ def test_an_update_reads_the_changed_words_only_whatever_the_texts_size(size):
     gc.update({0: 2, 1: 2}, merge=1)
     assert _Counting.reads == 2
     assert gc.values() == pytest.approx(((3 * size - 2) / (10 * size),))
+
+
+def test_a_step_costs_the_changed_pieces_whatever_the_texts_size(tmp_path, monkeypatch):
+    """The text twice over (the same distinct pieces, twice the words): the curves' replay merges into as many
+    pieces, finds no script and reads no text; only the words read once per run differ (twice as many)."""
+    import bpe_core.analysis.group_curves as gcm
+    import bpe_core.analysis.scripts as scripts
+
+    text = "".join(p.read_text(encoding="utf-8") for p in FILES[:3])
+    calls = {}
+    for copies in (1, 2):
+        path = tmp_path / f"x{copies}.txt"
+        path.write_text(text * copies, encoding="utf-8")
+        config = make_config("gpt2", vocab_size=500)
+        tl = Timeline(Trainer(count_words_in_files([path], config), config))
+        groups = run_word_groups(tl, (str(path),))
+        tracker = _tracker(tl, groups)
+        merged, real = [], gcm.merge_pair
+        monkeypatch.setattr(gcm, "merge_pair", lambda *a: merged.append(1) or real(*a))
+        monkeypatch.setattr(scripts, "word_script", lambda w: pytest.fail("a script found at a step"))
+        tl.step(200)
+        tracker.replay(tl.history)
+        monkeypatch.undo()
+        calls[copies] = (len(merged), sum(groups.words.values()))
+    assert calls[1][0] == calls[2][0] > 0 and calls[2][1] == 2 * calls[1][1]
