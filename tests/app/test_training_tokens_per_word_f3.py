@@ -62,3 +62,12 @@ def test_a_word_table_says_tokens_per_piece(user_window, qtbot, tmp_path):
     value = float(re.search(r"(\d+\.\d+) tokens/piece", _status(window)).group(1))
     assert value == float(f"{session.stats.tokens_per_word:.2f}")
     assert "piece" in window.history_chart.titles[2] and "piece" in window.controls.stats_label.toolTip()
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QDockWidget
+
+    window.findChild(QAction, "action_script_curves").trigger()  # the script chart names it so too
+    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
+    qtbot.waitUntil(lambda: chart.tracker is not None, timeout=10000)
+    qtbot.waitUntil(lambda: chart.plot_widget.getPlotItem().titleLabel.text == "tokens per piece, by script",
+                    timeout=10000)
+    assert not chart.tracker.per_word
