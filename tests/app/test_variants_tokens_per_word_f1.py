@@ -27,16 +27,17 @@ def test_the_variants_tab_shows_the_measures_tokens_per_word_for_tamil(user_wind
 
     from bpe_core.analysis import read_eval_files, run_curves
 
-    window = user_window()
-    session = window.session
-    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
-        session.load_corpus(FILES)
-    session.seek(150)
-    qtbot.waitUntil(lambda: session.merge_count == 150 and not session.is_running, timeout=60000)
     reads = []
     from bpe_lens_app.session import text_words  # the one reader of a corpus's words, shared by the panes
     real = text_words.corpus_words
-    monkeypatch.setattr(text_words, "corpus_words", lambda *a, **kw: reads.append(a) or real(*a, **kw))
+    monkeypatch.setattr(text_words, "corpus_words",
+                        lambda *a, **kw: (list(a[0]) == FILES and reads.append(a)) or real(*a, **kw))
+    window = user_window()
+    session = window.session
+    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
+        session.load_corpus(FILES)  # its text is read once, for every pane (the status line's tokens/word too)
+    session.seek(150)
+    qtbot.waitUntil(lambda: session.merge_count == 150 and not session.is_running, timeout=60000)
     window.findChild(QAction, "action_compare_variants").trigger()
     tab = window.variants_feature.tab
     table = tab.findChild(QTableWidget, "variant_table")
