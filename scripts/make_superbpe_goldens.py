@@ -119,7 +119,19 @@ def stage2(ref: Path, work: Path, base: Path, t: int, vocab: int, run: int, fork
             "tokenizer_json": (out / "tokenizer.json").read_text(encoding="utf-8")}
 
 
-def stage2_entry(t: int, pair: list[dict], s1: dict, heldout: str, stock_python: str) -> dict:
+def encode_with_fork(fork_encode: Path, tokenizer_json: str, text: str) -> dict:
+    """Encode text with the fork's own encoder (a binary built with it: Tokenizer::from_file, encode)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as f:
+        f.write(tokenizer_json)
+    try:
+        done = subprocess.run([str(fork_encode), f.name], input=text, capture_output=True, text=True, check=True)
+    finally:
+        os.unlink(f.name)
+    return dict(json.loads(done.stdout), tokenizers="the fork 757f2a5 (Word::merge_all with its multiword field)")
+
+
+def stage2_entry(t: int, pair: list[dict], s1: dict, heldout: str, stock_python: str,
+                 fork_encode: Path | None = None) -> dict:
     """The golden of one transition point: the fork's merges, vocabulary and held-out encoding, or why not."""
     run = pair[0]
     entry = {"inherited_merges": t - 1, "fork_ran": run["fork"],
@@ -131,10 +143,12 @@ def stage2_entry(t: int, pair: list[dict], s1: dict, heldout: str, stock_python:
     given = s1["merges"][:t - 1]
     kept = [m for m in given if m in run["merges"][:t - 1]]
     log_lines = [line for line in run["log"].splitlines() if "not found in queue" in line or "Skipping merge" in line]
+    encodings = {"reference": encode_with(sys.executable, run["tokenizer_json"], heldout),
+                 "stock": encode_with(stock_python, run["tokenizer_json"], heldout)}
+    if fork_encode is not None:
+        encodings["fork"] = encode_with_fork(fork_encode, run["tokenizer_json"], heldout)
     return dict(entry, inherited_kept=len(kept), inherited_dropped=[m for m in given if m not in kept],
-                merges=run["merges"], vocab=run["vocab"], fork_log=log_lines,
-                encode_heldout={"reference": encode_with(sys.executable, run["tokenizer_json"], heldout),
-                                "stock": encode_with(stock_python, run["tokenizer_json"], heldout)})
+                merges=run["merges"], vocab=run["vocab"], fork_log=log_lines, encode_heldout=encodings)
 
 
 def encode_with(python: str, tokenizer_json: str, text: str) -> dict:
@@ -218,6 +232,8 @@ def main() -> None:
     parser.add_argument("--stock-python", default=sys.executable)
     parser.add_argument("--fork-bin", type=Path, default=None,
                         help="the fork's training built as a binary (tests/data/README.md); runs stage 2")
+    parser.add_argument("--fork-encode", type=Path, default=None,
+                        help="the fork's encoder built as a binary: stage 2's held-out text encoded by the fork too")
     parser.add_argument("--authors", nargs="*", default=["olmo2_p99_truncate_10G_20K_extend_200K_mw4_colon",
                                                           "olmo2_p99_truncate_10G_100K_extend_200K_mw4_colon"])
     args = parser.parse_args()
@@ -266,7 +282,8 @@ def main() -> None:
                           fork_build=None if args.fork_bin is None else {
                               "how": "the fork's tokenizers crate built offline (tests/data/README.md)",
                               "stage1_equals_reference_stage1": fork_s1 is not None},
-                          transitions={str(t): stage2_entry(t, pair, s1, heldout, args.stock_python)
+                          transitions={str(t): stage2_entry(t, pair, s1, heldout, args.stock_python,
+                                                            args.fork_encode)
                                        for t, pair in ext.items()})
     authors = {n: authors_subset(args.ref, n, heldout, args.stock_python) for n in args.authors}
     authors_doc = dict(common, heldout_text=heldout, tokenizers=authors)
