@@ -1,12 +1,40 @@
 """The questions asked before trained merges are thrown away: new settings, another corpus, quitting."""
 from __future__ import annotations
 
+from typing import List, Sequence, Tuple
+
 from PySide6.QtWidgets import QMessageBox, QWidget
+
+#: another run that an action discards: what the Variants tab calls it, its own merges, whether it is a branch
+Lost = Tuple[str, int, bool]
 
 
 def trained_merges(session) -> int:
     """Every merge trained so far, not only those up to the position (undone merges are lost too)."""
     return max(len(session.timeline), session.merge_count)
+
+
+def other_runs_lost(session) -> List[Lost]:
+    """The Workbench's other runs, which go with the window's run: its branches (SuperBPE from a merge) close
+    with it, and the runs beside it (another rule on its text) when the app quits or another text opens (a
+    new corpus, a workspace, a vocabulary trained further on a corpus)."""
+    from .features.variants import run_name
+
+    current = session.workbench.run
+    return [(run_name(r), r.merges_trained, r.parent is not None) for r in session.workbench.bench.runs
+            if r is not current]
+
+
+def discard_text(action: str, trained: int, others: Sequence[Lost] = ()) -> str:
+    """The question: the window's run's merges, then each other run lost with its merges."""
+    if not others:
+        return (f"{action} discards the {trained:,} merges trained so far (File → Save vocabulary keeps them). "
+                "Continue?")
+    listed = "; ".join(f"{name}, {n:,} merge{'' if n == 1 else 's'}{' of its own' if branch else ''}"
+                       for name, n, branch in others)
+    head = f"the {trained:,} merges trained so far and the runs that go with it" if trained else "the runs open"
+    return (f"{action} discards {head}: {listed} (File → Save vocabulary keeps the run's "
+            "merges; File → Save workspace keeps the run and its branches, not the runs beside it). Continue?")
 
 
 def confirm_reset(parent: QWidget, session) -> bool:
@@ -20,11 +48,11 @@ def confirm_reset(parent: QWidget, session) -> bool:
     return answer == QMessageBox.Yes
 
 
-def discard_box(parent: QWidget, action: str, trained: int) -> QMessageBox:
-    """The question whether ``action`` may discard the ``trained`` merges (No is the default answer)."""
-    box = QMessageBox(QMessageBox.Question, "Discard trained merges?",
-                      f"{action} discards the {trained:,} merges trained so far (File → Save vocabulary keeps "
-                      "them). Continue?", QMessageBox.Yes | QMessageBox.No, parent)
+def discard_box(parent: QWidget, action: str, trained: int, others: Sequence[Lost] = ()) -> QMessageBox:
+    """The question whether ``action`` may discard the ``trained`` merges and the ``others`` runs (No is the
+    default answer)."""
+    box = QMessageBox(QMessageBox.Question, "Discard trained merges?", discard_text(action, trained, others),
+                      QMessageBox.Yes | QMessageBox.No, parent)
     box.setObjectName("discard_box")
     box.setDefaultButton(QMessageBox.No)
     return box

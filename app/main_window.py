@@ -21,7 +21,7 @@ from .features.presenter import PresenterWindow
 from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
                                 TrainActions, WordsPane, bind, rule_config, run_languages,
                                 start_rule_run)
-from .discard_questions import confirm_reset, discard_box, trained_merges
+from .discard_questions import confirm_reset, discard_box, other_runs_lost, trained_merges
 from .file_kinds import is_vocabulary
 from .keys import key_lines
 from .layout_state import restore_layout, save_layout
@@ -201,12 +201,13 @@ class MainWindow(QMainWindow):
             self.session.load_corpus(path, config or config_for_table(first, current) or current)
 
     def ask_to_discard(self, action: str) -> bool:
-        """Whether the user lets ``action`` throw away the merges trained (no question when there are none).
-        The box is kept in ``discard_box`` while it is open so that a test can answer it."""
-        n = trained_merges(self.session)
-        if n == 0:
+        """Whether the user lets ``action`` throw away the merges trained, the window's run's and the other runs'
+        it discards (no question when there are none). The box is kept in ``discard_box`` while it is open so
+        that a test can answer it."""
+        n, others = trained_merges(self.session), other_runs_lost(self.session)
+        if n == 0 and not any(merges for _name, merges, _branch in others):
             return True
-        self.discard_box = discard_box(self, action, n)
+        self.discard_box = discard_box(self, action, n, others)
         try:
             return self.discard_box.exec() == QMessageBox.Yes
         finally:

@@ -73,6 +73,13 @@ class TrainingRun:
         return self.timeline.config
 
     @property
+    def merges_trained(self) -> int:
+        """Every merge the run trained itself, not only those up to its position (undone ones are lost with it
+        too); a continuation's inherited merges are its parent's, not counted here."""
+        tl = self.timeline
+        return max(len(tl.reached_steps), tl.merge_count)
+
+    @property
     def vocab_target(self) -> Optional[int]:
         """The vocabulary the run stops at: its settings' size, or its vocabulary at merge 0 plus its number
         of merges when that comes first; None when neither is set, or for PickyBPE's number of merges

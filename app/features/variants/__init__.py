@@ -2,5 +2,6 @@
 from __future__ import annotations
 
 from .actions import add_run_beside, continue_as_superbpe, install
+from .pane import run_name
 
-__all__ = ["add_run_beside", "continue_as_superbpe", "install"]
+__all__ = ["add_run_beside", "continue_as_superbpe", "install", "run_name"]
