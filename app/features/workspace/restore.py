@@ -47,10 +47,12 @@ class Restorer(QObject):
         self.pending: Optional[Workspace] = None  # being restored
         self._tell, self._remember_ref = tell, remember_ref
         self._restored_tab: Any = None  # the tab that was current, once the tabs are back
+        self._waiting: set = set()  # what the restore still waits for: "merges" (the seek), "tabs" (read)
         self._hashes = LatestWorker(track, self)
         self._tabs = LatestWorker(track, self)
         for slot in (self._hashes, self._tabs):
             slot.errored.connect(lambda exc: tell("BPE Lens", user_message(exc)))
+        self._tabs.errored.connect(lambda _exc: self._arrived("tabs"))
 
     @property
     def busy(self) -> bool:
@@ -144,16 +146,27 @@ class Restorer(QObject):
         ws = self.pending
         self.window.encode.set_text(ws.encode_text)
         self.branches_loaded.emit(list(ws.branches))
+        self._waiting = {"merges", "tabs"} if ws.tabs else {"merges"}
         self._reopen_tabs(ws)
         self.session.seek(ws.position)
         if self.session.is_running:  # more than a few merges: a seek run on a worker
             self.session.run_finished.connect(self._on_seek_finished)
         else:  # there already, or training stopped short
-            self._check_merges()
+            self._arrived("merges")
 
     def _on_seek_finished(self, _end) -> None:
         self.session.run_finished.disconnect(self._on_seek_finished)
-        self._check_merges()
+        self._arrived("merges")
+
+    def _arrived(self, part: str) -> None:
+        """``part`` is back; the restore ends when the seek and the tabs both are, whichever comes last (the
+        tabs are read on a worker: ending at the seek said "restored" before them, and their "Opened …"
+        then replaced what the user was told)."""
+        if part not in self._waiting:
+            return
+        self._waiting.discard(part)
+        if not self._waiting and self.pending is not None:
+            self._check_merges()
 
     def _check_merges(self) -> None:
         """Arrived (or stopped short): the merges taken against the saved ones; the view put back."""
@@ -196,6 +209,7 @@ class Restorer(QObject):
             self.window.tabs.setCurrentIndex(current)
         if problems:
             self._tell("Some inspector tabs were not reopened", "\n".join(problems))
+        self._arrived("tabs")
 
 
 
