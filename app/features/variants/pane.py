@@ -53,6 +53,19 @@ def left_out_note(run) -> str:
             "vocabulary; like SuperBPE's own trainer it stops at the vocabulary size.")
 
 
+def left_out_summary(runs: Sequence) -> str:
+    """:func:`left_out_note` once for all branches that leave merges out, with each one's count (the tab's note:
+    three branches said the same sentence three times)."""
+    counts = [(run.id, left_out(run), run.transition or 0) for run in runs]
+    counts = [(rid, n, t) for rid, n, t in counts if n]
+    if not counts:
+        return ""
+    each = ", ".join(f"{rid}: {n:,} of {t:,}" for rid, n, t in counts)
+    return ("SuperBPE's stage 2 leaves out a merge whose pair never forms in its units, so a branch's merge index "
+            f"(the run's, then its own) runs past its vocabulary by the merges left out ({each}); like SuperBPE's "
+            "own trainer it stops at the vocabulary size.")
+
+
 def token_text(timeline, token_id: int) -> str:
     """A token as a reader reads it: bytes as UTF-8 text where they are (\\x.. where not), spaces as ␣,
     so a superword's inner spaces show."""
@@ -193,7 +206,7 @@ class VariantsTab(QWidget):
             plot.plot(xs, ys, pen=pen, name=f.name)
         compared = (f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch "
                     "shares its parent's merges up to where it starts (its curve follows the parent's until there).")
-        self.note.setText(" ".join(filter(None, [compared, *map(left_out_note, self.runs),
+        self.note.setText(" ".join(filter(None, [compared, left_out_summary(self.runs),
                                                  tokens_per_word_note(figures)])))
 
     def _style_legend(self) -> None:
