@@ -8,7 +8,8 @@ process (``--one plain|superbpe``) that times the whole training, counting inclu
 plain and SuperBPE alternate (A B A B ...), and the medians are printed with the load average before each
 run. ``--before DIR``: a checkout of an older commit (``git worktree add DIR <commit>``) whose SuperBPE runs
 too, in the same alternation (before, plain, SuperBPE), through that checkout's own copy of this script.
-The reference (the authors' tokenizers fork) cannot run here: it needs crates.io to build.
+The reference (the authors' tokenizers fork, built offline: tests/data/README.md) runs on the same work in
+bench/bench_superbpe_fork.py.
 """
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""SuperBPE's stage 2 against what the fork's code determines (its run is blocked: tests/data/README.md).
+"""SuperBPE's stage 2 against what the fork's code determines, on settings the fork's own run does not cover.
 
 ``fork_extend`` below is a line-by-line Python transcription of ``BpeTrainer::do_train_extend`` in
 alisawuffles/tokenizers-superbpe at 757f2a5 (tokenizers/src/models/bpe/trainer.rs, steps 1-6, with
 ``Word::merge`` of word.rs): the HashMap queue of the replay, the skipped merges, the heap with stale
-entries re-pushed, the two filters. It is not a golden from the reference's own run (that needs the
-fork built, which needs crates.io); it pins our stage 2 to the reference's code as written.
+entries re-pushed, the two filters. It is not a golden from the reference's own run (those are in
+tests/core/test_superbpe_fork_goldens.py: the fork built offline, tests/data/README.md); it pins our stage 2 to
+the reference's code as written on small texts and settings the goldens do not cover.
 """
 from __future__ import annotations
 

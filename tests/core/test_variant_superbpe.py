@@ -1,8 +1,9 @@
 """SuperBPE against the authors' own runs (tests/data/variants/superbpe/, tests/data/README.md).
 
 Stage 1 is the preset "superbpe" (the authors' train_tokenizer.sh): merges, vocabulary and held-out
-encoding identical to their script's run. Stage 2's goldens are blocked (the fork cannot be built
-here): tests/core/test_superbpe_stage2.py checks what the fork's code determines.
+encoding identical to their script's run. Stage 2 against the fork's own run (built offline):
+tests/core/test_superbpe_fork_goldens.py; against a transcription of the fork's code on other settings:
+tests/core/test_superbpe_stage2.py.
 """
 from __future__ import annotations
 
