@@ -32,6 +32,10 @@ from ...runtime.worker import LatestWorker, keep_alive
 
 #: points drawn per curve at most (longer runs are thinned; the last point is always drawn)
 MAX_POINTS = 2048
+#: above this spread of the scripts' values the y axis is logarithmic
+LOG_SPREAD = 5.0
+#: scripts written without spaces between words (a whitespace "word" there is a clause)
+UNSPACED = frozenset({"Han", "Hiragana", "Katakana", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan"})
 COLORS = (*CURVES, ACCENT)
 #: up to this many words, their scripts are found on the GUI thread (~60 ms for 20k words)
 SYNC_WORDS = 20_000
@@ -173,17 +177,28 @@ class ScriptCurvesChart(QWidget):
         reading = not tracker.per_word and self._text_words() is READING  # no words to divide by yet
         for k, group in enumerate(tracker.groups):
             self.curves[group].setData([] if reading else xs, [] if reading else np.array([v[k] for _, v in picked]))
+        self._scale([] if reading else tracker.values())
         self._show_note()
+
+    def _scale(self, values) -> None:
+        """A log y axis when the scripts' values spread more than :data:`LOG_SPREAD`-fold (a script written
+        without spaces, whose "word" is a clause, flattened the others against the bottom), else linear."""
+        shown = [v for v in values if v > 0]
+        log = bool(shown) and max(shown) > LOG_SPREAD * min(shown)
+        plot = self.plot_widget.getPlotItem()
+        if plot.getAxis("left").logMode != log:
+            plot.setLogMode(y=log)
+            plot.setLabel("left", "tokens / word (log)" if log else "tokens / word")
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.redraw()
 
     def values(self) -> Dict[str, float]:
-        """Each curve's last y (what the chart shows at its right end)."""
+        """Each curve's last y (what the chart shows at its right end, on a log axis too)."""
         out = {}
         for group, curve in self.curves.items():
-            _x, y = curve.getData()
+            y = curve.yData  # the values given (getData() gives log10 of them on a log axis)
             if y is not None and len(y):
                 out[group] = float(y[-1])
         return out
@@ -203,5 +218,16 @@ class ScriptCurvesChart(QWidget):
             text = ", ".join(f"{g} {v:.2f}" for g, v in zip(t.groups, t.values())) + \
                 (" tokens per word" if t.per_word else " tokens per piece: the corpus has no text to count its "
                  "words in (a word-count table); a piece is not a word") + \
-                (f" (tracked from merge {start:,})" if start else "")
+                (f" (tracked from merge {start:,})" if start else "") + _unspaced_note(t.groups if t.per_word else ())
         self.note.setText(text)
+
+
+def _unspaced_note(groups) -> str:
+    """Why a script written without spaces reads so high (its "word" is a clause: docs/measures.md)."""
+    unspaced = [g for g in groups if g in UNSPACED]
+    if not unspaced:
+        return ""
+    names = " and ".join(unspaced)
+    return (f". {names} {'is' if len(unspaced) == 1 else 'are'} written without spaces: a word there is a whole "
+            "clause, so compare by tokens per 100 characters (Measures)")
+

@@ -1,0 +1,51 @@
+"""The tokens per word by script chart stays readable when a script written without spaces is among the groups:
+a Han "word" is a whole clause (tens to hundreds of tokens), which flattened every other script's curve against
+the bottom of a linear axis (the screenshot of the mixed Chinese-German corpus: Han 174.5, Latin 3.6). Above a
+fivefold spread the y axis is logarithmic, the values read are unchanged, and the note says why Han's is so high."""
+from __future__ import annotations
+
+import pytest
+
+from tests.app.test_script_curves_words_f3 import FILES, _note
+
+
+def test_a_script_without_spaces_puts_the_chart_on_a_log_axis(user_window, qtbot):
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QDockWidget
+
+    window = user_window()
+    session = window.session
+    window.findChild(QAction, "action_script_curves").trigger()
+    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
+    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
+        session.load_corpus(FILES)
+    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
+    session.seek(150)
+    qtbot.waitUntil(lambda: session.merge_count == 150 and not session.is_running, timeout=60000)
+    qtbot.waitUntil(lambda: chart.tracker.last_merge == 150, timeout=10000)
+    values = chart.values()
+    assert values["Han"] > 5 * values["Latin"]
+    plot = chart.plot_widget.getPlotItem()
+    assert plot.getAxis("left").logMode  # a fivefold spread: log scale
+    assert values == pytest.approx(dict(zip(chart.tracker.groups, chart.tracker.values())), rel=1e-12)
+    assert _note(chart)["Han"] == pytest.approx(values["Han"], abs=0.005)
+    assert "Han is written without spaces" in chart.note.text()
+
+
+def test_scripts_with_spaces_keep_a_linear_axis(user_window, qtbot):
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QDockWidget
+
+    window = user_window()
+    session = window.session
+    window.findChild(QAction, "action_script_curves").trigger()
+    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
+    spaced = [f for f in FILES if f.endswith(("eng.txt", "rus.txt"))]
+    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
+        session.load_corpus(spaced)
+    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
+    session.seek(50)
+    qtbot.waitUntil(lambda: session.merge_count == 50 and not session.is_running, timeout=60000)
+    qtbot.waitUntil(lambda: chart.tracker.last_merge == 50, timeout=10000)
+    assert not chart.plot_widget.getPlotItem().getAxis("left").logMode
+    assert "without spaces" not in chart.note.text()
