@@ -49,14 +49,23 @@ STAGE2_PRETOKENIZER = "superbpe-stage2"
 def stage1_config(config: TrainerConfig) -> TrainerConfig:
     """Stage 1 of a SuperBPE config: plain BPE that stops at the transition point."""
     _check(config)
+    if config.pretokenizer == STAGE2_PRETOKENIZER:
+        raise BPELensError(f"SuperBPE's stage 1 cuts text into words: the pre-tokenizer {STAGE2_PRETOKENIZER!r} "
+                           "is its stage 2's (pick a preset's pre-tokenizer for stage 1)")
     return replace(config, variant="bpe", transition=None, num_merges=config.transition, vocab_size=None)
 
 
 def stage2_config(config: TrainerConfig, inherited: Optional[int] = None) -> TrainerConfig:
     """Stage 2 of a SuperBPE config: the stage-2 pre-tokenizer; ``vocab_size`` counts the whole vocabulary,
     ``num_merges`` (if set: all merges, both stages) becomes the merges left after the ``inherited`` ones
-    (default: the transition point)."""
+    (default: the transition point).
+
+    A config that is stage 2's already (its pre-tokenizer is stage 2's, which stage 1 refuses: a stage-2
+    trainer's own settings, as a workspace saves a SuperBPE branch) is returned as it is: deriving it again
+    took the inherited merges off ``num_merges`` twice, and a restored branch stopped short."""
     _check(config)
+    if config.pretokenizer == STAGE2_PRETOKENIZER:
+        return config
     done = config.transition if inherited is None else inherited
     left = None if config.num_merges is None else max(0, config.num_merges - done)  # type: ignore[operator]
     return replace(config, pretokenizer=STAGE2_PRETOKENIZER, pattern=None, num_merges=left)
