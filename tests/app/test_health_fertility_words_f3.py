@@ -42,6 +42,9 @@ def test_the_health_tab_shows_the_measures_tokens_per_word(user_window, qtbot, m
     header = pane.fertility_table.horizontalHeaderItem
     assert [header(c).text() for c in range(4)] == ["file", "words", "tokens / word", "tokens / 100 chars"]
     assert "whitespace" in header(1).toolTip() and "Measures" in header(2).toolTip()
+    # the title's count is the pre-tokenizer's pieces, not whitespace words: it says so (it said "words" beside
+    # a table whose words are whitespace words, found by the wheel's user test)
+    assert " pieces → " in pane.title.text() and " words → " not in pane.title.text()
     # the example's files break lines with CRLF: the corpus readers read "\r\n" as "\n", the Measures chart
     # keeps the "\r", so the files' tokens differ by a line's "\r"; the scripts' do not (below, by script)
     assert set(shown) == {"arb.txt", "tam.txt"}

@@ -213,7 +213,7 @@ class HealthPane(QWidget):
             f"<b>{name or 'vocabulary'}</b> on <b>{files}</b>: {len(report.rows):,} tokens — "
             + ", ".join(f"{counts[k]:,} {k}" for k in STATUSES if counts[k] or k != "special")
             + f"; {s['dead_merges']:,} of {s['merges']:,} merges dead; "
-              f"{s['words']:,} words → {s['tokens']:,} tokens")
+              f"{s['words']:,} pieces → {s['tokens']:,} tokens")
         self.status_box.blockSignals(True)
         self.status_box.clear()
         self.status_box.addItem(f"all ({len(report.rows):,})", "")

@@ -21,7 +21,7 @@ RULES = (
     ("picky", "PickyBPE", "After each merge, a parent token whose IoS reaches τ is removed and its other "
                           "occurrences split (Chizhov et al. 2024)"),
     ("superbpe", "SuperBPE", "Plain BPE up to the transition point t, then merges across whitespace "
-                             "(Liu et al. 2025): at t, Training → Continue as SuperBPE from here"),
+                             "(Liu et al. 2025): at t, Train → Continue as SuperBPE from here"),
     ("parity", "Parity-aware BPE", "Each merge is chosen for the language compressed worst so far "
                                    "(Foroutan et al. 2025); needs one .txt file per language (dev text in "
                                    "its dev/, else the training text is measured)"),
