@@ -30,3 +30,16 @@ def test_the_restore_ends_after_slow_tabs_and_says_so_last(qtbot, session, make_
     assert tabs_when_restored == [2]  # the inspector tab is back when the restore says it is done
     qtbot.wait(200)
     assert "Workspace restored at merge 25" in b.statusBar().currentMessage()
+
+
+def test_opening_a_workspace_in_the_window_that_has_its_tab_does_not_open_the_tab_twice(qtbot, session, window_for,
+                                                                                         small_corpus, tmp_path):
+    a = trained_window(qtbot, window_for(session), small_corpus, tmp_path, merges=5)
+    assert a.tabs.count() == 2  # Training and the vocabulary's tab
+    path = tmp_path / "again.bpelens"
+    a.workspace.save_to(str(path))
+    qtbot.waitUntil(path.exists, timeout=10000)
+    restored(qtbot, a, path)
+    qtbot.wait(200)
+    assert [a.tabs.tabText(i) for i in range(a.tabs.count())].count(a.tabs.tabText(1)) == 1
+    assert a.tabs.count() == 2

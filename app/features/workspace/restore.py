@@ -199,11 +199,16 @@ class Restorer(QObject):
 
     def _on_tabs_read(self, results: List[Tuple[str, Any]]) -> None:
         problems = []
+        bench, tabs = self.session.workbench, self.window.tabs
+        shown = {self.window.vocabulary_id(tabs.widget(i)) for i in range(tabs.count())}  # the tabs open now
+        open_already = {os.path.abspath(v.path) for v in bench.vocabularies() if v.path and v.id in shown}
         for path, model in results:
             if isinstance(model, str):
                 problems.append(model)
                 continue
-            self.session.workbench.add_vocabulary(model, path=path)  # the window makes its tab
+            if os.path.abspath(path) in open_already:  # its tab is open in this window: not a second one
+                continue
+            bench.add_vocabulary(model, path=path)  # the window makes its tab
         current = self._restored_tab
         if isinstance(current, int) and current >= 0:  # an index past the last tab changes nothing
             self.window.tabs.setCurrentIndex(current)
