@@ -23,6 +23,9 @@ BAR = QColor("#4c6ef5")
 #: the outline of bars tied with the top count (pair chart)
 TIE = QColor("#212529")
 CURVES = (QColor("#1c7ed6"), QColor("#2b8a3e"), QColor("#ae3ec9"), QColor("#e67700"))
+#: more curves than CURVES and the accent (a chart of one curve per script: up to a dozen), each its own hue
+MANY_CURVES = (*CURVES, QColor("#d9480f"), QColor("#0c8599"), QColor("#c2255c"), QColor("#5f3dc4"),
+               QColor("#74b816"), QColor("#868e96"), QColor("#364fc7"), QColor("#a61e4d"))
 #: the hue of rows the last merge changed (words pane, merges table current row), mixed into the base
 CHANGED_TINT = QColor("#fab005")
 CHANGED_TINT_AMOUNT = 0.25

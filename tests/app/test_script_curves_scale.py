@@ -49,3 +49,19 @@ def test_scripts_with_spaces_keep_a_linear_axis(user_window, qtbot):
     qtbot.waitUntil(lambda: chart.tracker.last_merge == 50, timeout=10000)
     assert not chart.plot_widget.getPlotItem().getAxis("left").logMode
     assert "without spaces" not in chart.note.text()
+
+
+def test_each_script_gets_its_own_colour(user_window, qtbot):
+    """Eight scripts on five colours drew Latin and Hangul both blue, Tamil and Han both green."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QDockWidget
+
+    window = user_window()
+    session = window.session
+    window.findChild(QAction, "action_script_curves").trigger()
+    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
+    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
+        session.load_corpus(FILES)
+    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
+    colours = [curve.opts["pen"].color().name() for curve in chart.curves.values()]
+    assert len(colours) >= 7 and len(set(colours)) == len(colours), colours

@@ -27,7 +27,7 @@ from bpe_core.analysis import GroupCurves, word_groups
 
 from ...session.session import Session
 from ...session.text_words import READING, text_words_of
-from ...widgets.theme import ACCENT, CURVES, follow_palette, graphic_color
+from ...widgets.theme import MANY_CURVES, follow_palette, graphic_color
 from ...runtime.worker import LatestWorker, keep_alive
 
 #: points drawn per curve at most (longer runs are thinned; the last point is always drawn)
@@ -36,7 +36,7 @@ MAX_POINTS = 2048
 LOG_SPREAD = 5.0
 #: scripts written without spaces between words (a whitespace "word" there is a clause)
 UNSPACED = frozenset({"Han", "Hiragana", "Katakana", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan"})
-COLORS = (*CURVES, ACCENT)
+COLORS = MANY_CURVES
 #: up to this many words, their scripts are found on the GUI thread (~60 ms for 20k words)
 SYNC_WORDS = 20_000
 
