@@ -275,7 +275,9 @@ class HistoryChart(HistoryRanges, QWidget):
             self._apply_font()
             self.apply_palette()
         if self.session.stats is not None:  # the arrays again from the records (once per corpus), drawn in a
-            self._reset()  # pass of their own, as a corpus's
+            xmax = self._xmax  # pass of their own, as a corpus's; the x axes stay where a run started them
+            self._reset()
+            self._xmax = xmax
             later(self.layout_widget, self._draw)
 
     def _on_session_steps_applied(self, steps: List[MergeStep]) -> None:
