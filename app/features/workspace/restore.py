@@ -199,9 +199,9 @@ class Restorer(QObject):
 
     def _on_tabs_read(self, results: List[Tuple[str, Any]]) -> None:
         problems = []
-        bench, tabs = self.session.workbench, self.window.tabs
-        shown = {self.window.vocabulary_id(tabs.widget(i)) for i in range(tabs.count())}  # the tabs open now
-        open_already = {os.path.abspath(v.path) for v in bench.vocabularies() if v.path and v.id in shown}
+        bench = self.session.workbench
+        open_already = {os.path.abspath(v.path) for v in bench.vocabularies()  # shown in a tab of this window now
+                        if v.path and self.window.inspector(v.id) is not None}
         for path, model in results:
             if isinstance(model, str):
                 problems.append(model)
