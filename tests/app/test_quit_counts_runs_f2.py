@@ -16,8 +16,9 @@ def _action(window, name) -> QAction:
     return window.findChild(QAction, f"action_{name}")
 
 
-def _quit_and_read(window, button) -> list:
-    """Close the window, read the question and answer ``button``; the texts shown."""
+def _answer_then(window, button, act):
+    """Do ``act()``, read the discard question it asks and answer ``button``; the texts shown and what
+    ``act`` returned."""
     shown = []
 
     def answer() -> None:
@@ -28,8 +29,12 @@ def _quit_and_read(window, button) -> list:
         window.discard_box.button(button).click()
 
     QTimer.singleShot(0, answer)
-    closed = window.close()
-    return shown, closed
+    return shown, act()
+
+
+def _quit_and_read(window, button) -> list:
+    """Close the window, read the question and answer ``button``; the texts shown."""
+    return _answer_then(window, button, window.close)
 
 
 def test_the_quit_question_counts_the_branches_and_the_runs_beside(user_window, small_corpus, qtbot,
@@ -106,17 +111,7 @@ def test_opening_another_corpus_names_the_branches_it_closes(user_window, small_
     other = tmp_path / "other.txt"
     other.write_text("another corpus with other words\n", encoding="utf-8")
     monkeypatch.setattr(MainWindow, "ask_to_discard", REAL_ASK)
-    shown = []
-
-    def answer() -> None:
-        if window.discard_box is None:
-            QTimer.singleShot(10, answer)
-            return
-        shown.append(window.discard_box.text())
-        window.discard_box.button(QMessageBox.No).click()
-
-    QTimer.singleShot(0, answer)
-    window.load_corpus(str(other))
+    shown, _ = _answer_then(window, QMessageBox.No, lambda: window.load_corpus(str(other)))
     monkeypatch.setattr(MainWindow, "ask_to_discard", lambda self, action: True)
     assert shown and shown[0].startswith("Opening other.txt discards the 8 merges trained so far and the runs "
                                          "that go with it: r2: SuperBPE from merge 8, 0 merges of its own"), shown

@@ -9,7 +9,9 @@ import pytest
 from tests.app.test_script_curves_words_f3 import FILES, _note
 
 
-def test_a_script_without_spaces_puts_the_chart_on_a_log_axis(user_window, qtbot):
+def open_chart(user_window, qtbot, files, merge=None):
+    """A new user's window with View → Tokens per word by script open, ``files`` loaded and their text's words
+    read (and the run at ``merge``); the window and the chart."""
     from PySide6.QtGui import QAction
     from PySide6.QtWidgets import QDockWidget
 
@@ -18,11 +20,17 @@ def test_a_script_without_spaces_puts_the_chart_on_a_log_axis(user_window, qtbot
     window.findChild(QAction, "action_script_curves").trigger()
     chart = window.findChild(QDockWidget, "dock_script_curves").widget()
     with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
-        session.load_corpus(FILES)
+        session.load_corpus(files)
     qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
-    session.seek(150)
-    qtbot.waitUntil(lambda: session.merge_count == 150 and not session.is_running, timeout=60000)
-    qtbot.waitUntil(lambda: chart.tracker.last_merge == 150, timeout=10000)
+    if merge is not None:
+        session.seek(merge)
+        qtbot.waitUntil(lambda: session.merge_count == merge and not session.is_running, timeout=60000)
+        qtbot.waitUntil(lambda: chart.tracker.last_merge == merge, timeout=10000)
+    return window, chart
+
+
+def test_a_script_without_spaces_puts_the_chart_on_a_log_axis(user_window, qtbot):
+    _window, chart = open_chart(user_window, qtbot, FILES, merge=150)
     values = chart.values()
     assert values["Han"] > 5 * values["Latin"]
     plot = chart.plot_widget.getPlotItem()
@@ -33,35 +41,14 @@ def test_a_script_without_spaces_puts_the_chart_on_a_log_axis(user_window, qtbot
 
 
 def test_scripts_with_spaces_keep_a_linear_axis(user_window, qtbot):
-    from PySide6.QtGui import QAction
-    from PySide6.QtWidgets import QDockWidget
-
-    window = user_window()
-    session = window.session
-    window.findChild(QAction, "action_script_curves").trigger()
-    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
     spaced = [f for f in FILES if f.endswith(("eng.txt", "rus.txt"))]
-    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
-        session.load_corpus(spaced)
-    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
-    session.seek(50)
-    qtbot.waitUntil(lambda: session.merge_count == 50 and not session.is_running, timeout=60000)
-    qtbot.waitUntil(lambda: chart.tracker.last_merge == 50, timeout=10000)
+    _window, chart = open_chart(user_window, qtbot, spaced, merge=50)
     assert not chart.plot_widget.getPlotItem().getAxis("left").logMode
     assert "without spaces" not in chart.note.text()
 
 
 def test_each_script_gets_its_own_colour(user_window, qtbot):
     """Eight scripts on five colours drew Latin and Hangul both blue, Tamil and Han both green."""
-    from PySide6.QtGui import QAction
-    from PySide6.QtWidgets import QDockWidget
-
-    window = user_window()
-    session = window.session
-    window.findChild(QAction, "action_script_curves").trigger()
-    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
-    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
-        session.load_corpus(FILES)
-    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
+    _window, chart = open_chart(user_window, qtbot, FILES)
     colours = [curve.opts["pen"].color().name() for curve in chart.curves.values()]
     assert len(colours) >= 7 and len(set(colours)) == len(colours), colours
