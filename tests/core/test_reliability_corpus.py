@@ -195,7 +195,12 @@ def test_ctrl_c_while_the_pool_starts_is_one_line(big_corpus: Path, tmp_path: Pa
                              str(tmp_path / "out.json")], stderr=subprocess.PIPE, text=True, start_new_session=True)
     time.sleep(delay)
     os.killpg(proc.pid, signal.SIGINT)
-    err = proc.communicate(timeout=60)[1]
+    try:
+        err = proc.communicate(timeout=60)[1]
+    except subprocess.TimeoutExpired:  # a hang: no process of the group is left running after the test
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"bpe-lens-cli did not end within 60 s of Ctrl+C at {delay} s")
     assert proc.returncode == 130
     assert [line for line in err.splitlines() if line.strip()] == ["interrupted"], err
 
