@@ -6,27 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.test_script_curves_words_f3 import FILES, _note
-
-
-def open_chart(user_window, qtbot, files, merge=None):
-    """A new user's window with View → Tokens per word by script open, ``files`` loaded and their text's words
-    read (and the run at ``merge``); the window and the chart."""
-    from PySide6.QtGui import QAction
-    from PySide6.QtWidgets import QDockWidget
-
-    window = user_window()
-    session = window.session
-    window.findChild(QAction, "action_script_curves").trigger()
-    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
-    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
-        session.load_corpus(files)
-    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
-    if merge is not None:
-        session.seek(merge)
-        qtbot.waitUntil(lambda: session.merge_count == merge and not session.is_running, timeout=60000)
-        qtbot.waitUntil(lambda: chart.tracker.last_merge == merge, timeout=10000)
-    return window, chart
+from tests.app.test_script_curves_words_f3 import FILES, _note, open_chart
 
 
 def test_a_script_without_spaces_puts_the_chart_on_a_log_axis(user_window, qtbot):

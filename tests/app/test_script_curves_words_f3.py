@@ -19,9 +19,29 @@ def _note(chart) -> dict:
     return {name: float(value) for name, value in re.findall(r"(\w+) (\d+\.\d+)", chart.note.text())}
 
 
+def open_chart(user_window, qtbot, files, merge=None):
+    """A new user's window with View → Tokens per word by script open, ``files`` loaded and their text's words
+    read (and the run at ``merge``); the window and the chart."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QDockWidget
+
+    window = user_window()
+    session = window.session
+    window.findChild(QAction, "action_script_curves").trigger()
+    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
+    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
+        session.load_corpus(files)
+    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
+    if merge is not None:
+        session.seek(merge)
+        qtbot.waitUntil(lambda: session.merge_count == merge and not session.is_running, timeout=60000)
+        qtbot.waitUntil(lambda: chart.tracker.last_merge == merge, timeout=10000)
+    return window, chart
+
+
 def test_the_chart_shows_the_measures_tokens_per_word_by_script(user_window, qtbot, monkeypatch):
     from PySide6.QtGui import QAction
-    from PySide6.QtWidgets import QDockWidget, QTableWidget
+    from PySide6.QtWidgets import QTableWidget
 
     from tests.app.test_variants_tokens_per_word_f1 import _shown
 
@@ -31,13 +51,8 @@ def test_the_chart_shows_the_measures_tokens_per_word_by_script(user_window, qtb
     reads = []
     real = text_words.corpus_words
     monkeypatch.setattr(text_words, "corpus_words", lambda *a, **kw: reads.append(a) or real(*a, **kw))
-    window = user_window()
+    window, chart = open_chart(user_window, qtbot, FILES)
     session = window.session
-    window.findChild(QAction, "action_script_curves").trigger()
-    chart = window.findChild(QDockWidget, "dock_script_curves").widget()
-    with qtbot.waitSignal(session.corpus_loaded, timeout=60000):
-        session.load_corpus(FILES)
-    qtbot.waitUntil(lambda: chart.tracker is not None and chart.tracker.per_word, timeout=30000)
     assert chart.plot_widget.getPlotItem().titleLabel.text == "tokens per word, by script"
     for merge in (150, 300):
         session.seek(merge)
