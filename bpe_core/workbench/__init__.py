@@ -21,9 +21,9 @@ if TYPE_CHECKING:
                                             SelectionChanged, VocabularyClosed, VocabularyOpened)
     from bpe_core.workbench.restore import (NO_CORPUS, CorpusCheck, MergeDifference, RestoreReport, RunRestore,
                                             check_corpus, corpus_problem_of, describe, merges_difference, reopen_run,
-                                            restore_run, worth_restoring)
+                                            restore_run, runs_beside, worth_restoring)
     from bpe_core.workbench.runs import TrainingRun, count_corpus
-    from bpe_core.workbench.rule_runs import check_languages, parity_factory, stage_one, text_rule
+    from bpe_core.workbench.rule_runs import check_languages, parity_factory, rule_name, stage_one, text_rule
     from bpe_core.workbench.saved import SavedBench, SavedRun, SavedVocabulary, read_bench
     from bpe_core.workbench.workbench import RunState, Workbench, WorkbenchState
 
@@ -31,14 +31,15 @@ _RECORDS = ("DECODE_ERRORS", "AnalysisClosed", "AnalysisOpened", "ComparisonClos
             "EncodeTextChanged", "Event", "OpenAnalysis", "OpenComparison", "OpenVocabulary", "RunClosed", "RunCorpus",
             "RunOpened", "Selection", "SelectionChanged", "VocabularyClosed", "VocabularyOpened")
 _RESTORE = ("NO_CORPUS", "CorpusCheck", "MergeDifference", "RestoreReport", "RunRestore", "check_corpus",
-            "corpus_problem_of", "describe", "merges_difference", "reopen_run", "restore_run", "worth_restoring")
+            "corpus_problem_of", "describe", "merges_difference", "reopen_run", "restore_run", "runs_beside",
+            "worth_restoring")
 
 #: public name -> the module of this folder that is its home
 _HOMES: Dict[str, str] = {
     **dict.fromkeys(_RECORDS, "records"), **dict.fromkeys(_RESTORE, "restore"),
     "TrainingRun": "runs", "count_corpus": "runs",
     "parity_factory": "rule_runs", "stage_one": "rule_runs",
-    "check_languages": "rule_runs", "text_rule": "rule_runs",
+    "check_languages": "rule_runs", "text_rule": "rule_runs", "rule_name": "rule_runs",
     **dict.fromkeys(("CONTINUATIONS", "continuation_timeline", "continue_run", "left_out", "start_model",
                      "superbpe_config"), "continuations"),
     "SavedBench": "saved", "SavedRun": "saved", "SavedVocabulary": "saved", "read_bench": "saved",

@@ -5,11 +5,15 @@ Each step is a plain function returning a record, so an app can run the slow one
 user in between, and a test can run them in a row:
 
 1. :func:`corpus_problem_of` - before anything is opened: a corpus that is missing, a folder, a pipe or a
-   device is never read (``None``: it can be);
+   device is never read (``None``: it can be); a parity-aware run's corpus is its languages (a folder of one
+   file per language, or a word-count table), checked as the training settings check them;
 2. :func:`check_corpus` - the files hashed (in blocks, cancellable) and compared with the saved size and
    sha256: ``change`` says in words how the corpus differs (None: the same content);
 3. :func:`restore_run` - the corpus counted, the saved branches replayed, the timeline taken to the saved
    merge, and the merges taken compared with the saved ones (:func:`merges_difference`).
+
+:func:`runs_beside` names the saved runs that were opened beside the current one (another rule on its text),
+which an app reopens after the current run as it reopens the current run's branches.
 
 >>> saved = [("l", "o", 4), ("lo", "w", 3)]
 >>> d = merges_difference(saved, [("l", "o", 4), ("o", "w", 2)])
@@ -26,10 +30,12 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 from bpe_core.formats.workspace import (CorpusRef, SavedMerge, Workspace, corpus_change, corpus_problem, corpus_ref,
                                         first_difference, saved_merges)
 from bpe_core.training.branches import Branches
+from bpe_core.training.timeline import Timeline
 from bpe_core.types import BPELensError, Progress
 from bpe_core.workbench.records import RunCorpus
 from bpe_core.workbench.runs import TrainingRun, count_corpus
-from bpe_core.workbench.saved import SavedRun
+from bpe_core.workbench.rule_runs import check_languages, parity_factory, rule_name
+from bpe_core.workbench.saved import SavedBench, SavedRun
 
 ProgressFn = Optional[Callable[[Progress], None]]
 CancelFn = Optional[Callable[[], bool]]
@@ -116,13 +122,23 @@ def corpus_problem_of(run: SavedRun) -> Optional[str]:
     """Why the run's corpus cannot be read at all (missing, a folder, a pipe or a device); None: it can."""
     if not run.corpus:
         return NO_CORPUS
+    if run.config.variant == "parity":  # its languages: a folder of one file per language, or a table
+        try:
+            check_languages(run.corpus[0].path)
+        except BPELensError as exc:
+            return f"{run.corpus[0].path}: {exc}" if run.corpus[0].path not in str(exc) else str(exc)
+        return None
     return next(filter(None, (corpus_problem(ref.path) for ref in run.corpus)), None)
 
 
 def check_corpus(run: SavedRun, *, cancel: CancelFn = None, progress: ProgressFn = None) -> CorpusCheck:
     """Hash the run's corpus files and compare them with the saved ones (a worker's job for a big corpus).
 
-    A file that cannot be read is a change (its problem in words); it is not hashed."""
+    A file that cannot be read is a change (its problem in words); it is not hashed. A parity-aware run's
+    languages are not hashed (a folder): they are checked when counted, and the merges taken say a change."""
+    if run.config.variant == "parity":
+        problem = corpus_problem_of(run)
+        return CorpusCheck((), problem)
     refs, changes = [], []
     for saved in run.corpus:
         problem = corpus_problem(saved.path)
@@ -152,6 +168,9 @@ def restore_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, refs: Tupl
             raise BPELensError(f"run {run.id} continues run {run.parent}, which is not open")
         start = start if start is not None else start_model(parent, run.transition or 0)
         timeline = continuation_timeline(corpus, run.config, start, progress=progress, cancel=cancel)
+    elif run.config.variant == "parity":  # the corpus is its languages (workbench/rule_runs.py)
+        trainer = parity_factory(corpus.paths[0])(None, run.config, progress=progress, cancel=cancel)
+        timeline = Timeline(trainer)
     else:
         timeline = count_corpus(corpus, run.config, progress=progress, cancel=cancel)
     opened = TrainingRun(run.id, corpus, timeline, refs, parent=run.parent, transition=run.transition)
@@ -190,6 +209,13 @@ def reopen_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, check: Opti
                        parent=parent)
 
 
+def runs_beside(bench: SavedBench) -> Tuple[SavedRun, ...]:
+    """The saved runs opened beside the current one (another rule on its text: PickyBPE, parity-aware BPE...),
+    in the order they were opened: runs of their own, not continuations of a run (those are branches, reopened
+    from their parent), and not the current run."""
+    return tuple(r for r in bench.runs if r.parent is None and r.id != bench.current_run)
+
+
 def _main_line_only(run: TrainingRun) -> None:
     """After branches failed to replay: the timeline back to the rule's own merges, one branch."""
     tl = run.timeline
@@ -221,10 +247,26 @@ def describe(ws: Workspace) -> str:
         extra.append(f"encode text “{text[:40]}…”" if len(text) > 40 else f"encode text “{text}”")
     if ws.tabs:
         extra.append(f"{len(ws.tabs)} inspector tab{'s' * (len(ws.tabs) > 1)}")
-    runs = _more_runs(ws)
-    if runs:
-        extra.append(f"{runs} more training run{'s' * (runs > 1)}")
+    extra.extend(_runs_said(ws))
     return f"{corpus} ({ws.config.preset}) at merge {ws.position:,}" + (f", {', '.join(extra)}" if extra else "")
+
+
+def _runs_said(ws: Workspace) -> Tuple[str, ...]:
+    """The runs besides the current one, as the offer says them: its branches, and the runs beside it by rule."""
+    from bpe_core.workbench.saved import read_bench
+
+    try:
+        bench = read_bench(ws)
+    except BPELensError:
+        runs = _more_runs(ws)  # said by the restore; counted here
+        return (f"{runs} more training run{'s' * (runs > 1)}",) if runs else ()
+    branches = sum(r.parent is not None for r in bench.runs)
+    beside = runs_beside(bench)
+    said = [f"{branches} branch{'es' * (branches > 1)} of the run"] if branches else []
+    if beside:
+        names = ", ".join(f"{r.id} {rule_name(r.config)}" for r in beside)
+        said.append(f"{len(beside)} run{'s' * (len(beside) > 1)} beside it ({names})")
+    return tuple(said)
 
 
 def _more_runs(ws: Workspace) -> int:

@@ -20,7 +20,7 @@ from typing import Callable
 
 from bpe_core.types import BPELensError, TrainerConfig
 
-__all__ = ["stage_one", "parity_factory", "check_languages", "text_rule"]
+__all__ = ["stage_one", "parity_factory", "check_languages", "text_rule", "rule_name"]
 
 
 def stage_one(config: TrainerConfig) -> TrainerConfig:
@@ -79,3 +79,14 @@ def text_rule(config: TrainerConfig) -> TrainerConfig:
     """The settings a text corpus is trained with when a parity run is left (a corpus opened, another rule): the
     same, with plain BPE for parity-aware BPE (it reads languages, not one text)."""
     return replace(config, variant="bpe") if config.variant == "parity" else config
+
+
+def rule_name(config: TrainerConfig) -> str:
+    """A run's training rule in words, as the app names it ("plain BPE", "PickyBPE τ=0.6", "parity-aware BPE").
+
+    >>> from bpe_core.presets import make_config
+    >>> rule_name(make_config("gpt2", variant="picky", ios_threshold=0.9))
+    'PickyBPE τ=0.9'
+    """
+    names = {"bpe": "plain BPE", "picky": f"PickyBPE τ={config.ios_threshold}", "parity": "parity-aware BPE"}
+    return names.get(config.variant, config.variant)
