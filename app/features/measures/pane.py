@@ -11,14 +11,15 @@ import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox, QVBoxLayout,
                                QWidget)
 
 from bpe_core.analysis import ALL_GROUP as ALL, MEASURE_LABELS, MEASURES
 
-from .points import Line, dense, hover_text, lines_of, nearest
+from .points import Line, hover_text, lines_of, nearest
+from ...widgets.chart_legend import legend_below, style_legend
 from ...widgets.theme import ACCENT, CURVES, graphic_color, style_plot
 
 #: one color per curve, in order (each made readable on the chart's background: light or dark)
@@ -98,7 +99,8 @@ class MeasuresPane(QWidget):
         plot.setMenuEnabled(False)
         for name in ("left", "bottom"):  # values as they are: a scale would read "Rényi efficiency (x0.001)"
             plot.getAxis(name).enableAutoSIPrefix(False)
-        self.legend = plot.addLegend(offset=(-10, -10))  # a 2x PNG scales it (exports/files.py legends_scaled)
+        # under the plot: off the curves and the line's label (a 2x PNG scales it: exports/files.py legends_scaled)
+        self.legend = legend_below(self.chart, plot)
         self.here = pg.InfiniteLine(angle=90, movable=False, label="merge {value:,.0f}",  # the window's merge
                                     labelOpts={"position": 0.95, "anchors": [(0, 0), (0, 0)]})
         self.marker = pg.ScatterPlotItem(size=9)
@@ -110,8 +112,6 @@ class MeasuresPane(QWidget):
             plot.getViewBox().addItem(item, ignoreBounds=True)
         plot.scene().sigMouseMoved.connect(self.hover_at)
         plot.getViewBox().sigXRangeChanged.connect(self._place_label)
-        plot.getViewBox().sigRangeChanged.connect(self._place_legend)
-        plot.getViewBox().sigResized.connect(self._place_legend)
         for w in (self.chart, self.chart.viewport()):  # the mouse leaves the chart: the hover box goes
             w.installEventFilter(self)
         self.hover = QLabel(objectName="measures_hover")
@@ -230,7 +230,6 @@ class MeasuresPane(QWidget):
         plot = self.plot
         plot.clear()
         self.legend.clear()
-        self._style_legend()
         plot.setTitle(f"{MEASURE_LABELS[measure]} over merges ({group_label(group)})")
         plot.setLabel("left", MEASURE_LABELS[measure])
         self.lines = lines_of(self.curves, measure, group)
@@ -247,7 +246,6 @@ class MeasuresPane(QWidget):
         self.clear_hover()
         self.legend.setVisible(bool(self.lines))
         self.hint.setVisible(not self.curves)
-        self._place_legend()
         if self.curves and not self.lines:
             self.hover.setText(f"No run has {MEASURE_LABELS[measure]} for {group_label(group)}"
                                + (": parity needs two or more evaluation files" if "parity" in measure else ""))
@@ -286,25 +284,6 @@ class MeasuresPane(QWidget):
             self.clear_hover()
         return False
 
-    def _place_legend(self, *_) -> None:
-        """The legend in the corner of the chart that hides the fewest points of the curves (top left first)."""
-        if not self.lines:
-            return
-        vb = self.plot.getViewBox()
-        box, size = vb.sceneBoundingRect(), self.legend.boundingRect()
-        points = [vb.mapViewToScene(pg.Point(float(x), float(y)))
-                  for line in self.lines for x, y in dense(line.merges, line.values)]
-        best = None
-        for corner in ((0, 0), (1, 0), (1, 1), (0, 1)):  # top left, top right, bottom right, bottom left
-            x = box.left() + 10 if corner[0] == 0 else box.right() - 10 - size.width()
-            y = box.top() + 10 if corner[1] == 0 else box.bottom() - 10 - size.height()
-            rect = QRectF(x, y, size.width(), size.height()).adjusted(-4, -4, 4, 4)
-            hidden = sum(rect.contains(p) for p in points)
-            if best is None or hidden < best[0]:
-                best = (hidden, corner)
-        corner = best[1]
-        self.legend.anchor(itemPos=corner, parentPos=corner, offset=(10 - 20 * corner[0], 10 - 20 * corner[1]))
-
     def point_scene_pos(self, line_index: int, i: int):
         """Where point ``i`` of line ``line_index`` is in the scene (for tests: where a mouse would be)."""
         line = self.lines[line_index]
@@ -322,15 +301,9 @@ class MeasuresPane(QWidget):
         base.setAlpha(220)
         self.tip.fill = pg.mkBrush(base)  # the value stays readable over the curves
         self.tip.border = pg.mkPen(palette.mid().color())
-        self.redraw() if hasattr(self, "lines") and self.curves else self._style_legend()
-
-    def _style_legend(self) -> None:
-        palette = self.chart.palette()
-        base = palette.base().color()
-        base.setAlpha(230)
-        self.legend.setBrush(base)
-        self.legend.setPen(palette.mid().color())
-        self.legend.setLabelTextColor(palette.text().color())
+        style_legend(self.legend, palette)
+        if hasattr(self, "lines") and self.curves:
+            self.redraw()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)

@@ -27,6 +27,7 @@ from bpe_core.analysis import GroupCurves, word_groups
 
 from ...session.session import Session
 from ...session.text_words import READING, text_words_of
+from ...widgets.chart_legend import legend_below
 from ...widgets.theme import MANY_CURVES, follow_palette, graphic_color
 from ...runtime.worker import LatestWorker, keep_alive
 
@@ -59,7 +60,7 @@ class ScriptCurvesChart(QWidget):
         plot.setLabel("left", "tokens / word")
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setMenuEnabled(False)
-        self.legend = plot.addLegend(offset=(-10, 10))
+        self.legend = legend_below(self.plot_widget, plot)  # under the plot: off the curves
         follow_palette(self.plot_widget, plot)  # a theme switch restyles it
         self.curves: Dict[str, pg.PlotDataItem] = {}
         self.note = QLabel(objectName="script_curves_note", wordWrap=True)

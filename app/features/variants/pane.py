@@ -6,7 +6,7 @@ The tab shows; it computes nothing itself: the figures are the core's, the runs 
 """
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QP
 from bpe_core.analysis import tokens_per_word_note
 from bpe_core.workbench import left_out
 
+from ...widgets.chart_legend import legend_below
 from ...widgets.theme import ACCENT, CURVES, follow_palette
 
 COLORS = (*CURVES, ACCENT, "#868e96", "#0b7285")
@@ -53,6 +54,36 @@ def left_out_note(run) -> str:
             "vocabulary; like SuperBPE's own trainer it stops at the vocabulary size.")
 
 
+def picky_ceiling(run) -> Optional[int]:
+    """The most tokens a PickyBPE run stopping at a number of merges ends with (each merge adds one token, each
+    removal takes one out: its vocabulary at merge 0 plus its merges), when that comes before its vocabulary
+    size; None for any other run (:attr:`~bpe_core.workbench.runs.TrainingRun.vocab_target` is its end)."""
+    cfg = run.config
+    if cfg.variant != "picky" or cfg.num_merges is None:
+        return None
+    ceiling = run.timeline.initial_vocab + cfg.num_merges
+    target = run.vocab_target
+    return ceiling if target is None or target > ceiling else None
+
+
+def target_text(run) -> str:
+    """What follows a run's vocabulary in its label: " of T" (the size it stops at), " of at most T" for a
+    PickyBPE run stopping at a number of merges (:func:`picky_ceiling`), nothing when no end is set."""
+    ceiling, target = picky_ceiling(run), run.vocab_target
+    if ceiling is not None:
+        return f" of at most {ceiling:,}"
+    return "" if target is None else f" of {target:,}"
+
+
+def picky_note(run) -> str:
+    """Why a PickyBPE run's label says "of at most" (empty for any other run)."""
+    ceiling = picky_ceiling(run)
+    if ceiling is None:
+        return ""
+    return (f"{run.id} stops after {run.config.num_merges:,} merges: each adds a token and its removals take "
+            f"tokens out as it goes, so it ends with {ceiling:,} tokens or fewer.")
+
+
 def left_out_summary(runs: Sequence) -> str:
     """:func:`left_out_note` once for all branches that leave merges out, with each one's count (the tab's note:
     three branches said the same sentence three times)."""
@@ -84,6 +115,7 @@ class VariantsTab(QWidget):
         self.figures_of = figures_of
         self.current = current  # the window's run (its training panes step it; the tab steps the others)
         self.runs: List = []
+        self.colors: Dict[str, int] = {}  # each open run's colour (an index into COLORS), kept while it is open
         self.tree = QTreeWidget(objectName="variant_branches", headerHidden=True)
         self.tree.setContextMenuPolicy(Qt.ActionsContextMenu)  # the feature adds "Continue as SuperBPE from here"
         self.tree.itemSelectionChanged.connect(self._show_merges)
@@ -112,9 +144,7 @@ class VariantsTab(QWidget):
         plot.setLabel("left", "bytes / token")
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.setMenuEnabled(False)
-        # bottom right, where the rising curves are not; a filled box so a curve under it cannot cross the names
-        self.legend = plot.addLegend(offset=(-10, -10))
-        self._style_legend()
+        self.legend = legend_below(self.chart, plot)  # under the plot: off the curves where branches part
         follow_palette(self.chart, plot)
         self.note = QLabel(objectName="variant_note", wordWrap=True)
         left = QWidget()
@@ -149,11 +179,13 @@ class VariantsTab(QWidget):
         """Show ``runs`` (parents first, each branch under its parent) and compare them."""
         chosen = select or self.selected_id()
         self.runs = list(runs)
+        open_ids = {r.id for r in self.runs}
+        self.colors = {rid: c for rid, c in self.colors.items() if rid in open_ids}  # a closed run's is free again
         self.tree.clear()
         items = {}
         for run in self.runs:
             item = QTreeWidgetItem([self._label(run)])
-            item.setToolTip(0, left_out_note(run))
+            item.setToolTip(0, left_out_note(run) or picky_note(run))
             item.setData(0, Qt.UserRole, run.id)
             parent = items.get(run.parent)
             (parent.addChild(item) if parent is not None else self.tree.addTopLevelItem(item))
@@ -170,9 +202,7 @@ class VariantsTab(QWidget):
         branch's merge index may run past the run's: :func:`left_out_note`)."""
         tl = run.timeline
         k = tl.merge_count + (run.transition or 0)
-        target = run.vocab_target
-        return f"{run_name(run)} · at merge {k:,}\nvocabulary {tl.vocab_size:,}" + \
-            ("" if target is None else f" of {target:,}")
+        return f"{run_name(run)} · at merge {k:,}\nvocabulary {tl.vocab_size:,}{target_text(run)}"
 
     def selected_id(self) -> Optional[str]:
         item = self.tree.currentItem()
@@ -199,24 +229,22 @@ class VariantsTab(QWidget):
         plot = self.chart.getPlotItem()
         plot.clear()
         self.legend.clear()
-        self._style_legend()  # the theme may have changed since
-        for i, f in enumerate(figures):
+        for run, f in zip(self.runs, figures):
             xs, ys = [p[0] for p in f.curve], [p[1] for p in f.curve]
-            pen = pg.mkPen(COLORS[i % len(COLORS)], width=2)
+            pen = pg.mkPen(COLORS[self._color(run.id) % len(COLORS)], width=2)
             plot.plot(xs, ys, pen=pen, name=f.name)
         compared = (f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch "
                     "shares its parent's merges up to where it starts (its curve follows the parent's until there).")
         self.note.setText(" ".join(filter(None, [compared, left_out_summary(self.runs),
                                                  tokens_per_word_note(figures)])))
 
-    def _style_legend(self) -> None:
-        """The legend's box in the chart's palette: its base nearly opaque, its text the palette's text."""
-        palette = self.chart.palette()
-        base = palette.base().color()
-        base.setAlpha(230)
-        self.legend.setBrush(base)
-        self.legend.setPen(palette.mid().color())
-        self.legend.setLabelTextColor(palette.text().color())
+    def _color(self, run_id: str) -> int:
+        """A run's colour for as long as it is open: given when it is first drawn (the lowest no open run has),
+        not by its place in the list (a branch at an earlier merge is listed before a later one)."""
+        if run_id not in self.colors:
+            taken = set(self.colors.values())
+            self.colors[run_id] = next(c for c in range(len(taken) + 1) if c not in taken)
+        return self.colors[run_id]
 
     def _show_languages(self, figures: Sequence) -> None:
         """Tokens per language, a column each, and their Gini (shown when a run has languages)."""
