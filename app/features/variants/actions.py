@@ -16,13 +16,12 @@ from __future__ import annotations
 import os
 from typing import List, Optional, Sequence
 
-from PySide6.QtCore import QTimer
-
 from bpe_core import BPELensError, Encoder, TrainingRun
 from bpe_core.analysis import run_language_costs, variant_figures, word_groups
-from bpe_core.workbench import continuation_timeline, read_bench, restore_run, start_model, superbpe_config
+from bpe_core.workbench import continuation_timeline, start_model, superbpe_config
 
-from .pane import VariantsTab, run_name, run_rule
+from .pane import VariantsTab, run_name
+from .reopen import Reopener
 from ...runtime.worker import GeneratorWorker, LatestWorker, keep_alive
 from ...session.text_words import text_words_of
 
@@ -64,6 +63,7 @@ class VariantsFeature:
         self.texts = text_words_of(self.session)  # each corpus's text's words, read once for every pane
         self.texts.read.connect(lambda _key: self._refresh())
         self._beside: dict = {}  # a run added with another rule -> the text of the window's run it was added beside
+        self._work_text = "SuperBPE stage 2: counting"  # what the worker does, said with its progress
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
         self.compare_action = window.make_action("Compare variants", self.show_tab, name="compare_variants")
@@ -78,6 +78,7 @@ class VariantsFeature:
         self.session.config_changed.connect(lambda *_: self._offer_continue())
         self.session.corpus_loaded.connect(lambda *_: self._offer_continue())
         self.session.corpus_loaded.connect(lambda *_: self._close_runs_of_other_text())
+        self.reopener = Reopener(self)  # a restored workspace's branches and runs beside, back
 
     @property
     def bench(self):
@@ -114,6 +115,7 @@ class VariantsFeature:
         corpus = run.corpus
         self.show_tab()
         self._busy(f"SuperBPE stage 2 from merge {k:,}: counting")
+        self._work_text = "SuperBPE stage 2: counting"
         self.calls.start(lambda *, progress, cancel: continuation_timeline(corpus, config, start, progress=progress,
                                                                             cancel=cancel),
                          lambda timeline: self._on_continued(run, k, timeline))
@@ -133,7 +135,7 @@ class VariantsFeature:
 
     def _on_calls_progressed(self, p) -> None:
         if self.tab is not None:
-            self.tab.busy("SuperBPE stage 2: counting", p.done, p.total)
+            self.tab.busy(self._work_text, p.done, p.total)
 
     def _on_calls_errored(self, exc) -> None:
         self._busy("")
@@ -155,6 +157,7 @@ class VariantsFeature:
         text = self._text()
         self.show_tab()
         self._busy(f"A {config.variant} run: counting")
+        self._work_text = f"A {config.variant} run: counting"
         self.calls.start(lambda *, progress, cancel: rule_run(new_id, corpus, config, languages, progress=progress,
                                                               cancel=cancel),
                          lambda new: self._on_rule_run(new, text))
@@ -221,81 +224,30 @@ class VariantsFeature:
             self.session.error_raised.emit(str(error))
         self._refresh()
 
-    # -- a workspace's branches, back ---------------------------------------------------------------------
+    # -- a workspace's other runs, back (reopen.py) ----------------------------------------------------------
     def reopen_branches(self, ws) -> None:
-        """After a workspace is restored (its run loaded and trained to its merge), its branches of the run
-        are made again on a worker, one after another, and opened as they come (a difference said)."""
-        run = self.session.workbench.run
-        try:
-            saved = read_bench(ws)
-        except BPELensError:
-            return  # the restore said what is wrong with the file
-        if run is None:
-            return
-        current = next((r for r in saved.runs if r.id == saved.current_run), None)
-        pending = [r for r in saved.runs if current is not None and r.parent == current.id]
-        beside = [f"{r.id} ({run_rule(r.config)})" for r in saved.runs if r.parent is None and r is not current]
-        if beside:  # saved, not made again here yet: said, never dropped without a word
-            self.session.error_raised.emit(f"The workspace also holds {', '.join(beside)}, run beside this one: it "
-                                           "is not reopened; Variants → Add a run with another rule… makes it again")
-        furthest = max((r.transition or 0 for r in pending), default=0)
-        if furthest > run.timeline.merge_count:
-            self._reach(run, furthest, pending)
-        else:
-            self._reopen_next(run, pending)
+        """After a workspace is restored: its branches of the run and the runs beside it, made again on a
+        worker one after another and listed here as they come (:class:`~.reopen.Reopener`)."""
+        self.reopener.reopen(ws)
 
-    def _reach(self, run: TrainingRun, k: int, pending: list) -> None:
-        """Branches start past the run's merge (it was undone below them; the workspace keeps its merges
-        up to there): the run goes to merge ``k``, their starting vocabularies are taken there, and it
-        comes back to where it was saved."""
-        s, here = self.session, self.session.merge_count
-        timer = QTimer(self.window, interval=50)
+    def work(self, text: str, fn, done) -> None:
+        """Run ``fn(progress=, cancel=)`` on the feature's worker, ``text`` and its progress in the tab (Cancel
+        there stops it); ``done(result)`` on the GUI thread."""
+        self._work_text = text
+        self._busy(text)
 
-        def arrived() -> None:
-            if s.workbench.run is not run:
-                timer.stop()  # another corpus was loaded meanwhile
-                return
-            if s.is_running or s.is_loading or (s.merge_count < k and not s.stop_reason):
-                return
-            timer.stop()
-            tl = run.timeline
-            starts = {r.id: tl.model().truncated(r.transition or 0) for r in pending
-                      if (r.transition or 0) <= tl.merge_count}
-            s.seek(here)  # known merges: shown again from the records
-            self._reopen_next(run, pending, starts)
+        def returned(result) -> None:
+            self._busy("")
+            done(result)
 
-        timer.timeout.connect(arrived)
-        s.seek(k)
-        timer.start()
+        self.calls.start(fn, returned)
 
-    def _reopen_next(self, run: TrainingRun, pending: list, starts: Optional[dict] = None) -> None:
-        tl, starts = run.timeline, starts or {}
-        while pending and pending[0].id not in starts and (pending[0].transition or 0) > tl.merge_count:
-            skipped = pending.pop(0)
-            self.session.error_raised.emit(f"The branch {skipped.id} starts at merge {skipped.transition:,}, past "
-                                           f"the merges the run reached ({tl.merge_count:,}): it is not reopened")
-        if not pending:
-            return
-        saved = pending.pop(0)
-        start = starts.get(saved.id) or start_model(run, saved.transition or 0)  # on the run's thread
-        corpus = run.corpus
+    def keep_beside(self, run: TrainingRun) -> None:
+        """Open ``run`` (made elsewhere: a workspace's run beside the window's) beside the window's run, as
+        "Add a run with another rule…" opens one."""
+        self._beside[run.id] = self._text()
+        self.bench.add_run(run, select=False)
         self.show_tab()
-        self._busy(f"Reopening the branch from merge {saved.transition:,}")
-        self.calls.start(lambda *, progress, cancel: restore_run(saved, corpus=corpus, start=start, progress=progress,
-                                                                 cancel=cancel),
-                         lambda result: self._on_branch_reopened(run, result, pending, starts))
-
-    def _on_branch_reopened(self, run: TrainingRun, result, pending: list, starts: Optional[dict] = None) -> None:
-        self._busy("")
-        child, report = result
-        if self.session.workbench.run is not run or self.bench.is_open(child.id):
-            return
-        child.parent = run.id  # the run as the session opened it
-        self.bench.add_run(child, select=False)
-        if report.difference_text:
-            self.session.error_raised.emit(f"Branch {child.id}: {report.difference_text}")
-        self.show_tab()
-        self._reopen_next(run, pending, starts)
 
     # -- the tab --------------------------------------------------------------------------------------------
     def show_tab(self, select: Optional[str] = None) -> VariantsTab:
