@@ -1,7 +1,8 @@
 """Chart axis helpers shared by the pair chart and the history charts.
 
 * :func:`nice_ceiling` — a round number at or above a value (an axis's end);
-* :class:`SpacedAxis` — an axis whose tick labels never run together ("1000020000 30000");
+* :class:`SpacedAxis` — an axis whose tick labels never run together ("1000020000 30000"), on a log scale
+  too (:func:`log_labels`: "7 8 9 10¹" crowded at each decade's top);
 * :func:`relax_width` — a chart title that may be narrower than its text;
 * :func:`show_empty` — a chart's clean look before it has data (0..100, no stray scale);
 * :func:`short_labels` — category labels (file names) short enough to stay apart.
@@ -17,7 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
-__all__ = ["nice_ceiling", "nice_step", "SpacedAxis", "relax_width", "show_empty", "short_labels"]
+__all__ = ["nice_ceiling", "nice_step", "SpacedAxis", "log_labels", "relax_width", "show_empty", "short_labels"]
 
 
 def nice_ceiling(x: float) -> float:
@@ -75,9 +76,73 @@ class SpacedAxis(pg.AxisItem):
         return max(inside or widths or [0])
 
     def tickStrings(self, values, scale: float, spacing: float) -> List[str]:
+        if self.logMode:
+            return self.logTickStrings(values, scale, spacing)
         if spacing * scale >= 1000 and all(round(v * scale) % 1000 == 0 for v in values):
             return [f"{v * scale / 1000:g}k" if v else "0" for v in values]
         return super().tickStrings(values, scale, spacing)
+
+    # -- a log axis -------------------------------------------------------------------------------------
+    def logTickValues(self, minVal: float, maxVal: float, size: float, stdTicks) -> List[Tuple]:
+        """On a log axis, the labelled ticks are those of :func:`log_labels` (pyqtgraph labels every 2..9 of a
+        decade, which run together near the decade's top); the other 2..9 ticks are drawn without a label."""
+        lo, hi = min(minVal, maxVal), max(minVal, maxVal)
+        if hi <= lo or size <= 0:
+            return super().logTickValues(minVal, maxVal, size, stdTicks)
+        fm = QFontMetrics(self.style.get("tickFont") or QApplication.font())
+        if self.orientation in ("left", "right"):
+            def need(a: float, b: float) -> float:
+                return fm.height() + 2
+        else:
+            def need(a: float, b: float) -> float:
+                widths = [fm.horizontalAdvance(t) for t in self.logTickStrings([a, b], 1.0, 1.0)]
+                return sum(widths) / 2 + self.GAP
+        labelled = log_labels(lo, hi, size, need)
+        every = [d + math.log10(m) for d in range(math.floor(lo), math.ceil(hi) + 1) for m in range(1, 10)]
+        rest = [v for v in every if lo <= v <= hi and all(abs(v - u) > 1e-9 for u in labelled)]
+        return [(1.0, labelled), (None, rest)]
+
+    def logTickStrings(self, values, scale: float, spacing) -> List[str]:
+        """A log axis's labels as its values read ("20", "0.5"; not "2·10¹"); the unlabelled ticks' none."""
+        if spacing is None:
+            return ["" for _ in values]
+        out = []
+        for v in values:
+            x = 10 ** v * scale
+            out.append(f"{x:.4g}" if 1e-3 <= abs(x) < 1e6 else super().logTickStrings([v], scale, spacing)[0])
+        return out
+
+
+#: the tick values labelled between decades, the densest first (1 alone: only the decades)
+LOG_MANTISSAS = ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 5), (1, 2, 5), (1, 3), (1, 5), (1,))
+
+
+def log_labels(lo: float, hi: float, size: float, need) -> List[float]:
+    """The labelled ticks of a log axis from ``lo`` to ``hi`` (log10 of the values) drawn ``size`` pixels long:
+    the densest of :data:`LOG_MANTISSAS` (then every 2nd, 5th, 10th… decade) whose neighbours keep ``need(a, b)``
+    pixels apart; the smallest decade in range when even that crowds.
+
+    >>> [round(10 ** v) for v in log_labels(0.5, 1.75, 400, lambda a, b: 14)]
+    [4, 5, 6, 7, 8, 9, 10, 20, 30, 40, 50]
+    >>> [round(10 ** v) for v in log_labels(0.5, 1.75, 60, lambda a, b: 14)]
+    [5, 10, 20, 50]
+    """
+    px = size / (hi - lo)
+    first, last = math.floor(lo), math.ceil(hi)
+
+    def fits(values: List[float]) -> bool:
+        return len(values) > 1 and all((b - a) * px >= need(a, b) for a, b in zip(values, values[1:]))
+
+    for ms in LOG_MANTISSAS:
+        values = [v for d in range(first, last + 1) for m in ms if lo <= (v := d + math.log10(m)) <= hi]
+        if fits(values):
+            return values
+    for step in (2, 5, 10, 20, 50, 100):
+        values = [float(d) for d in range(first, last + 1) if d % step == 0 and lo <= d <= hi]
+        if fits(values):
+            return values
+    inside = [v for d in range(first, last + 1) for m in (1, 2, 5) if lo <= (v := d + math.log10(m)) <= hi]
+    return inside[:1] or [lo]
 
 
 def relax_width(label: pg.LabelItem) -> None:

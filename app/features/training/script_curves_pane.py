@@ -27,6 +27,7 @@ from bpe_core.analysis import GroupCurves, word_groups
 
 from ...session.session import Session
 from ...session.text_words import READING, text_words_of
+from ...widgets.axes import SpacedAxis
 from ...widgets.chart_legend import legend_below
 from ...widgets.theme import MANY_CURVES, follow_palette, graphic_color
 from ...runtime.worker import LatestWorker, keep_alive
@@ -53,7 +54,8 @@ class ScriptCurvesChart(QWidget):
         self.calls = LatestWorker(keep_alive, self)
         self.texts = text_words_of(session)  # the text's words, read once per corpus for every pane
         self.texts.read.connect(lambda _key: self._take_words())
-        self.plot_widget = pg.PlotWidget(objectName="script_curves")
+        # its y axis turns logarithmic above a fivefold spread: SpacedAxis keeps those labels apart
+        self.plot_widget = pg.PlotWidget(objectName="script_curves", axisItems={"left": SpacedAxis("left")})
         plot = self.plot_widget.getPlotItem()
         plot.setTitle("tokens per word, by script")
         plot.setLabel("bottom", "merge")
