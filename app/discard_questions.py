@@ -1,12 +1,39 @@
-"""The questions asked before trained merges are thrown away: new settings, another corpus, quitting."""
+"""The questions asked before trained merges are thrown away: new settings, another corpus, quitting.
+
+A workspace just saved holds everything the window's runs hold: until the next change nothing is lost, so
+nothing is asked (:func:`mark_saved` when File → Save workspace has written, :func:`is_saved` before asking).
+"""
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+import weakref
+from typing import Any, List, Sequence, Tuple
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 #: another run that an action discards: what the Variants tab calls it, its own merges, whether it is a branch
 Lost = Tuple[str, int, bool]
+
+
+#: each session's runs as its last saved workspace holds them (:func:`workspace_state`)
+_SAVED: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
+
+
+def workspace_state(session) -> tuple:
+    """What a workspace keeps of the session's runs (their text, rule and settings, merge, merges and branches),
+    to tell whether the window still shows what was saved."""
+    return tuple((r.id, tuple(ref.path for ref in r.corpus), r.config, r.position, r.merges, r.branches, r.parent,
+                  r.transition) for r in session.workbench.bench.saved().runs)
+
+
+def mark_saved(session, state: tuple) -> None:
+    """A workspace holding ``state`` (:func:`workspace_state` when it was captured) has been written."""
+    _SAVED[session] = state
+
+
+def is_saved(session) -> bool:
+    """Whether the last saved workspace holds the runs as they are now (then nothing is discarded unsaved)."""
+    state = _SAVED.get(session)
+    return state is not None and state == workspace_state(session)
 
 
 def trained_merges(session) -> int:
@@ -34,13 +61,13 @@ def discard_text(action: str, trained: int, others: Sequence[Lost] = ()) -> str:
                        for name, n, branch in others)
     head = f"the {trained:,} merges trained so far and the runs that go with it" if trained else "the runs open"
     return (f"{action} discards {head}: {listed} (File → Save vocabulary keeps the run's "
-            "merges; File → Save workspace keeps the run and its branches, not the runs beside it). Continue?")
+            "merges; File → Save workspace keeps the run, its branches and the runs beside it). Continue?")
 
 
 def confirm_reset(parent: QWidget, session) -> bool:
     """Ask before settings throw away trained merges (no question at merge 0)."""
     trained = trained_merges(session)
-    if trained == 0:
+    if trained == 0 or is_saved(session):
         return True
     answer = QMessageBox.question(parent, "Restart training?",
                                   f"New settings restart training at merge 0; the {trained:,} "

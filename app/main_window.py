@@ -21,7 +21,7 @@ from .features.presenter import PresenterWindow
 from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
                                 TrainActions, WordsPane, bind, rule_config, run_languages,
                                 start_rule_run)
-from .discard_questions import confirm_reset, discard_box, other_runs_lost, trained_merges
+from .discard_questions import confirm_reset, discard_box, is_saved, other_runs_lost, trained_merges
 from .file_kinds import is_vocabulary
 from .keys import key_lines
 from .layout_state import restore_layout, save_layout
@@ -205,8 +205,8 @@ class MainWindow(QMainWindow):
         it discards (no question when there are none). The box is kept in ``discard_box`` while it is open so
         that a test can answer it."""
         n, others = trained_merges(self.session), other_runs_lost(self.session)
-        if n == 0 and not any(merges for _name, merges, _branch in others):
-            return True
+        if n == 0 and not any(merges for _name, merges, _branch in others) or is_saved(self.session):
+            return True  # nothing trained, or all of it in the workspace just saved
         self.discard_box = discard_box(self, action, n, others)
         try:
             return self.discard_box.exec() == QMessageBox.Yes

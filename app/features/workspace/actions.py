@@ -23,6 +23,7 @@ from bpe_core.formats import (WORKSPACE_SUFFIX as SUFFIX, CorpusRef, Workspace, 
                               write_workspace)
 from bpe_core.workbench import describe, worth_restoring
 
+from ...discard_questions import mark_saved, workspace_state
 from ...runtime import settings_store
 from .autosave import DECLINED, Autosaver, crashed_autosaves, data_dir
 from ...session.payloads import user_message
@@ -106,13 +107,14 @@ class WorkspaceController(QObject):
             self._tell("Save workspace", user_message(exc))
             return
         ref = self._ref(ws.corpus.path)
+        state = workspace_state(self.session)  # what the file holds: the window asks nothing until it changes
 
         def save(*, progress, cancel) -> str:
             done = replace(ws, corpus=ref if ref.sha256 else corpus_ref(ref.path, cancel=cancel))
             write_workspace(done, path)
             return path
 
-        self._saves.start(save, self._on_saved)
+        self._saves.start(save, lambda saved: self._on_saved(saved, state))
 
     def open(self, path: str) -> None:
         """Read ``path`` and restore it (after asking when that would discard trained merges)."""
@@ -245,7 +247,8 @@ class WorkspaceController(QObject):
         if path:
             self.save_to(path if Path(path).suffix else path + SUFFIX)
 
-    def _on_saved(self, path: str) -> None:
+    def _on_saved(self, path: str, state: tuple = ()) -> None:
+        mark_saved(self.session, state)
         settings_store.remember(self.window.settings, RECENT_WORKSPACES, path)
         self.window.statusBar().showMessage(f"Saved {path}", 5000)
 
