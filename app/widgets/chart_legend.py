@@ -34,6 +34,7 @@ class LegendBelow(pg.LegendItem):
         # than its rows
         self.setSizePolicy(QSizePolicy.Maximum, QSizePolicy.Fixed)
         self.setMinimumWidth(0)
+        self.layout.setContentsMargins(6, 2, 6, 2)  # the style's wider margins took a plot's height in a small chart
         self.width_given = 0.0
 
     def addItem(self, item, name) -> None:
