@@ -291,14 +291,16 @@ RUNNERS = {"train": run_train, "encode": run_encode}
 #: What a command leaves for the process's end instead of freeing it; a list only under :func:`run_console`.
 #: Freeing a full train's ~2 million objects one by one takes ~0.1 s, 2-3 % of the whole command.
 LEFT_TO_EXIT: Optional[List[object]] = None
+EXIT_INTERRUPTED = 130  # Ctrl+C or a cancel, as a shell reports a command ended by SIGINT
 
 
 def run_console() -> None:
     """The console entry point (``python -m bpe_core``, ``bpe-lens-cli``): :func:`main`, then exit.
 
     When a command left objects to the exit (a train, whose files are written and closed by then),
-    the process flushes its output and ends with ``os._exit``, without freeing them. ``main()`` itself,
-    which tests call in-process, frees everything as usual.
+    or was interrupted (exit code 130), the process flushes its output and ends with ``os._exit``,
+    without freeing them or joining any thread. ``main()`` itself, which tests call in-process, frees
+    everything as usual.
     """
     global LEFT_TO_EXIT
     LEFT_TO_EXIT = []
@@ -317,7 +319,9 @@ def run_console() -> None:
     if code == EXIT_PIPE:
         silence_closed_pipes()
         os._exit(code)  # nothing left to write: no second "Broken pipe" at the interpreter's exit
-    if LEFT_TO_EXIT:
+    if LEFT_TO_EXIT or code == EXIT_INTERRUPTED:
+        # after Ctrl+C (or a cancel) nothing is left to do: the process ends now, and no thread a
+        # stopped worker pool may still hold (the interpreter's exit joins them) can keep it running
         os._exit(code)
     sys.exit(code)
 
@@ -350,10 +354,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         return EXIT_USAGE
     except Cancelled:
         report(command, "cancelled")
-        return 130
+        return EXIT_INTERRUPTED
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except OSError as exc:
         report(command, os_error_text(exc))
         return EXIT_USAGE

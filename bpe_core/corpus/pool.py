@@ -1,6 +1,6 @@
 """The worker pool that counts a big corpus: processes that never outlive the one that asked.
 
-Three things the standard ``ProcessPoolExecutor`` does not do on its own:
+Four things the standard ``ProcessPoolExecutor`` does not do on its own:
 
 - **Workers die with their owner.** A worker blocks reading its task pipe, whose write end the
   workers themselves inherit, so a SIGKILLed owner left them (and through them the forkserver and
@@ -12,6 +12,9 @@ Three things the standard ``ProcessPoolExecutor`` does not do on its own:
   worker still starting (importing) printed a KeyboardInterrupt traceback. Tasks are submitted (and
   so every helper process is started) with SIGINT blocked, a mask the children inherit and keep; a
   Ctrl+C meanwhile waits and reaches the owner alone (one line from the CLI) right after.
+- **A stop leaves no thread behind.** ``stop_pool`` terminates the workers and then makes sure the
+  pool's manager thread ends, even when a worker died half-way through writing its result: the
+  interpreter's exit joins that thread, and a CLI stopped by Ctrl+C waited on it forever.
 - **A ``__main__`` that cannot be re-imported** (a script read from stdin, ``python -c``, some
   embedded interpreters): forkserver and spawn children re-run the main file by path and fail
   (``FileNotFoundError: '<stdin>'``). There, a single-threaded owner forks its workers (safe
@@ -32,6 +35,7 @@ from typing import Any, Callable, Iterator, Optional
 
 _PRELOAD = ["bpe_core.corpus.counting", "bpe_core.corpus.pool", "bpe_core.pretokenize.pretokenizers"]
 _POLL_SECONDS = 0.2
+_STOP_SECONDS = 5.0  # for the manager thread to end once the workers are told to
 _PR_SET_PDEATHSIG = 1
 
 
@@ -91,14 +95,44 @@ def make_pool(workers: int) -> Optional[ProcessPoolExecutor]:
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End ``pool``'s processes now (a cancel): a task inside one long C call, such as a regex that
-    backtracks, would otherwise run on after ``shutdown`` until it ends by itself."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        try:
-            process.terminate()
-        except (OSError, ValueError):
-            pass  # gone already
-    pool.shutdown(wait=False, cancel_futures=True)
+    """End ``pool``'s processes now (a cancel), and the pool's threads with them.
+
+    A task inside one long C call, such as a regex that backtracks, would otherwise run on after
+    ``shutdown`` until it ends by itself, so the workers are terminated. A worker terminated while it
+    wrote its result leaves half a message in the result pipe; the pool's manager thread, reading it,
+    would wait for the rest forever (this process holds the pipe's write end too, so no end-of-file
+    comes), and the interpreter's exit joins that thread: Ctrl+C said "interrupted" and the process
+    never ended. So the write end is closed here: once the workers are gone the manager reads
+    end-of-file, takes the pool as broken, closes the task pipe (which frees the feeder thread blocked
+    on it) and ends. The feeder is never joined at exit either (``cancel_join_thread``). A second
+    Ctrl+C waits for all this (a few milliseconds) instead of interrupting it half-way.
+    """
+    with _sigint_blocked():
+        manager = getattr(pool, "_executor_manager_thread", None)
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        calls, results = getattr(pool, "_call_queue", None), getattr(pool, "_result_queue", None)
+        for process in processes:
+            _signal(process.terminate)
+        pool.shutdown(wait=False, cancel_futures=True)  # drops the references read above
+        if calls is not None:
+            calls.cancel_join_thread()
+        writer = getattr(results, "_writer", None)
+        if writer is not None:
+            writer.close()
+        if manager is None:
+            return
+        manager.join(_STOP_SECONDS)
+        if manager.is_alive():  # a worker that did not take SIGTERM in time
+            for process in processes:
+                _signal(process.kill)
+            manager.join(_STOP_SECONDS)
+
+
+def _signal(send: Callable[[], None]) -> None:
+    try:
+        send()
+    except (OSError, ValueError):
+        pass  # gone already
 
 
 @contextmanager
