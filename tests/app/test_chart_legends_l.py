@@ -102,3 +102,36 @@ def test_a_narrow_chart_puts_its_entries_in_fewer_columns(qtbot):
     rows = {round(label.sceneBoundingRect().center().y()) for _s, label in pane.legend.items}
     assert len(rows) >= 2
     _clear_of_the_plot(pane.plot, pane.legend)
+
+
+def test_the_legends_follow_a_theme_switch(user_window, qtbot, qapp):
+    """View → Theme → Dark: each legend's names take the dark palette's text, readable on the chart (the script
+    chart's legend kept pyqtgraph's own grey)."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication, QDockWidget
+
+    from tests.app.test_theme import choose
+
+    from bpe_lens_app.widgets import theme_choice
+    from bpe_lens_app.widgets.theme import contrast_ratio, is_dark
+
+    old = QPalette(QApplication.palette())
+    try:
+        window = user_window()
+        window.session.seek(40)
+        qtbot.waitUntil(lambda: window.session.merge_count == 40 and not window.session.is_running, timeout=60000)
+        window.findChild(QAction, "action_script_curves").trigger()
+        dock = window.findChild(QDockWidget, "dock_script_curves")
+        qtbot.waitUntil(lambda: dock.widget() is not None and bool(dock.widget().curves), timeout=30000)
+        window.findChild(QAction, "action_compare_variants").trigger()
+        legends = {"script": dock.widget().plot_widget, "variants": window.variants_feature.tab.chart}
+        choose(qtbot, window, "Dark")
+        assert is_dark(QApplication.palette())
+        for name, chart in legends.items():
+            legend = chart.getPlotItem().legend
+            text, base = chart.palette().color(QPalette.Text), chart.palette().color(QPalette.Base)
+            qtbot.waitUntil(lambda: all(label.opts["color"] == text for _s, label in legend.items), timeout=2000)
+            assert legend.items and contrast_ratio(text, base) >= 4.5, name
+    finally:
+        theme_choice.forget_choice()
+        QApplication.setPalette(old)
