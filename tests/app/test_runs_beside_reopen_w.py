@@ -130,11 +130,11 @@ def test_a_run_beside_whose_text_is_gone_is_said_once_and_the_rest_comes_back(us
     window.workspace.save_to(str(path))
     qtbot.waitUntil(path.exists, timeout=10000)
     shutil.rmtree(langs)
-    said = []
     again = user_window(str(path), wait=False)
-    again.session.error_raised.connect(said.append)
     qtbot.waitUntil(lambda: again.session.corpus is not None and not again.workspace.is_busy(), timeout=60000)
     _tab, rows, _merges = _compared(again, qtbot, 2)
     assert "plain BPE" in rows[0] and "PickyBPE τ=0.6" in rows[1], rows
-    about = [m for m in said if "r2" in m]
-    assert len(about) == 1 and str(langs) in about[0] and "not reopened" in about[0], said
+    qtbot.waitUntil(lambda: again.workspace.report != "", timeout=10000)
+    about = [line for line in again.workspace.report.split("\n\n") if "r2" in line]
+    assert len(about) == 1 and str(langs) in about[0] and "not reopened" in about[0], again.workspace.report
+    assert again.workspace.message is not None and about[0] in again.workspace.message.text()  # said once

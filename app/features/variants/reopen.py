@@ -27,8 +27,15 @@ class Reopener:
         self._beside: list = []  # saved runs beside the window's run, still to reopen
         self._said: List[str] = []  # what this restore could not bring back as saved, said once at the end
         self._run: Optional[TrainingRun] = None  # the window's run they are reopened for
+        self._report = None  # the workspace restore that says what this restore found, once (report_to)
+        self._holding: Optional[int] = None  # the restore's token while it waits for these runs (report_to)
         feature.calls.aborted.connect(self._on_stopped)
         feature.calls.errored.connect(lambda _exc: self._on_stopped())
+
+    def report_to(self, restore) -> None:
+        """Say what could not come back through ``restore`` (its ``hold``, ``note``, ``release``: the workspace's
+        restore says it with the rest, once); without one it is said as an error, in one message."""
+        self._report = restore
 
     @property
     def bench(self):
@@ -47,6 +54,7 @@ class Reopener:
         current = next((r for r in saved.runs if r.id == saved.current_run), None)
         pending = [r for r in saved.runs if current is not None and r.parent == current.id]
         self._run, self._beside, self._said = run, list(runs_beside(saved)), []
+        self._holding = self._report.hold() if (pending or self._beside) and self._report is not None else None
         furthest = max((r.transition or 0 for r in pending), default=0)
         if furthest > run.timeline.merge_count:
             self._reach(run, furthest, pending)
@@ -64,6 +72,7 @@ class Reopener:
         def arrived() -> None:
             if s.workbench.run is not run:
                 timer.stop()  # another corpus was loaded meanwhile
+                self._finish()
                 return
             if s.is_running or s.is_loading or (s.merge_count < k and not s.stop_reason):
                 return
@@ -98,8 +107,11 @@ class Reopener:
 
     def _on_branch_reopened(self, run: TrainingRun, result, pending: list, starts: Optional[dict] = None) -> None:
         child, report = result
-        if self.session.workbench.run is not run or self.bench.is_open(child.id):
+        if self.session.workbench.run is not run:
+            self._finish()  # another text was opened meanwhile
             return
+        if self.bench.is_open(child.id):
+            child.id = self.bench.new_run_id()
         child.parent = run.id  # the run as the session opened it
         self.bench.add_run(child, select=False)
         if report.difference_text:
@@ -123,7 +135,8 @@ class Reopener:
     def _on_beside_reopened(self, run: TrainingRun, saved, result) -> None:
         opened, report = result
         if self.session.workbench.run is not run:
-            return  # another text was opened meanwhile
+            self._finish()  # another text was opened meanwhile
+            return
         name = f"{saved.id} ({rule_name(saved.config)})"
         if opened is None:
             self._said.append(f"{name}, run beside this one, is not reopened: {report.problem}")
@@ -140,7 +153,12 @@ class Reopener:
     # -- the end --------------------------------------------------------------------------------------------
     def _finish(self) -> None:
         said, self._said, self._run = self._said, [], None
-        if said:  # one message for the whole restore, not one box each
+        token, self._holding = self._holding, None
+        if token is not None:
+            for text in said:
+                self._report.note(text, token)
+            self._report.release(token)
+        elif said:  # one message for the whole restore, not one box each
             self.session.error_raised.emit("\n".join(said))
 
     def _on_stopped(self) -> None:

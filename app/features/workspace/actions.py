@@ -43,6 +43,7 @@ def install(window) -> None:
         window.workspace.branches_loaded.connect(lambda saved: saved and ties.commands.restore(saved[0]))
     variants = getattr(window, "variants_feature", None)  # runs continuing the run (app/features/variants)
     if variants is not None:
+        variants.reopener.report_to(window.workspace.restorer)  # said with the rest of the restore, once
         window.workspace.restored.connect(variants.reopen_branches)
 
 
@@ -136,9 +137,15 @@ class WorkspaceController(QObject):
         self.open(path)
         return True
 
-    def restore(self, ws: Workspace) -> None:
-        """Bring ``ws`` back (:class:`~bpe_lens_app.features.workspace.restore.Restorer`); ``restored`` follows."""
-        self.restorer.restore(ws)
+    def restore(self, ws: Workspace, *, asked: bool = False) -> None:
+        """Bring ``ws`` back (:class:`~bpe_lens_app.features.workspace.restore.Restorer`); ``restored`` follows.
+        ``asked``: the crash offer was the restore's dialog (what it finds goes to the status bar)."""
+        self.restorer.restore(ws, asked=asked)
+
+    @property
+    def report(self) -> str:
+        """What the last restore found (other merges, tabs or runs not reopened), as it was said."""
+        return self.restorer.report
 
     def offer_restore(self) -> bool:
         """At start: a session that did not exit cleanly left an autosave; offer it (True: restoring)."""
@@ -167,7 +174,7 @@ class WorkspaceController(QObject):
             os.replace(crashed[0], crashed[0].with_name(DECLINED))
             return False
         self.autosaver.adopt(crashed[0])  # ours now: a crash while restoring still leaves it
-        self.restore(ws)
+        self.restore(ws, asked=True)
         return True
 
     def finish(self) -> None:

@@ -8,6 +8,11 @@ goes to the saved merge (a seek run on a worker when it is far) and the merges t
 with the saved ones: a difference is said with the first merge that differs. The encode text, the
 inspector tabs (read on a worker), the tab in front and the selected word come back.
 
+A restore shows one dialog at most: what asks (the crash offer, or the corpus question). What it found - other
+merges, a tab not reopened, and what other features add while they bring their part back (:meth:`Restorer.hold`,
+:meth:`Restorer.note`, :meth:`Restorer.release`: the Variants tab's runs) - is said once, when all is back: in the
+status bar, and in one box when nothing was asked in this restore (``report`` keeps the text).
+
 The restore logic is the core's (``bpe_core.workbench``'s restore steps, tested without Qt): which corpus
 cannot be read (:func:`corpus_problem_of`), how it changed (:func:`check_corpus`, on a worker) and where the
 merges part (:func:`merges_difference`). This module keeps the Qt parts: asking the user and putting the view
@@ -48,6 +53,12 @@ class Restorer(QObject):
         self._tell, self._remember_ref = tell, remember_ref
         self._restored_tab: Any = None  # the tab that was current, once the tabs are back
         self._waiting: set = set()  # what the restore still waits for: "merges" (the seek), "tabs" (read)
+        self._notes: List[str] = []  # what this restore found, said once when all of it is back
+        self._holds = 0  # parts still coming back (this restore's own, and other features')
+        self._asked = False  # a dialog was shown in this restore (the crash offer, the corpus question)
+        self.report = ""  # what the last restore found, as it was said
+        self._position = 0  # the merge the restore went to
+        self._generation = 0  # which restore this is: a part of an earlier one, coming back late, is not counted
         self._hashes = LatestWorker(track, self)
         self._tabs = LatestWorker(track, self)
         for slot in (self._hashes, self._tabs):
@@ -62,8 +73,11 @@ class Restorer(QObject):
         self._hashes.cancel()
         self._tabs.cancel()
 
-    def restore(self, ws: Workspace) -> None:
-        """Check the corpus (hashed on a worker), then load, train to the position and check the merges."""
+    def restore(self, ws: Workspace, *, asked: bool = False) -> None:
+        """Check the corpus (hashed on a worker), then load, train to the position and check the merges.
+        ``asked``: the user was asked already (the crash offer): what the restore finds is not another box."""
+        self._notes, self._holds, self._asked = [], 1, asked
+        self._generation += 1
         run = _current_run(ws)
         problem = corpus_problem_of(run)
         if problem is not None:  # missing, a folder, a pipe, a device: never opened
@@ -99,6 +113,7 @@ class Restorer(QObject):
                          lambda: self._open_merges(ws))
         box.setInformativeText("The merges trained on another corpus may differ from the saved ones; "
                                "they are checked, and any difference is shown.")
+        self._asked = True
         box.button(QMessageBox.Cancel).clicked.connect(self._on_corpus_question_cancelled)
         box.finished.connect(lambda *_: setattr(self, "question", None))
         box.open()
@@ -140,6 +155,7 @@ class Restorer(QObject):
     def _on_pending_failed(self, *_args) -> None:
         self._disconnect_pending()
         self.pending = None
+        self._notes, self._holds = [], 0  # the failure was said; nothing more comes back
 
     def _on_pending_loaded(self, _info) -> None:
         self._disconnect_pending()
@@ -175,11 +191,45 @@ class Restorer(QObject):
         now = run.saved().merges if run is not None else ()
         difference = merges_difference(ws.merges[: ws.position], now)
         select_word(self.window, ws.view.get("selected_word"))
-        if difference is None:
-            self.window.statusBar().showMessage(f"Workspace restored at merge {ws.position:,}", 10000)
+        if difference is not None:
+            self.note(difference.text(ws.position, len(now)))
+        self._position = ws.position
+        self.restored.emit(ws)  # other features bring their parts back (hold, note, release)
+        self.release()
+
+    # -- what the restore found, said once --------------------------------------------------------------
+    def hold(self) -> int:
+        """Another part of the restore is coming back (a feature's, on a worker): the restore is said once
+        :meth:`release` was called as often. Returns the restore's token for :meth:`note` and :meth:`release`."""
+        self._holds += 1
+        return self._generation
+
+    def note(self, text: str, token: Optional[int] = None) -> None:
+        """Something the restore found (said with the rest when all is back)."""
+        if token in (None, self._generation):
+            self._notes.append(text)
+
+    def release(self, token: Optional[int] = None) -> None:
+        """A part is back; when the last one is, what the restore found is said. A part of an earlier restore
+        (``token``) changes nothing."""
+        if token not in (None, self._generation) or self._holds == 0:
+            return
+        self._holds -= 1
+        if self._holds == 0:
+            self._say()
+
+    def _say(self) -> None:
+        notes, self._notes = self._notes, []
+        at = f"Workspace restored at merge {self._position:,}"
+        self.report = "\n\n".join(notes)
+        if not notes:
+            self.window.statusBar().showMessage(at, 10000)
+        elif self._asked:  # the one dialog was the offer or the corpus question: the rest in the status bar
+            more = f"{len(notes)} differences" if len(notes) > 1 else "a difference"
+            self.window.statusBar().showMessage(f"{at} with {more}: {notes[0].splitlines()[0]}", 60000)
         else:
-            self._tell("Workspace restored with other merges", difference.text(ws.position, len(now)))
-        self.restored.emit(ws)
+            self._tell("Workspace restored with differences" if len(notes) > 1 else
+                       "Workspace restored with a difference", self.report)
 
     def _reopen_tabs(self, ws: Workspace) -> None:
         paths, self._restored_tab = list(ws.tabs), ws.view.get("current_tab")
@@ -213,7 +263,7 @@ class Restorer(QObject):
         if isinstance(current, int) and current >= 0:  # an index past the last tab changes nothing
             self.window.tabs.setCurrentIndex(current)
         if problems:
-            self._tell("Some inspector tabs were not reopened", "\n".join(problems))
+            self.note("Some inspector tabs were not reopened: " + "; ".join(problems))
         self._arrived("tabs")
 
 
