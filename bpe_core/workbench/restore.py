@@ -31,7 +31,7 @@ from bpe_core.formats.workspace import (CorpusRef, SavedMerge, Workspace, corpus
                                         first_difference, saved_merges)
 from bpe_core.training.branches import Branches
 from bpe_core.training.timeline import Timeline
-from bpe_core.types import BPELensError, Progress
+from bpe_core.types import BPELensError, Cancelled, Progress
 from bpe_core.workbench.records import RunCorpus
 from bpe_core.workbench.runs import TrainingRun, count_corpus
 from bpe_core.workbench.rule_runs import check_languages, parity_factory, rule_name
@@ -182,12 +182,31 @@ def restore_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, refs: Tupl
             problem = f"the branches cannot be restored: {exc}"
             _main_line_only(opened)
     known = max(run.position, len(run.merges))  # merges past the position: where its branches start
-    timeline.seek(known)
+    _train_to(timeline, known, progress=progress, cancel=cancel)
     now = saved_merges(timeline.history)
     if known > run.position:
         timeline.seek(run.position)
     return opened, RunRestore(run.id, change, merges_difference(run.merges[:known], now), run.position,
                               min(len(now), run.position), problem)
+
+
+def _train_to(timeline: Timeline, k: int, *, progress: ProgressFn = None, cancel: CancelFn = None) -> None:
+    """Train to merge ``k`` as :meth:`Timeline.seek` does, reporting the merges done of ``k`` and asking
+    ``cancel`` between merges (:class:`Cancelled`: the timeline is left to whoever dropped it)."""
+    if progress is None and cancel is None:
+        timeline.seek(k)
+        return
+    total, steps = max(0, k - timeline.merge_count), []
+    move = timeline.toward(k, detail=True)
+    with move:
+        for step in move:
+            steps.append(step)
+            if cancel is not None and cancel():
+                raise Cancelled()
+            if progress is not None:
+                progress(Progress(len(steps), total, "merges", "training to the saved merge"))
+        frame = move.frame(steps)
+    timeline.apply(frame)
 
 
 def reopen_run(run: SavedRun, *, corpus: Optional[RunCorpus] = None, check: Optional[CorpusCheck] = None,

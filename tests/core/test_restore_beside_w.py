@@ -74,3 +74,27 @@ def test_the_restore_offer_says_what_the_runs_are(tmp_path):
     wb, _picky, _parity = _bench(tmp_path)
     text = describe(wb.to_workspace())
     assert "2 runs beside it (r2 PickyBPE τ=0.6, r3 parity-aware BPE)" in text, text
+
+
+def test_training_to_the_saved_merge_reports_progress_and_can_be_cancelled(tmp_path):
+    """The slow part of reopening a run is training it to its merge: it reports merges done of the saved
+    merge and stops when asked (as counting does), not only the corpus count."""
+    import pytest
+
+    from bpe_core.types import Cancelled
+
+    wb, picky, _parity = _bench(tmp_path)
+    saved = runs_beside(read_bench(wb.to_workspace()))[0]
+    seen = []
+    run, _report = reopen_run(saved, progress=seen.append)
+    merges = [p for p in seen if p.unit == "merges"]
+    assert merges and merges[-1].done == merges[-1].total == saved.position == 20, merges[-3:]
+    assert run.timeline.merge_count == 20
+
+    def cancel() -> bool:
+        return any(p.unit == "merges" and p.done >= 5 for p in seen)
+
+    seen.clear()
+    with pytest.raises(Cancelled):
+        reopen_run(saved, progress=seen.append, cancel=cancel)
+    assert max(p.done for p in seen if p.unit == "merges") < 20
