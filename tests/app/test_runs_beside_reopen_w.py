@@ -138,3 +138,39 @@ def test_a_run_beside_whose_text_is_gone_is_said_once_and_the_rest_comes_back(us
     about = [line for line in again.workspace.report.split("\n\n") if "r2" in line]
     assert len(about) == 1 and str(langs) in about[0] and "not reopened" in about[0], again.workspace.report
     assert again.workspace.message is not None and about[0] in again.workspace.message.text()  # said once
+
+
+def test_cancel_while_runs_beside_are_reopened_names_what_is_left(user_window, small_corpus, qtbot, monkeypatch,
+                                                                   tmp_path):
+    """Reopening runs beside is long work in the Variants tab (progress, Cancel); Cancel stops it, and the runs
+    not reopened (the one under way and those after it) are named once with the restore's other findings."""
+    import time
+
+    import bpe_lens_app.features.variants.reopen as reopen_module
+    from bpe_core.types import Cancelled, Progress
+
+    window = _window_with_picky_beside(user_window, small_corpus, qtbot, monkeypatch)
+    _add(window, qtbot, monkeypatch, lambda f: f.rule.setCurrentIndex(f.rule.findText("Plain BPE")), 3)
+    path = tmp_path / "three.bpelens"
+    window.workspace.save_to(str(path))
+    qtbot.waitUntil(path.exists, timeout=10000)
+
+    def slow(saved, *, progress, cancel):  # a big corpus: counting until Cancel
+        while not cancel():
+            progress(Progress(1, 100, "bytes"))
+            time.sleep(0.01)
+        raise Cancelled()
+
+    monkeypatch.setattr(reopen_module, "reopen_run", slow)
+    again = user_window(str(path), wait=False)
+    qtbot.waitUntil(lambda: again.variants_feature.tab is not None, timeout=60000)
+    tab = again.variants_feature.tab
+    cancel = tab.findChild(QPushButton, "variant_cancel")
+    bar = tab.progress
+    qtbot.waitUntil(lambda: cancel.isVisible() and "Reopening r2 (PickyBPE τ=0.6)" in bar.format(), timeout=60000)
+    qtbot.mouseClick(cancel, Qt.LeftButton)
+    qtbot.waitUntil(lambda: not again.variants_feature.busy and again.workspace.report != "", timeout=10000)
+    report = again.workspace.report
+    assert "Reopening stopped: r2 (PickyBPE τ=0.6), r3 (plain BPE) not reopened" in report, report
+    _tab, rows, _merges = _compared(again, qtbot, 1)
+    assert "plain BPE" in rows[0] and again.session.merge_count == 12

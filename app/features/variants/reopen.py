@@ -24,7 +24,7 @@ class Reopener:
     def __init__(self, feature) -> None:
         self.feature = feature
         self.session = feature.session
-        self._beside: list = []  # saved runs beside the window's run, still to reopen
+        self._beside: list = []  # saved runs beside the window's run, still to reopen (the one under way first)
         self._said: List[str] = []  # what this restore could not bring back as saved, said once at the end
         self._run: Optional[TrainingRun] = None  # the window's run they are reopened for
         self._report = None  # the workspace restore that says what this restore found, once (report_to)
@@ -126,7 +126,7 @@ class Reopener:
         if not self._beside:
             self._finish()
             return
-        saved = self._beside.pop(0)
+        saved = self._beside[0]  # taken off when it is back: a Cancel names it too
         self.feature.show_tab()
         self.feature.work(f"Reopening {saved.id} ({rule_name(saved.config)}) at merge {saved.position:,}",
                           lambda *, progress, cancel: _reopened(saved, progress=progress, cancel=cancel),
@@ -134,6 +134,7 @@ class Reopener:
 
     def _on_beside_reopened(self, run: TrainingRun, saved, result) -> None:
         opened, report = result
+        self._beside.pop(0)
         if self.session.workbench.run is not run:
             self._finish()  # another text was opened meanwhile
             return
@@ -152,7 +153,7 @@ class Reopener:
 
     # -- the end --------------------------------------------------------------------------------------------
     def _finish(self) -> None:
-        said, self._said, self._run = self._said, [], None
+        said, self._said, self._run, self._beside = self._said, [], None, []
         token, self._holding = self._holding, None
         if token is not None:
             for text in said:
