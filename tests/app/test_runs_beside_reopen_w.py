@@ -174,3 +174,26 @@ def test_cancel_while_runs_beside_are_reopened_names_what_is_left(user_window, s
     assert "Reopening stopped: r2 (PickyBPE τ=0.6), r3 (plain BPE) not reopened" in report, report
     _tab, rows, _merges = _compared(again, qtbot, 1)
     assert "plain BPE" in rows[0] and again.session.merge_count == 12
+
+
+def test_a_continuation_of_a_run_beside_is_said_not_dropped(user_window, small_corpus, qtbot, tmp_path):
+    """A workspace written by the library may hold a SuperBPE continuation of a run beside (the app makes
+    branches of the window's run only): the run beside comes back, the continuation is named once."""
+    from bpe_core import TrainingRun, Workbench, make_config
+    from bpe_core.workbench import RunCorpus, continue_run, superbpe_config
+
+    wb = Workbench()
+    wb.open_run(str(small_corpus), make_config("gpt2"))
+    wb.current_run.timeline.seek(10)
+    beside = TrainingRun.open(wb.new_run_id(), RunCorpus((str(small_corpus),)), make_config("gpt2", num_merges=40))
+    beside.timeline.seek(15)
+    wb.add_run(beside, select=False)
+    wb.add_run(continue_run(wb.new_run_id(), beside, 10, superbpe_config(beside.config, 10)), select=False)
+    path = tmp_path / "library.bpelens"
+    write_workspace(wb.to_workspace(), str(path))
+    again = user_window(str(path), wait=False)
+    qtbot.waitUntil(lambda: again.session.corpus is not None and not again.workspace.is_busy(), timeout=60000)
+    _tab, rows, merges = _compared(again, qtbot, 2)
+    assert merges == ["10", "15"] and rows[1].startswith("r2: plain BPE"), (rows, merges)
+    qtbot.waitUntil(lambda: again.workspace.report != "", timeout=10000)
+    assert again.workspace.report.count("r3 continues r2 from its merge 10") == 1, again.workspace.report

@@ -54,7 +54,12 @@ class Reopener:
         current = next((r for r in saved.runs if r.id == saved.current_run), None)
         pending = [r for r in saved.runs if current is not None and r.parent == current.id]
         self._run, self._beside, self._said = run, list(runs_beside(saved)), []
-        self._holding = self._report.hold() if (pending or self._beside) and self._report is not None else None
+        for r in saved.runs:  # a continuation of a run beside (the app makes none): said, never dropped silently
+            if r.parent is not None and (current is None or r.parent != current.id):
+                self._said.append(f"{r.id} continues {r.parent} from its merge {r.transition or 0:,}: it is not "
+                                  "reopened (only the window's run's branches are)")
+        busy = pending or self._beside or self._said
+        self._holding = self._report.hold() if busy and self._report is not None else None
         furthest = max((r.transition or 0 for r in pending), default=0)
         if furthest > run.timeline.merge_count:
             self._reach(run, furthest, pending)
