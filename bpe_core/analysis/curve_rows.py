@@ -36,10 +36,13 @@ class EvalText:
 
 
 def read_eval_files(paths: Sequence["str | os.PathLike[str]"]) -> Tuple[EvalText, ...]:
-    """The evaluation texts of ``paths`` (UTF-8 files; a folder gives its ``.txt`` files, sorted). Names are
-    the files' stems; two files with the same stem, an unreadable, binary, not UTF-8 or empty file are one-line
-    errors, worded as the corpus readers word them (:mod:`bpe_core.base.file_errors`)."""
+    """The evaluation texts of ``paths`` (UTF-8 files; a folder gives its ``.txt`` files, sorted), read as the
+    corpus readers read a text (a UTF-8 BOM cut off, CRLF and CR lines as ``"\\n"``), so a file gives the same
+    text as evaluation text as it does as a corpus. Names are the files' stems; two files with the same stem, an
+    unreadable, binary, not UTF-8 or empty file are one-line errors, worded as the corpus readers word them
+    (:mod:`bpe_core.base.file_errors`)."""
     from bpe_core.base.file_errors import not_text_message, not_utf8, read_error
+    from bpe_core.corpus.counting import universal_newlines
     from bpe_core.corpus.source import BINARY_SNIFF_BYTES
     files: List[Path] = []
     for p in map(Path, paths):
@@ -66,7 +69,7 @@ def read_eval_files(paths: Sequence["str | os.PathLike[str]"]) -> Tuple[EvalText
         if problem is not None:
             raise BPELensError(problem)
         try:
-            text = data.decode("utf-8")
+            text = universal_newlines(data.decode("utf-8").removeprefix("\ufeff"))
         except UnicodeDecodeError as e:
             raise BPELensError(not_utf8(p.name, e.start, f" (0x{data[e.start]:02X})")) from None
         if not text.strip():

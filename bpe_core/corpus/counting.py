@@ -64,8 +64,13 @@ def decode_block(name: str, data: bytes, offset: int, errors: str, universal: bo
     except UnicodeDecodeError as e:
         raise BPELensError(not_utf8(name, offset + e.start, f" (0x{data[e.start]:02X}); decode with replacement to "
                                              "continue")) from None
-    # Universal newlines as Python's open() does them (tokenizers keeps the "\r").
-    if universal and "\r" in text:
+    return universal_newlines(text) if universal else text  # (tokenizers keeps the "\r")
+
+
+def universal_newlines(text: str) -> str:
+    """``text`` with its CRLF and CR line ends as ``"\\n"``, as Python's ``open()`` reads text: the one home of
+    the corpus readers' newline rule (evaluation texts read the same way)."""
+    if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
 
