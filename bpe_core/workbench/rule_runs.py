@@ -82,11 +82,13 @@ def text_rule(config: TrainerConfig) -> TrainerConfig:
 
 
 def rule_name(config: TrainerConfig) -> str:
-    """A run's training rule in words, as the app names it ("plain BPE", "PickyBPE τ=0.6", "parity-aware BPE").
+    """A run's training rule in words, as the app names it everywhere ("plain BPE", "PickyBPE τ=0.6",
+    "parity-aware BPE", "SuperBPE"): the one home of these names.
 
     >>> from bpe_core.presets import make_config
     >>> rule_name(make_config("gpt2", variant="picky", ios_threshold=0.9))
     'PickyBPE τ=0.9'
     """
-    names = {"bpe": "plain BPE", "picky": f"PickyBPE τ={config.ios_threshold}", "parity": "parity-aware BPE"}
+    names = {"bpe": "plain BPE", "picky": f"PickyBPE τ={config.ios_threshold}", "parity": "parity-aware BPE",
+             "superbpe": "SuperBPE"}
     return names.get(config.variant, config.variant)

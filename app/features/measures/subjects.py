@@ -13,6 +13,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from bpe_core import BPELensError
 from bpe_core.types import Progress
+from bpe_core.workbench import rule_name as workbench_rule_name
 
 #: the default "every k" aims at about this many points on the longest curve (between half and all of it)
 POINTS = 200
@@ -44,11 +45,8 @@ def rule_name(run) -> str:
     """A run as the chart's legend names it: its id and rule, and where a continuation starts."""
     cfg = run.config
     if run.parent is not None:
-        rule = "SuperBPE" if cfg.variant == "superbpe" else cfg.variant
-        return f"{run.id}: {rule} from merge {run.transition:,}"
-    rule = {"bpe": "plain BPE", "picky": f"PickyBPE τ={cfg.ios_threshold}", "parity": "parity-aware BPE",
-            "superbpe": "SuperBPE"}.get(cfg.variant, cfg.variant)
-    return f"{run.id}: {rule} ({cfg.preset})"
+        return f"{run.id}: {workbench_rule_name(cfg)} from merge {run.transition:,}"
+    return f"{run.id}: {workbench_rule_name(cfg)} ({cfg.preset})"
 
 
 def subjects(workbench) -> List[Subject]:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QP
                                QTableWidget, QTableWidgetItem, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from bpe_core.analysis import tokens_per_word_note
-from bpe_core.workbench import left_out
+from bpe_core.workbench import left_out, rule_name
 
 from ...widgets.chart_legend import legend_below
 from ...widgets.theme import ACCENT, CURVES, follow_palette
@@ -38,9 +38,8 @@ def run_name(run) -> str:
 
 
 def run_rule(cfg) -> str:
-    """A run's training rule as the tab names it ("PickyBPE τ=0.6")."""
-    rule = {"bpe": "plain BPE", "picky": f"PickyBPE τ={cfg.ios_threshold}", "parity": "parity-aware BPE"}
-    return rule.get(cfg.variant, cfg.variant)
+    """A run's training rule as the tab names it ("PickyBPE τ=0.6"): the workbench's name for it."""
+    return rule_name(cfg)
 
 
 def left_out_note(run) -> str:
