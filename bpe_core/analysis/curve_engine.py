@@ -44,7 +44,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from bpe_core.analysis.curve_pieces import Pieces, Setup, Tallies, group_states
-from bpe_core.analysis.curve_rows import Curves, EvalText, check_texts, sample_merges, sample_rows
+from bpe_core.analysis.curve_rows import Curves, EvalText, as_read_by, check_texts, sample_merges, sample_rows
 from bpe_core.analysis.measures import TextSize, text_size
 from bpe_core.base.merge import merge_pair, shadowed_ranks
 from bpe_core.types import Cancelled, Progress
@@ -322,7 +322,9 @@ def engine_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "
                   work: Optional[Dict[str, int]] = None, samples: Optional[Sequence[int]] = None,
                   shift: int = 0) -> Curves:
     """The curves of ``model``'s merge prefixes, replayed merge by merge (module doc). ``samples``: the merges
-    to sample instead of every ``every``-th; each row's merge is the model's merge plus ``shift``."""
+    to sample instead of every ``every``-th; each row's merge is the model's merge plus ``shift``. Each text is
+    read as the model's corpus reader reads a file (:func:`~bpe_core.analysis.curve_rows.as_read_by`)."""
+    texts = as_read_by(model, texts)
     ref = check_texts(texts, reference)
     last = len(model.merges) if upto is None else max(0, min(upto, len(model.merges)))
     if samples is None:

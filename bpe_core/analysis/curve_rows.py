@@ -36,13 +36,12 @@ class EvalText:
 
 
 def read_eval_files(paths: Sequence["str | os.PathLike[str]"]) -> Tuple[EvalText, ...]:
-    """The evaluation texts of ``paths`` (UTF-8 files; a folder gives its ``.txt`` files, sorted), read as the
-    corpus readers read a text (a UTF-8 BOM cut off, CRLF and CR lines as ``"\\n"``), so a file gives the same
-    text as evaluation text as it does as a corpus. Names are the files' stems; two files with the same stem, an
-    unreadable, binary, not UTF-8 or empty file are one-line errors, worded as the corpus readers word them
+    """The evaluation texts of ``paths`` (UTF-8 files; a folder gives its ``.txt`` files, sorted), as the files
+    hold them (a BOM and CRLF lines kept: each model reads them as its own corpus reader would,
+    :func:`as_read_by`). Names are the files' stems; two files with the same stem, an unreadable, binary, not
+    UTF-8 or empty file are one-line errors, worded as the corpus readers word them
     (:mod:`bpe_core.base.file_errors`)."""
     from bpe_core.base.file_errors import not_text_message, not_utf8, read_error
-    from bpe_core.corpus.counting import universal_newlines
     from bpe_core.corpus.source import BINARY_SNIFF_BYTES
     files: List[Path] = []
     for p in map(Path, paths):
@@ -69,13 +68,23 @@ def read_eval_files(paths: Sequence["str | os.PathLike[str]"]) -> Tuple[EvalText
         if problem is not None:
             raise BPELensError(problem)
         try:
-            text = universal_newlines(data.decode("utf-8").removeprefix("\ufeff"))
+            text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             raise BPELensError(not_utf8(p.name, e.start, f" (0x{data[e.start]:02X})")) from None
         if not text.strip():
             raise BPELensError(f"{p}: the evaluation file is empty")
         out.append(EvalText(p.stem, text))
     return tuple(out)
+
+
+def as_read_by(model, texts: Sequence[EvalText]) -> Tuple[EvalText, ...]:
+    """``texts`` as ``model``'s corpus reader reads a file (:func:`~bpe_core.corpus.counting.as_corpus_text`: the
+    BOM cut and CRLF/CR lines as ``"\\n"``, unless its settings read files as tokenizers does), so a file gives
+    a model the same text as evaluation text as it gave its run as a corpus: the Measures chart's figures are
+    those of the run's own text (the Variants tab, the status line)."""
+    from bpe_core.corpus.counting import as_corpus_text
+    raw = (getattr(model, "config", None) or {}).get("file_decoding") == "tokenizers"
+    return tuple(t if raw else EvalText(t.name, as_corpus_text(t.text)) for t in texts)
 
 
 @dataclass(frozen=True)

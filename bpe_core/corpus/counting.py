@@ -75,6 +75,16 @@ def universal_newlines(text: str) -> str:
     return text
 
 
+def as_corpus_text(text: str) -> str:
+    """A whole file's decoded text as the corpus readers give it to a config that reads text (not as tokenizers
+    does): its UTF-8 BOM cut off, its lines ending in ``"\\n"``.
+
+    >>> as_corpus_text("\\ufeffa\\r\\nb\\rc")
+    'a\\nb\\nc'
+    """
+    return universal_newlines(text.removeprefix("\ufeff"))
+
+
 def _check_errors(errors: str) -> None:
     if errors not in ("strict", "replace"):
         raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
