@@ -1,7 +1,10 @@
 """``python -m bpe_core tokens``: the biography of every token of a saved vocabulary over a corpus.
 
-    bpe-lens-cli tokens gpt2/tokenizer.json --corpus wiki.valid.raw
-    bpe-lens-cli tokens gpt2/tokenizer.json --corpus a.txt b.txt --filter "likely residues" --sort emitted --csv r.csv
+    bpe-lens-cli tokens --vocab gpt2/tokenizer.json wiki.valid.raw
+    bpe-lens-cli tokens --vocab gpt2/tokenizer.json a.txt b.txt --filter "likely residues" --sort emitted --csv r.csv
+
+The vocabulary goes in ``--vocab`` and the corpus last, as in ``health``, ``replay``, ``encode`` and ``explain``;
+the older form ``tokens VOCAB --corpus CORPUS...`` still works.
 
 Prints the corpus's figures, each status's count and the first rows of the table (``--top``). ``--csv``
 writes the rows instead (the filter and the order applied) through the atomic writer, checked before any
@@ -26,8 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     from bpe_core.analysis.biography import FILTERS
     p = sub.add_parser("tokens", help="every token's biography on a corpus: birth, emitted, residue ratio, IoS",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=(
-        "examples:\n  bpe-lens-cli tokens gpt2/tokenizer.json --corpus wiki.valid.raw\n"
-        "  bpe-lens-cli tokens v.json --corpus a.txt b.txt --filter \"likely residues\" --csv residues.csv\n"),
+        "examples:\n  bpe-lens-cli tokens --vocab gpt2/tokenizer.json wiki.valid.raw\n"
+        "  bpe-lens-cli tokens --vocab v.json a.txt b.txt --filter \"likely residues\" --csv residues.csv\n"
+        "  (the older form `tokens VOCAB --corpus CORPUS...` still works)\n"),
         description=(
         "Replay VOCAB's merges over the corpus and give each token its rank (birth), its pair's count when its\n"
         "merge applies, how often the encoder emits it, the residue ratio (emitted / birth count, LiteToken),\n"
@@ -35,9 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Several files are one corpus (their concatenation), read as they are ('\\r' and a BOM kept) and\n"
         "counted line by line, each line with its line end: a run of whitespace over line ends is cut there,\n"
         "and the counts equal an encoder run on each line."))
-    mark_input(p.add_argument("vocab", metavar="VOCAB", help="vocabulary file or folder (- reads standard input)"))
-    mark_input(p.add_argument("--corpus", metavar="CORPUS", nargs="+", required=True,
+    mark_input(p.add_argument("corpus", metavar="CORPUS", nargs="*",
                               help="text files or globs (.gz/.bz2/.xz read too)"))
+    mark_input(p.add_argument("--vocab", metavar="VOCAB", help="vocabulary file or folder (- reads standard input)"))
+    mark_input(p.add_argument("--corpus", metavar="CORPUS", nargs="+", dest="more_corpus",
+                              help="the corpus in the older form `tokens VOCAB --corpus CORPUS...`"))
     p.add_argument("--pattern", help="split regex for a .tiktoken file with an unknown name")
     mark_output(p.add_argument("--csv", metavar="FILE", help="write the rows to FILE (-: the CSV on standard "
                                                              "output, the report on stderr)"))
@@ -58,6 +64,7 @@ def run_tokens(args: argparse.Namespace) -> int:
     from bpe_core.types import BPELensError
     if args.top < 0:
         raise BPELensError(f"--top takes a count of rows (0 or more), not {args.top}")
+    _vocab_first(args)
     paths, model = vocabulary_and_corpus(args)
     with read_then_replay(args.quiet) as progress:
         bio = token_biography(model, paths, errors=args.errors, progress=progress)
@@ -71,6 +78,20 @@ def run_tokens(args: argparse.Namespace) -> int:
     if args.csv != STDIO:
         print(f"{args.csv}: {len(rows)} tokens written", file=sys.stderr)
     return 0
+
+
+def _vocab_first(args: argparse.Namespace) -> None:
+    """``args.vocab`` and ``args.corpus`` from either form: ``--vocab VOCAB CORPUS...`` (the commands'
+    convention) or the older ``VOCAB --corpus CORPUS...``."""
+    from bpe_core.cli.errors import UsageError
+    given = list(args.corpus)
+    if args.vocab is None:
+        if not given:
+            raise UsageError("tokens needs a vocabulary: tokens --vocab VOCAB CORPUS...", "tokens")
+        args.vocab = given.pop(0)
+    args.corpus = given + list(args.more_corpus or ())
+    if not args.corpus:
+        raise UsageError("tokens needs a corpus: tokens --vocab VOCAB CORPUS...", "tokens")
 
 
 def report_lines(bio, rows: Sequence, name: str, top: int) -> List[str]:

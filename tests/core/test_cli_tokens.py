@@ -86,3 +86,20 @@ def test_bad_inputs_are_one_error_line(capsys, tmp_path: Path, corpus: Path) -> 
         assert main(argv + ["-q"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("bpe-lens-cli tokens: error: "), err
+
+
+def test_the_vocabulary_goes_in_the_option_as_in_health_and_replay(capsys, corpus: Path, tmp_path: Path) -> None:
+    """`health --vocab V CORPUS` and `replay --vocab V CORPUS` put the vocabulary in an option and the corpus
+    last; `tokens` took them the other way round (`tokens V --corpus CORPUS`). Both forms now give the same table,
+    and the older one keeps working for scripts that use it."""
+    vocab = str(need("gpt2/tokenizer.json"))
+    outs = []
+    for argv in (["tokens", "--vocab", vocab, str(corpus)], ["tokens", vocab, "--corpus", str(corpus)],
+                 ["tokens", "--vocab", vocab, "--corpus", str(corpus)]):
+        assert main(argv + ["-q", "--top", "3"]) == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1] == outs[2] and outs[0].startswith("corpus: ")
+    assert main(["tokens", "--vocab", vocab, "-q"]) == 2
+    assert "error: tokens needs a corpus: tokens --vocab VOCAB CORPUS..." in capsys.readouterr().err
+    assert main(["tokens", "-q"]) == 2
+    assert "error: tokens needs a vocabulary" in capsys.readouterr().err
