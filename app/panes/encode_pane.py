@@ -129,7 +129,8 @@ class EncodePane(QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([100, 200])
         split.setChildrenCollapsible(False)
-        self.editor.setMinimumHeight(3 * self.editor.fontMetrics().height())
+        self.editor.setMinimumHeight(2 * self.editor.fontMetrics().height())  # two lines: the window fits 540 px
+        self.view.setMinimumHeight(2 * self.view.fontMetrics().height())  # a row of chips (a scroll area asks 70 px)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(bar)

@@ -38,6 +38,12 @@ from ...widgets.quiet import prepare_now
 
 #: points per curve before long runs are thinned (about twice a chart's width in pixels)
 MAX_POINTS = 2048
+#: the height pyqtgraph gives a plot's title row, whatever the font
+TITLE_ROW = 30
+#: four charts show when each plot gets this many lines of the font high and characters wide
+PLOT_LINES, PLOT_CHARS = 3.5, 20
+#: a y axis's tick labels, in characters ("10,000", "1e+05"), beside its label's line
+AXIS_CHARS = 6
 
 
 class HistoryChart(HistoryRanges, QWidget):
@@ -144,9 +150,16 @@ class HistoryChart(HistoryRanges, QWidget):
         self.total_axis.setLabel("total", units="tokens")  # SI prefix: "k tokens", short labels
 
     def single_chart(self) -> bool:
-        """True when the pane is too small for four charts: one shows, picked by the tabs."""
-        em = self.fontMetrics().height()
-        return self.width() < 30 * em or self.height() < 20 * em
+        """True when the pane is too small for four charts: one shows, picked by the tabs. Four fit when
+        each plot gets :data:`PLOT_LINES` lines of the font (its ticks apart) below its title (pyqtgraph's
+        fixed row) and above its axis, and :data:`PLOT_CHARS` characters beside its axis: heights follow the
+        font's line height, widths its character width (Noto Sans's line is 17 % taller than DejaVu Sans's
+        while its text is no wider, so a line-height "em" for widths cut a chart that had room)."""
+        line, char = self.fontMetrics().height(), self.fontMetrics().averageCharWidth()
+        axis = line + 6  # tick labels and their ticks (a label row under the bottom row's axes: the same again)
+        high = 2 * (TITLE_ROW + int(PLOT_LINES * line)) + 3 * axis + 2 * line  # (+ the grid's margins and spacing)
+        wide = 3 * (AXIS_CHARS * char + line) + 2 * PLOT_CHARS * char  # left axes and the total tokens axis
+        return self.width() < wide or self.height() < high
 
     def _arrange(self, force: bool = False) -> None:
         """Four charts in a 2x2 grid, or the picked one alone (only when the size class changes:
@@ -171,9 +184,12 @@ class HistoryChart(HistoryRanges, QWidget):
         self.picker.setVisible(single)
 
     def minimumSizeHint(self) -> QSize:
-        # room for one readable chart: a splitter never squeezes the pane below it
-        em = self.fontMetrics().height()
-        return QSize(14 * em, 10 * em)
+        """Room for one chart (its tab, title, axis and two lines of plot): a splitter never squeezes the
+        pane below it. In lines of the font, so a window under a taller font (Noto Sans) still fits a
+        540-pixel-high screen."""
+        line, char = self.fontMetrics().height(), self.fontMetrics().averageCharWidth()
+        high = self.picker.sizeHint().height() + TITLE_ROW + 2 * (line + 6) + 2 * line
+        return QSize(AXIS_CHARS * char + line + 24 * char, high)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
