@@ -4,7 +4,7 @@ a text cut on the left."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QFontInfo, QImage
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 MERGE_TEXT = "Merge 5 (Ġ + w → Ġw) changed 187 words"
@@ -115,8 +115,9 @@ def test_why_this_split_draws_the_dot_of_G_whole(qtbot):
         assert ink(label) == roomy_ink(qtbot, label.text(), label.font()), label.text()
     rows = pane.steps_list
     fm = rows.fontMetrics()
-    above = -fm.tightBoundingRect("Ġ").top() - fm.ascent()  # the dot's pixels above the ascent
-    assert above > 0
+    above = max(0, -fm.tightBoundingRect("Ġ").top() - fm.ascent())  # the dot's pixels above the ascent
+    if QFontInfo(rows.font()).family() == "DejaVu Sans":  # the font this was found in (Noto Sans: none above)
+        assert above > 0
     for k in range(rows.count()):  # the text is centred in its row: room for the dot above it
         assert rows.visualItemRect(rows.item(k)).height() >= fm.height() + 2 * above, rows.item(k).text()
 
