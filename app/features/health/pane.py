@@ -33,6 +33,9 @@ from .model import HealthTableModel
 
 __all__ = ["HealthPane"]
 
+#: the progress bar's phases, as it names them ("replaying merges 45%")
+READING, REPLAYING = "reading", "replaying merges"
+
 def fertility_headers(per_word: bool) -> list:
     """The fertility table's headers and their tips: words are the text's whitespace-separated words, as the
     Measures chart counts them (``per_word``), else the pieces (pieces given without their text)."""
@@ -65,6 +68,9 @@ class HealthPane(QWidget):
         self.title = QLabel("No report yet", wordWrap=True, objectName="health_title")
         self.title.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.progress = QProgressBar(objectName="health_progress")
+        fm = self.progress.fontMetrics()  # wide enough for its longest text on one line (95 px cut it in two)
+        self.progress.setMinimumWidth(max(fm.horizontalAdvance(f"{phase} 100%") for phase in (READING, REPLAYING))
+                                      + 4 * fm.averageCharWidth())
         self.cancel_button = QPushButton("Cancel", objectName="health_cancel", clicked=self.cancel)
         self.status_box = QComboBox(objectName="health_status")
         self.status_box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
@@ -189,7 +195,7 @@ class HealthPane(QWidget):
         self.export_button.setEnabled(not running and self.report is not None)
 
     def _on_calls_progressed(self, p: Progress) -> None:
-        show_phase(self.progress, p, reading="reading", replaying="replaying merges")
+        show_phase(self.progress, p, reading=READING, replaying=REPLAYING)
 
     def _on_calls_errored(self, exc: BaseException) -> None:
         self._set_running(False)
