@@ -384,17 +384,17 @@ def run_model(timeline):
 
 def continuation_curves(timeline, parent, texts: Sequence[EvalText], every: int, **kw) -> Curves:
     """A continuation's curves (SuperBPE's stage 2 from the parent's merge ``t``, ``timeline.config.transition``)
-    with the merge index counting the parent's merges first: the rows up to ``t`` are the parent's (its model,
-    its pre-tokenizer: the evaluation text cut as stage 1 cuts it), the later ones the continuation's own
-    merges (the text cut by the stage-2 pre-tokenizer), its merge ``j`` at ``t + j`` even when stage 2
-    dropped inherited merges that never occur in its units. ``Curves.offset`` is ``t``."""
+    with the merge index counting the parent's merges first: the rows before ``t`` are the parent's (its model,
+    its pre-tokenizer: the evaluation text cut as stage 1 cuts it), the rows from ``t`` on the continuation's
+    own (the text cut by the stage-2 pre-tokenizer; its merge ``j`` at ``t + j``), at ``t`` too: the parent's
+    vocabulary less the merges its replay drops, over its own units (the Variants tab's figure for the branch
+    at ``t``: one figure per run and merge). ``Curves.offset`` is ``t``."""
     t = timeline.config.transition
     parent_model, parent_offset = run_model(parent)
     first = engine_curves(parent_model, texts, every, upto=t, offset=parent_offset, **kw)
     model, kept = run_model(timeline)
     own = len(model.merges) - kept
-    wanted = [g for g in sample_merges(t + own, every) if g > t]
-    rest = engine_curves(model, texts, every, samples=[kept + g - t for g in wanted], shift=t - kept, **kw) \
-        if wanted else first
-    rows = first.rows + (rest.rows if wanted else ())
-    return Curves(first.run, every, first.texts, rows, first.reference, t, first.notes + rest.notes if wanted else ())
+    wanted = [t] + [g for g in sample_merges(t + own, every) if g > t]
+    rest = engine_curves(model, texts, every, samples=[kept + g - t for g in wanted], shift=t - kept, **kw)
+    rows = tuple(r for r in first.rows if r.merge < t) + rest.rows
+    return Curves(first.run, every, first.texts, rows, first.reference, t, (*dict.fromkeys(first.notes + rest.notes),))

@@ -48,9 +48,10 @@ def run_curves(timeline, texts: Sequence[EvalText], every: int, *, name: str = "
     it has reached (its known records, also past the position after an undo) on ``texts``.
 
     A continuation (a trainer that starts from a model: SuperBPE's stage 2 from merge ``t``) counts the
-    parent's merges first. Given its ``parent`` (the parent run's Timeline), the rows up to ``t`` are the
+    parent's merges first. Given its ``parent`` (the parent run's Timeline), the rows before ``t`` are the
     parent's and its own merge ``j`` is at ``t + j`` (``Curves.offset`` = ``t``; the evaluation text is cut by
-    the stage-2 pre-tokenizer after ``t``). Without it, the rows up to the inherited merges are the
+    the stage-2 pre-tokenizer from ``t`` on: the point at ``t`` is the continuation's start, as the Variants tab
+    gives it). Without it, the rows up to the inherited merges are the
     continuation's start model's prefixes (its pre-tokenizer) and ``Curves.offset`` is their number."""
     from bpe_core.analysis.curve_engine import continuation_curves, engine_curves, run_model
     if parent is not None and getattr(timeline.config, "transition", None):

@@ -38,7 +38,8 @@ corpus line by line (as the references' trainers do), the Measures chart encodes
 PickyBPE pieces never span a line break, so both agree; SuperBPE's stage-2 units span whitespace, and a whole
 file's units may span line breaks that no counted unit spans (on the test's run, Latin 4.54 against 4.52
 over whole files; equal over the corpus's lines). At its transition merge t a branch's figures are its own
-(its units, its replayed merges), where the Measures chart draws the parent's point at t.
+(its units, its replayed merges), and so is the Measures chart's point of the branch at t
+(:func:`~bpe_core.analysis.curve_engine.continuation_curves`): one figure per run and merge.
 
 The cost per language is a parity-aware run's own (``language_costs``), or, for any run on a parallel
 corpus (one file per language), the tokens each language's file takes (:func:`file_costs`).

@@ -144,8 +144,9 @@ def test_random_small_corpora(train, evals, every, preset, picky):
 
 @pytest.mark.slow
 def test_a_superbpe_continuation_with_its_parent_counts_the_parents_merges_to_t(corpus, texts):
-    """Rows up to t = the parent's curves (stage-1 cut); later rows = the child's own merges at t + j (stage-2 cut),
-    each equal to encoding from scratch, also when stage 2 dropped inherited merges (t != the merges kept)."""
+    """Rows before t = the parent's curves (stage-1 cut); rows from t = the child's own merges at t + j (stage-2
+    cut; at t its start, as the Variants tab gives it: tests/core/test_branch_start_figure.py), each equal to
+    encoding from scratch, also when stage 2 dropped inherited merges (t != the merges kept)."""
     parent = _run(corpus, replace(make_config("gpt2"), num_merges=400, vocab_size=None), 300)
     t = 250
     child = continue_run("r2", parent, t, superbpe_config(parent.config, t))
@@ -159,7 +160,7 @@ def test_a_superbpe_continuation_with_its_parent_counts_the_parents_merges_to_t(
     cmodel, kept = run_model(child.timeline)
     at = {}  # the child's own merge -> the oracle's curves up to it (its last sample is that merge)
     for r in got.rows:
-        if r.merge <= t:
+        if r.merge < t:
             want = before.value_at(r.measure, r.merge, r.group)
         else:
             local = kept + r.merge - t

@@ -28,7 +28,7 @@ class Subject:
     model: object = None
     #: the merge its curve reaches (its parent's merges included)
     reach: int = 0
-    #: a continuation's parent run's timeline: the curve up to the transition is the parent's (the contract)
+    #: a continuation's parent run's timeline: the curve before the transition is the parent's (the contract)
     parent: object = None
 
     def curves(self, texts, every: int, *, reference: Optional[str] = None, progress=None, cancel=None):
