@@ -90,6 +90,17 @@ class TrainingRun:
             ends.append(tl.initial_vocab + cfg.num_merges)
         return min(ends, default=None)
 
+    @property
+    def vocab_ceiling(self) -> Optional[int]:
+        """The most tokens a PickyBPE run stopping at a number of merges ends with (each merge adds one token,
+        each removal takes one out: its vocabulary at merge 0 plus its merges), when that comes before its
+        vocabulary size; None for any other run (:attr:`vocab_target` is its end)."""
+        cfg = self.config
+        if cfg.variant != "picky" or cfg.num_merges is None:
+            return None
+        ceiling = self.timeline.initial_vocab + cfg.num_merges
+        return ceiling if cfg.vocab_size is None or cfg.vocab_size > ceiling else None
+
     def hash_corpus(self, *, cancel: CancelFn = None) -> Tuple[CorpusRef, ...]:
         """The corpus files' sizes and sha256 (read in blocks: a worker's job for a big corpus), kept."""
         self.refs = tuple(corpus_ref(p, cancel=cancel) for p in self.corpus.paths)

@@ -53,22 +53,11 @@ def left_out_note(run) -> str:
             "vocabulary; like SuperBPE's own trainer it stops at the vocabulary size.")
 
 
-def picky_ceiling(run) -> Optional[int]:
-    """The most tokens a PickyBPE run stopping at a number of merges ends with (each merge adds one token, each
-    removal takes one out: its vocabulary at merge 0 plus its merges), when that comes before its vocabulary
-    size; None for any other run (:attr:`~bpe_core.workbench.runs.TrainingRun.vocab_target` is its end)."""
-    cfg = run.config
-    if cfg.variant != "picky" or cfg.num_merges is None:
-        return None
-    ceiling = run.timeline.initial_vocab + cfg.num_merges
-    target = run.vocab_target
-    return ceiling if target is None or target > ceiling else None
-
-
 def target_text(run) -> str:
     """What follows a run's vocabulary in its label: " of T" (the size it stops at), " of at most T" for a
-    PickyBPE run stopping at a number of merges (:func:`picky_ceiling`), nothing when no end is set."""
-    ceiling, target = picky_ceiling(run), run.vocab_target
+    PickyBPE run stopping at a number of merges (the core's ``TrainingRun.vocab_ceiling``), nothing when no end
+    is set."""
+    ceiling, target = run.vocab_ceiling, run.vocab_target
     if ceiling is not None:
         return f" of at most {ceiling:,}"
     return "" if target is None else f" of {target:,}"
@@ -76,7 +65,7 @@ def target_text(run) -> str:
 
 def picky_note(run) -> str:
     """Why a PickyBPE run's label says "of at most" (empty for any other run)."""
-    ceiling = picky_ceiling(run)
+    ceiling = run.vocab_ceiling
     if ceiling is None:
         return ""
     return (f"{run.id} stops after {run.config.num_merges:,} merges: each adds a token and its removals take "
