@@ -24,7 +24,7 @@ if TYPE_CHECKING:
                                             restore_run, runs_beside, worth_restoring)
     from bpe_core.workbench.runs import TrainingRun, count_corpus
     from bpe_core.workbench.rule_runs import check_languages, parity_factory, rule_name, stage_one, text_rule
-    from bpe_core.workbench.saved import SavedBench, SavedRun, SavedVocabulary, read_bench
+    from bpe_core.workbench.saved import SavedBench, SavedRun, SavedVocabulary, analysis_dict, read_bench
     from bpe_core.workbench.workbench import RunState, Workbench, WorkbenchState
 
 _RECORDS = ("DECODE_ERRORS", "AnalysisClosed", "AnalysisOpened", "ComparisonClosed", "ComparisonOpened",
@@ -43,6 +43,7 @@ _HOMES: Dict[str, str] = {
     **dict.fromkeys(("CONTINUATIONS", "continuation_timeline", "continue_run", "left_out", "start_model",
                      "superbpe_config"), "continuations"),
     "SavedBench": "saved", "SavedRun": "saved", "SavedVocabulary": "saved", "read_bench": "saved",
+    "analysis_dict": "saved",
     "RunState": "workbench", "Workbench": "workbench", "WorkbenchState": "workbench",
 }
 

@@ -94,11 +94,15 @@ class OpenComparison:
 @dataclass(frozen=True)
 class OpenAnalysis:
     """An analysis shown: its ``kind`` ("health", "fertility", "replay", ...), the vocabulary or run it asks
-    about, and the corpus files it reads (none: the subject's own corpus)."""
+    about, and the corpus files it reads (none: the subject's own corpus). ``at``: for a run, the merge whose
+    vocabulary it asks about (None: the run's position); ``view``: how its view was set, as pairs of a name and
+    a plain value (a filter, a sort), which a workspace keeps."""
 
     kind: str
     subject_id: str
     corpus: Tuple[str, ...] = ()
+    at: Optional[int] = None
+    view: Tuple[Tuple[str, Any], ...] = ()
 
 
 Pair = Tuple[int, int]

@@ -85,8 +85,7 @@ def to_workspace(bench: SavedBench) -> Workspace:
         "runs": [_run_dict(r) for r in others],
         "vocabularies": [asdict(v) for v in bench.vocabularies],
         "comparisons": [[c.a_id, c.b_id] for c in bench.comparisons],
-        "analyses": [{"kind": a.kind, "subject_id": a.subject_id, "corpus": [{"path": p} for p in a.corpus]}
-                     for a in bench.analyses],
+        "analyses": [analysis_dict(a) for a in bench.analyses],
         "selection": {**asdict(sel), "pair": list(sel.pair) if sel.pair else None}}
     if current is None:
         return Workspace(None, TrainerConfig(), encode_text=bench.encode_text, view=view, bench=part,
@@ -95,6 +94,16 @@ def to_workspace(bench: SavedBench) -> Workspace:
                      position=current.position, merges=current.merges, branches=current.branches,
                      encode_text=bench.encode_text, tabs=tuple(v.path for v in bench.vocabularies), view=view,
                      bench=part)
+
+
+def analysis_dict(a: OpenAnalysis) -> Dict[str, Any]:
+    """An analysis as the file holds it (``at`` and ``view`` only when set: a file without them reads as before)."""
+    d: Dict[str, Any] = {"kind": a.kind, "subject_id": a.subject_id, "corpus": [{"path": p} for p in a.corpus]}
+    if a.at is not None:
+        d["at"] = a.at
+    if a.view:
+        d["view"] = dict(a.view)
+    return d
 
 
 def _run_dict(run: SavedRun) -> Dict[str, Any]:
@@ -214,7 +223,13 @@ def _analysis(d: Any, where: str) -> OpenAnalysis:
             and isinstance(corpus, list) and all(isinstance(f, dict) and isinstance(f.get("path"), str)
                                                  for f in corpus)):
         raise BPELensError(f"{where} must give its kind, subject id and corpus files")
-    return OpenAnalysis(d["kind"], d["subject_id"], tuple(f["path"] for f in corpus))
+    at, view = d.get("at"), d.get("view", {})
+    if at is not None and not (isinstance(at, int) and not isinstance(at, bool) and at >= 0):
+        raise BPELensError(f'{where}: "at" must be a merge (0 or more), not {at!r}')
+    if not (isinstance(view, dict) and all(isinstance(k, str) and isinstance(v, (str, int, float, bool, type(None)))
+                                           for k, v in view.items())):
+        raise BPELensError(f'{where}: "view" must name plain values (text, numbers), not {view!r}')
+    return OpenAnalysis(d["kind"], d["subject_id"], tuple(f["path"] for f in corpus), at, tuple(view.items()))
 
 
 def _selection(d: Any, where: str) -> Selection:

@@ -293,10 +293,12 @@ class Workbench:
             self._comparisons.remove(comparison)
         return self._tell(ComparisonClosed(comparison))
 
-    def open_analysis(self, kind: str, subject_id: str, corpus: Sequence[str] = ()) -> AnalysisOpened:
-        """Show an analysis (``kind``: health, fertility, ...) of an open subject on ``corpus``'s files."""
+    def open_analysis(self, kind: str, subject_id: str, corpus: Sequence[str] = (), *,
+                      at: Optional[int] = None) -> AnalysisOpened:
+        """Show an analysis (``kind``: health, fertility, ...) of an open subject on ``corpus``'s files (``at``:
+        a run's vocabulary at that merge)."""
         self._check_subject(subject_id)
-        analysis = OpenAnalysis(kind, subject_id, tuple(os.path.abspath(os.fspath(p)) for p in corpus))
+        analysis = OpenAnalysis(kind, subject_id, tuple(os.path.abspath(os.fspath(p)) for p in corpus), at)
         if analysis not in self._analyses:
             self._analyses.append(analysis)
         return self._tell(AnalysisOpened(analysis))

@@ -3,8 +3,9 @@ encode pane over the same vocabulary; and a vocabulary's token biography on a co
 or the inspector's button), in a tab of its own."""
 from __future__ import annotations
 
-from .biography_actions import install
+from .biography_actions import install, views as biography_views
+from .biography_reopen import reopen as reopen_biographies
 from .pane import InspectorTab
 from .token_model import TokenTableModel
 
-__all__ = ["InspectorTab", "TokenTableModel", "install"]
+__all__ = ["InspectorTab", "TokenTableModel", "biography_views", "install", "reopen_biographies"]

@@ -61,6 +61,7 @@ class BiographyPane(QWidget):
 
     finished = Signal(object)  # Biography
     failed = Signal(str)
+    corpus_changed = Signal(list)  # the reference corpus's paths, once another is chosen
 
     def __init__(self, model: BPEModel, name: str = "", paths: Sequence[str] = (), *,
                  inputs: Sequence[str] = (), parent: Optional[QWidget] = None) -> None:
@@ -174,7 +175,10 @@ class BiographyPane(QWidget):
     # -- the corpus and the computation ------------------------------------------------------------
     def set_corpus(self, paths: Sequence[str]) -> None:
         """The reference corpus (files read one after the other); Compute uses it."""
+        changed = [Path(p) for p in paths] != self.paths
         self.paths = [Path(p) for p in paths]
+        if changed:
+            self.corpus_changed.emit([str(p) for p in self.paths])
         names = ", ".join(p.name for p in self.paths)
         self.corpus_label.setText(names or "none: choose files")
         self.corpus_label.setToolTip("\n".join(map(str, self.paths)))
@@ -266,6 +270,25 @@ class BiographyPane(QWidget):
         root = self.tree.root()  # the tree of a token the filters no longer show goes
         if root is not None and all(t.token_id != root.id for t in self.table_model.shown):
             self.tree.clear()
+
+    # -- the view a workspace keeps ------------------------------------------------------------------
+    def view_state(self) -> dict:
+        """The filter and sort as plain values (the preset, the text, the sorted column's field, its order)."""
+        header = self.table.horizontalHeader()
+        return {"preset": self.preset_box.currentData() or "all", "text": self.search.text(),
+                "sort": B.FIELDS[header.sortIndicatorSection()] if 0 <= header.sortIndicatorSection() < len(B.FIELDS)
+                else "token_id", "descending": header.sortIndicatorOrder() == Qt.DescendingOrder}
+
+    def apply_view(self, view: dict) -> None:
+        """Set the filter and sort :meth:`view_state` gave (what it does not know stays as it is)."""
+        index = self.preset_box.findData(view.get("preset"))
+        if index >= 0:
+            self.preset_box.setCurrentIndex(index)
+        if isinstance(view.get("text"), str):
+            self.search.setText(view["text"])
+        if view.get("sort") in B.FIELDS:
+            order = Qt.DescendingOrder if view.get("descending") else Qt.AscendingOrder
+            self.table.horizontalHeader().setSortIndicator(B.FIELDS.index(view["sort"]), order)
 
     def select_token(self, token_id: int) -> bool:
         """Select ``token_id``'s row (if the filters show it) and its merge tree."""

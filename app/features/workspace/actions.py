@@ -41,6 +41,9 @@ def install(window) -> None:
     ties = getattr(window, "ties", None)  # training branches (app/features/ties/actions.py) are saved with the rest
     if ties is not None:
         window.workspace.branches_loaded.connect(lambda saved: saved and ties.commands.restore(saved[0]))
+    if getattr(window, "biography_panes", None) is not None:  # biography tabs (app/features/inspector) come back
+        from ..inspector import reopen_biographies
+        window.workspace.restored.connect(lambda ws: reopen_biographies(window, ws, window.workspace.restorer.note))
     variants = getattr(window, "variants_feature", None)  # runs continuing the run (app/features/variants)
     if variants is not None:
         variants.reopener.report_to(window.workspace.restorer)  # said with the rest of the restore, once

@@ -10,10 +10,12 @@ is the autosaver's worker's job.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any, Dict, List, Optional
 
 from bpe_core.formats import CorpusRef, Workspace
+from bpe_core.workbench import analysis_dict
 
 def tab_paths(window) -> List[str]:
     """The open vocabularies' files, in the order of their tabs (vocabularies made without a file skipped)."""
@@ -30,7 +32,23 @@ def capture(window, corpus: Optional[CorpusRef]) -> Optional[Workspace]:
         return None
     ws = session.workbench.to_workspace()
     view: Dict[str, Any] = {**ws.view, "current_tab": window.tabs.currentIndex()}
-    return replace(ws, corpus=corpus or ws.corpus, tabs=tuple(tab_paths(window)), view=view)
+    return replace(ws, corpus=corpus or ws.corpus, tabs=tuple(tab_paths(window)), view=view,
+                   bench=_with_views(ws.bench, window))
+
+
+def _with_views(part: Optional[Dict[str, Any]], window) -> Optional[Dict[str, Any]]:
+    """The workbench part with each analysis tab's filter and sort (what only its tab knows) put in."""
+    from ..inspector import biography_views
+
+    views = {_key(analysis_dict(a)): v for a, v in biography_views(window).items()}
+    if not part or not views:
+        return part
+    analyses = [{**d, "view": views[key]} if (key := _key(d)) in views else d for d in part.get("analyses", [])]
+    return {**part, "analyses": analyses}
+
+
+def _key(d: Dict[str, Any]) -> str:
+    return json.dumps(d, sort_keys=True)
 
 
 def select_word(window, word: Optional[str]) -> bool:
