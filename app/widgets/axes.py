@@ -109,7 +109,8 @@ class SpacedAxis(pg.AxisItem):
         out = []
         for v in values:
             x = 10 ** v * scale
-            out.append(f"{x:.4g}" if 1e-3 <= abs(x) < 1e6 else super().logTickStrings([v], scale, spacing)[0])
+            # .6g: "10000" (.4g wrote "1e+04" on a chart of usage counts)
+            out.append(f"{x:.6g}" if 1e-3 <= abs(x) < 1e6 else super().logTickStrings([v], scale, spacing)[0])
         return out
 
 

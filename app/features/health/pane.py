@@ -26,7 +26,7 @@ from bpe_core.types import Progress
 
 from ...session.payloads import user_message
 from ...widgets.theme import BAR, CURVES, follow_palette, graphic_color, sort_arrows_follow_order
-from ...widgets.axes import short_labels
+from ...widgets.axes import SpacedAxis, short_labels
 from ...widgets.phase_progress import show_phase
 from ...runtime.worker import LatestWorker, keep_alive
 from .model import HealthTableModel
@@ -79,7 +79,9 @@ class HealthPane(QWidget):
         self.export_button = QPushButton("Export CSV…", objectName="health_export", clicked=self.choose_csv)
         self.table_model = HealthTableModel(self)
         self.table = self._make_table()
-        self.usage_plot = pg.PlotWidget(objectName="health_usage")
+        # a log y axis: SpacedAxis labels as many decades, 2s, 3s and 5s as keep a line apart (pyqtgraph's ran together)
+        self.usage_plot = pg.PlotWidget(objectName="health_usage",
+                                        axisItems={"left": SpacedAxis("left"), "bottom": SpacedAxis("bottom")})
         self.fertility_table = QTableWidget(0, 4, objectName="health_fertility")
         self.fertility_plot = pg.PlotWidget(objectName="health_fertility_chart")
         self._build_charts()
