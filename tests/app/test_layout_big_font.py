@@ -116,3 +116,18 @@ def test_dropout_distribution_shows_rows_at_1280x720_under_a_big_font(qtbot, big
     assert rows_shown >= 6, f"the distribution shows {rows_shown} rows"
     assert window.height() <= 720
     pane.dropout.wait()
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 720), (1440, 900)], ids=["1024x700", "1280x720", "1440x900"])
+def test_no_label_or_button_text_is_cut_under_a_big_font(qtbot, big_font, user_window, size):
+    """Every label and button of the first window reads whole (or ends in "…" with its tooltip), as
+    tests/app/test_journeys_screens.py checks each screen under the default font."""
+    from screen_driver import clipped
+
+    window = user_window()
+    window.resize(*size)
+    window.session.step(5)
+    qtbot.waitUntil(lambda: window.session.merge_count == 5, timeout=20000)
+    qtbot.wait(100)
+    assert (window.width(), window.height()) == size
+    assert clipped(window) == []
