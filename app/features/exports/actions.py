@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox
 
 from bpe_core import BPELensError
 from bpe_core.render import chip_text
@@ -25,11 +25,39 @@ def install(window) -> None:
     exports = SlideExports(window)
     window.slide_exports = exports
     menu = window.menus["export"]
+    install_png_size(window, menu)
     menu.addSeparator()
     a = window.make_action
     menu.addAction(a("Animation of merges…", exports.animate, name="export_animation"))
     menu.addAction(a("Word strip as SVG…", exports.word_strip, name="export_word_strip"))
     menu.addAction(a("Merge tree as SVG…", exports.merge_tree, name="export_merge_tree"))
+
+
+#: File → Export → PNG size: (scale, what it is for, the action's name), the default (2×) first
+PNG_SIZES = ((2, "slides, high-DPI screens", "png_scale_2"), (1, "web pages, documents", "png_scale_1"))
+
+
+def install_png_size(window, menu) -> None:
+    """File → Export → PNG size, first in the menu: the scale every chart's PNG is written at
+    (:func:`~bpe_lens_app.features.exports.files.chosen_scale` reads ``window.chart_scale``), kept for the session."""
+    from PySide6.QtGui import QActionGroup
+
+    from .files import CHART_SCALE, min_width
+
+    window.chart_scale = CHART_SCALE
+    sizes = QMenu("PNG size", menu)
+    group = QActionGroup(sizes)  # exclusive: one is checked
+    for scale, use, name in PNG_SIZES:
+        text = f"{scale}× the chart on screen ({use}; at least {min_width(scale):,} px wide)"
+        action = window.make_action(text, lambda scale=scale: setattr(window, "chart_scale", scale), name=name)
+        action.setCheckable(True)
+        action.setChecked(scale == window.chart_scale)
+        action.setStatusTip(f"Charts exported as PNG are drawn at {scale}× their size on screen")
+        group.addAction(action)
+        sizes.addAction(action)
+    first = menu.actions()[0] if menu.actions() else None
+    menu.insertMenu(first, sizes)
+    menu.insertSeparator(first)
 
 
 class SlideExports:

@@ -32,9 +32,10 @@ VOCAB_FORMATS: Dict[str, str] = {
 CHART_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
 
-#: charts are written at this many times their size on screen (sharp on a high-DPI slide or a 4K projector)
+#: charts are written at this many times their size on screen (sharp on a high-DPI slide or a 4K projector),
+#: unless File → Export → PNG size says 1× (:func:`chosen_scale`)
 CHART_SCALE = 2
-#: and never narrower than this (a chart in a small pane still fills a slide)
+#: and never narrower than this at 2× (a chart in a small pane still fills a slide), half of it at 1×
 MIN_CHART_WIDTH = 1600
 
 
@@ -68,13 +69,14 @@ def saved(window, path: str) -> str:
     return path
 
 
-def export_chart(item, path: str, *, scale: float = CHART_SCALE, width: Optional[int] = None,
+def export_chart(item, path: str, *, scale: Optional[float] = None, width: Optional[int] = None,
                  inputs: Sequence[str] = ()) -> str:
     """Write a plot item (or a whole GraphicsScene) to ``path``: ``.svg`` as SVG, anything else as PNG.
 
     PNG goes through pyqtgraph's ImageExporter at ``scale`` times the chart's size on screen in device
-    pixels (at least :data:`MIN_CHART_WIDTH` wide; ``width`` overrides): the whole picture is scaled,
-    lines and text alike, so a 2x PNG is the chart as a high-DPI screen shows it.
+    pixels (by default the size File → Export → PNG size chose, :func:`chosen_scale`; at least
+    :func:`min_width` wide; ``width`` overrides): the whole picture is scaled, lines, text and legends
+    alike, so a 2x PNG is the chart as a high-DPI screen shows it.
 
     SVG does not go through pyqtgraph: its 0.14 SVGExporter fails on every plot with Qt 6.11 (it
     splits path data on spaces and chokes on the close-path ``Z`` that Qt now writes), so the item's part of the scene is painted into a ``QSvgGenerator`` instead;
@@ -94,13 +96,33 @@ def export_chart(item, path: str, *, scale: float = CHART_SCALE, width: Optional
         _export_svg(item, buffer.device)
     else:
         exporter = ImageExporter(item)
-        exporter.parameters()["width"] = int(width or max(MIN_CHART_WIDTH, round(scale * chart_width(item))))
+        scale = chosen_scale(item) if scale is None else scale
+        exporter.parameters()["width"] = int(width or max(min_width(scale), round(scale * chart_width(item))))
         with legends_scaled(item):
             image = exporter.export(toBytes=True)
         if not image.save(buffer.device, "PNG"):
             raise BPELensError(f"{path}: the chart could not be drawn as PNG")
     atomic_write_bytes(path, buffer.data())  # drawn in memory, then one atomic write: never half a picture
     return path
+
+
+def chosen_scale(item) -> float:
+    """The PNG scale chosen in File → Export → PNG size of the window showing ``item`` (the first widget up
+    from the chart's view that holds a ``chart_scale``: a floating dock's chart is its window's too);
+    :data:`CHART_SCALE` for a chart shown on its own."""
+    from PySide6.QtWidgets import QGraphicsScene
+
+    scene = item if isinstance(item, QGraphicsScene) else item.scene()
+    widget = scene.views()[0] if scene is not None and scene.views() else None
+    while widget is not None and not hasattr(widget, "chart_scale"):
+        widget = widget.parentWidget()
+    return getattr(widget, "chart_scale", CHART_SCALE)
+
+
+def min_width(scale: float) -> int:
+    """The narrowest PNG at ``scale``: :data:`MIN_CHART_WIDTH` at 2× and above, in proportion below (1×:
+    half as wide as 2×, whatever the chart's size)."""
+    return round(MIN_CHART_WIDTH * min(scale, CHART_SCALE) / CHART_SCALE)
 
 
 @contextmanager
