@@ -154,7 +154,7 @@ class HistoryChart(HistoryRanges, QWidget):
         each plot gets :data:`PLOT_LINES` lines of the font (its ticks apart) below its title (pyqtgraph's
         fixed row) and above its axis, and :data:`PLOT_CHARS` characters beside its axis: heights follow the
         font's line height, widths its character width (Noto Sans's line is 17 % taller than DejaVu Sans's
-        while its text is no wider, so a line-height "em" for widths cut a chart that had room)."""
+        while its running text is 8 % narrower: a line-height "em" for widths took room a chart had)."""
         line, char = self.fontMetrics().height(), self.fontMetrics().averageCharWidth()
         axis = line + 6  # tick labels and their ticks (a label row under the bottom row's axes: the same again)
         high = 2 * (TITLE_ROW + int(PLOT_LINES * line)) + 3 * axis + 2 * line  # (+ the grid's margins and spacing)
