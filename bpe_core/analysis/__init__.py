@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from bpe_core.analysis.biography import Biography, TokenLife, biography_csv, token_biography
     from bpe_core.analysis.curves import ALL as ALL_GROUP
     from bpe_core.analysis.curves import (MEASURE_LABELS, MEASURES, CurveRow, Curves, EvalText, curves_csv,
-                                          model_curves, read_eval_files, run_curves)
+                                          group_label, model_curves, read_eval_files, run_curves)
     from bpe_core.analysis.diff import ModelDiff, TextDiff, compare_text, diff_models
     from bpe_core.analysis.explain import WordExplanation, explain_at
     from bpe_core.analysis.group_curves import GroupCurves
@@ -40,8 +40,8 @@ _HOMES: Dict[str, str] = {
     "ALL_GROUP": "curves:ALL",
     "BIOGRAPHY_FILTERS": "biography:FILTERS", "BIOGRAPHY_STATUSES": "biography:STATUSES",
     **dict.fromkeys(("Biography", "TokenLife", "biography_csv", "token_biography"), "biography"),
-    **dict.fromkeys(("MEASURE_LABELS", "MEASURES", "CurveRow", "Curves", "EvalText", "curves_csv", "model_curves",
-                     "read_eval_files", "run_curves"), "curves"),
+    **dict.fromkeys(("MEASURE_LABELS", "MEASURES", "CurveRow", "Curves", "EvalText", "curves_csv", "group_label",
+                     "model_curves", "read_eval_files", "run_curves"), "curves"),
     "ModelDiff": "diff", "TextDiff": "diff", "compare_text": "diff", "diff_models": "diff",
     "WordExplanation": "explain", "explain_at": "explain",
     "GroupCurves": "group_curves",

@@ -22,7 +22,7 @@ This module is the contract the CLI (``bpe-lens-cli curves``), the app's Measure
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 from bpe_core.analysis.curve_rows import (ALL, CSV_HEADER, MEASURE_LABELS, MEASURES, CancelFn, CurveRow, Curves,
                                           EvalText, GroupState, ProgressFn, check_texts, curves_csv, read_eval_files,
@@ -30,7 +30,23 @@ from bpe_core.analysis.curve_rows import (ALL, CSV_HEADER, MEASURE_LABELS, MEASU
 
 __all__ = ["ALL", "CSV_HEADER", "MEASURE_LABELS", "MEASURES", "CancelFn", "CurveRow", "Curves", "EvalText",
            "GroupState", "ProgressFn", "check_texts", "curves_csv", "read_eval_files", "sample_merges", "sample_rows",
-           "vocab_size_at", "model_curves", "run_curves"]
+           "vocab_size_at", "group_label", "model_curves", "run_curves"]
+
+
+def group_label(group: str, files: Optional[Mapping[str, str]] = None) -> str:
+    """How a reader reads a group (pickers, titles): "all files", a file by its name (``files`` maps a file's
+    stem, the group's key, to its name; the stem without it), a script as "Latin script". The rows and the CSV
+    keep the keys ("all", "file:eng", "script:Latin"): they are data, the CLI's curves CSV writes the same.
+
+    >>> group_label("all"), group_label("file:eng", {"eng": "eng.txt"}), group_label("script:Latin")
+    ('all files', 'eng.txt', 'Latin script')
+    """
+    kind, _, name = group.partition(":")
+    if group == ALL or not name:
+        return "all files" if group == ALL else group
+    if kind == "file":
+        return (files or {}).get(name, name)
+    return f"{name} script" if kind == "script" else f"{name} ({kind})"
 
 
 def model_curves(model, texts: Sequence[EvalText], every: int, *, name: str = "", reference: Optional[str] = None,

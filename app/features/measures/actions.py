@@ -20,6 +20,8 @@ from ...runtime.worker import LatestWorker, keep_alive
 from ...session.payloads import user_message
 
 ACTION_TEXT = "Measures…"
+#: the measures under which the note says which language parity is measured against
+PARITY_MEASURES = ("parity", "parity_gini")
 
 
 def install(window) -> None:
@@ -52,7 +54,9 @@ class MeasuresFeature:
         self.every_set = False  # the user (or a caller) set every k (else: the default for the runs' length)
         self._setting_every = False
         self.dropped = False  # a computation was cancelled because the evaluation files changed
-        self.said, self.reach = "", 0  # what the note says of the curves shown, and the merge they reach
+        self.reach = 0  # the merge the curves shown reach
+        # what the note says of them: the summary, the reference language under the parity measures, the notes
+        self.summary, self.parity, self.notes = "", "", ""
         self.calls = LatestWorker(keep_alive)
         self.calls.progressed.connect(lambda p: self.pane and self.pane.busy("Computing the curves", p.done, p.total))
         self.calls.errored.connect(self._on_errored)
@@ -77,6 +81,7 @@ class MeasuresFeature:
             pane.corpus_files_requested.connect(self.use_corpus)
             pane.export_requested.connect(self.export)
             pane.every.valueChanged.connect(self._on_every_edited)
+            pane.measure_box.currentIndexChanged.connect(lambda *_: self._follow())  # the parity note or not
             self.window.tabs.addTab(pane, "Measures")
             if not self.chosen:
                 pane.set_files(self._corpus_paths())
@@ -148,18 +153,25 @@ class MeasuresFeature:
         if pane is None:
             return
         pane.busy("")
-        notes = list(dict.fromkeys(n for c in curves for n in c.notes))
-        self.said = " ".join([self._summary(curves), *notes])
+        self.summary, self.notes = self._summary(curves), " ".join(dict.fromkeys(n for c in curves for n in c.notes))
         self.reach = max((c.rows[-1].merge for c in curves if c.rows), default=0)
-        pane.show_curves(curves, self.said)
+        texts = curves[0].texts if curves else ()
+        ref = curves[0].reference if curves else None
+        self.parity = f" (parity against {ref})" if ref and len(texts) > 1 else ""
+        pane.show_curves(curves, self._said())
         self._follow()
 
     def _summary(self, curves: Tuple) -> str:
+        """"2 curves to merge N on eng, rus" (:meth:`_said` ends it)."""
         reach = max((c.rows[-1].merge for c in curves if c.rows), default=0)
         texts = curves[0].texts if curves else ()
-        ref = curves[0].reference if curves else None
-        return (f"{len(curves)} curve{'s' * (len(curves) != 1)} to merge {reach:,} on {', '.join(texts)}"
-                + (f" (parity against {ref})" if ref and len(texts) > 1 else "") + ".")
+        return f"{len(curves)} curve{'s' * (len(curves) != 1)} to merge {reach:,} on {', '.join(texts)}"
+
+    def _said(self) -> str:
+        """What the note says of the curves shown, with "(parity against eng)" only under the parity measures
+        (parity, the Gini of per-language cost): under any other it would say what the chart does not show."""
+        shown = self.pane is not None and self.pane.measure() in PARITY_MEASURES
+        return " ".join(filter(None, [f"{self.summary}{self.parity if shown else ''}.", self.notes]))
 
     def _on_errored(self, exc) -> None:
         if self.pane is not None:
@@ -187,7 +199,7 @@ class MeasuresFeature:
         if self.pane.curves and not self.calls.busy:
             past = f" The window is at merge {merge:,}, past the curves: Compute extends them." \
                 if merge > self.reach else ""
-            self.pane.note.setText(self.said + past)
+            self.pane.note.setText(self._said() + past)
 
     def _on_corpus_loaded(self) -> None:
         """Another corpus: the curves were of the old runs; the evaluation text follows the corpus unless

@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox, QVBoxLayout,
                                QWidget)
 
-from bpe_core.analysis import ALL_GROUP as ALL, MEASURE_LABELS, MEASURES
+from bpe_core.analysis import ALL_GROUP as ALL, MEASURE_LABELS, MEASURES, group_label
 
 from .points import Line, hover_text, lines_of, nearest
 from ...widgets.chart_legend import legend_below, style_legend
@@ -39,12 +39,22 @@ def color_key(name: str) -> str:
     return f"{run} · {branch}" if branch else run
 
 
-def group_label(group: str) -> str:
-    """How the group picker names a group: "all files", "file: eng", "script: Latin"."""
-    if group == ALL:
-        return "all files"
-    kind, _, name = group.partition(":")
-    return f"{kind}: {name}"
+def file_names(paths: Sequence[str]) -> Dict[str, str]:
+    """The evaluation files' names by stem (a group's key: "file:eng" is eng.txt), a folder's ``.txt`` files
+    as the core reads them, for the picker to name a file as the user knows it."""
+    out: Dict[str, str] = {}
+    for p in paths:
+        if os.path.isdir(p):
+            try:
+                with os.scandir(p) as it:
+                    out.update((os.path.splitext(e.name)[0], e.name) for e in it
+                               if e.name.lower().endswith(".txt") and not e.name.startswith("."))
+            except OSError:  # unreadable: its files are named by stem (Compute says what is wrong)
+                pass
+        else:
+            name = os.path.basename(p.rstrip("/\\"))
+            out[os.path.splitext(name)[0]] = name
+    return out
 
 
 class MeasuresPane(QWidget):
@@ -61,6 +71,7 @@ class MeasuresPane(QWidget):
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self.paths: Tuple[str, ...] = ()
+        self.names: Dict[str, str] = {}  # the evaluation files' names by stem ("eng" -> "eng.txt")
         self.curves: Tuple = ()  # the Curves shown (one per run or branch)
         self.lines: List[Line] = []  # what the chart draws for the measure and group picked
         self.merge = 0
@@ -79,7 +90,7 @@ class MeasuresPane(QWidget):
         for m in MEASURES:
             self.measure_box.addItem(MEASURE_LABELS[m], m)
         self.group_box = QComboBox(objectName="measures_group")
-        for box in (self.measure_box, self.group_box):  # the whole text of the pick ("script: Han", not "script: Ha")
+        for box in (self.measure_box, self.group_box):  # the whole text of the pick ("Han script", not "Han scr")
             box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.group_box.addItem(group_label(ALL), ALL)
         self.measure_box.currentIndexChanged.connect(self._on_measure_changed)
@@ -153,6 +164,7 @@ class MeasuresPane(QWidget):
     # -- the controls -------------------------------------------------------------------------------------
     def set_files(self, paths: Sequence[str]) -> None:
         self.paths = tuple(paths)
+        self.names = file_names(self.paths)
         self._show_files()
 
     def _show_files(self) -> None:
@@ -161,6 +173,10 @@ class MeasuresPane(QWidget):
         self.files_label.setText(text or "none: choose files")
         self.files_label.setToolTip("\n".join(self.paths))
         self.compute_button.setEnabled(bool(self.paths) and not self.progress.isVisible())
+
+    def group_name(self, group: str) -> str:
+        """A group as the picker and the title name it (the core's ``group_label``): "eng.txt", "Latin script"."""
+        return group_label(group, self.names)
 
     def measure(self) -> str:
         return self.measure_box.currentData()
@@ -174,7 +190,7 @@ class MeasuresPane(QWidget):
             self.measure_box.setCurrentIndex(max(0, self.measure_box.findData(measure)))
         if group is not None:
             if self.group_box.findData(group) < 0:
-                self.group_box.addItem(group_label(group), group)
+                self.group_box.addItem(self.group_name(group), group)
             self.group_box.setCurrentIndex(self.group_box.findData(group))
 
     def _on_measure_changed(self, *_) -> None:
@@ -190,7 +206,7 @@ class MeasuresPane(QWidget):
         self.group_box.blockSignals(True)
         self.group_box.clear()
         for g in groups:
-            self.group_box.addItem(group_label(g), g)
+            self.group_box.addItem(self.group_name(g), g)
         self.group_box.setCurrentIndex(max(0, self.group_box.findData(keep)))
         self.group_box.blockSignals(False)
 
@@ -230,7 +246,7 @@ class MeasuresPane(QWidget):
         plot = self.plot
         plot.clear()
         self.legend.clear()
-        plot.setTitle(f"{MEASURE_LABELS[measure]} over merges ({group_label(group)})")
+        plot.setTitle(f"{MEASURE_LABELS[measure]} over merges ({self.group_name(group)})")
         plot.setLabel("left", MEASURE_LABELS[measure])
         self.lines = lines_of(self.curves, measure, group)
         palette = self.chart.palette()
@@ -247,7 +263,7 @@ class MeasuresPane(QWidget):
         self.legend.setVisible(bool(self.lines))
         self.hint.setVisible(not self.curves)
         if self.curves and not self.lines:
-            self.hover.setText(f"No run has {MEASURE_LABELS[measure]} for {group_label(group)}"
+            self.hover.setText(f"No run has {MEASURE_LABELS[measure]} for {self.group_name(group)}"
                                + (": parity needs two or more evaluation files" if "parity" in measure else ""))
 
     def hover_at(self, scene_pos) -> str:
