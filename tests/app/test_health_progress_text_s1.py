@@ -1,7 +1,8 @@
 """Health's progress text reads whole (the user test of the built wheel under Xvfb at 1280x720: View → Vocabulary
 health of GPT-2 on wiki.valid.raw; while it computed, the bar's "replaying merges 0%" was wrapped in a bar 95 px
 wide and cut at its top and bottom). At 1280x720 and 1024x700 the bar's text fits in it on one line, the title is
-not cut, Cancel stays at hand, and once reported the tab still shows its table."""
+not cut, Cancel stays at hand, and once reported the tab still shows its table, and the fertility chart's whole
+title."""
 from __future__ import annotations
 
 import pytest
@@ -52,3 +53,9 @@ def test_the_progress_text_reads_whole(qtbot, user_window, monkeypatch, size):
     assert _label_whole(pane.title), pane.title.text()
     rows = pane.table.viewport().height() // pane.table.verticalHeader().defaultSectionSize()
     assert rows >= 10, rows  # the tab stays usable: the table shows rows
+    fertility = pane.fertility_plot.getPlotItem()  # its title was cut too: "tokens per 100 ch" at 1024x700
+    title = fertility.titleLabel
+    shown = pane.fertility_plot.viewport().width()  # the chart as the pane shows it (the scene may be wider)
+    drawn = title.mapRectToScene(title.item.mapRectToParent(title.item.boundingRect()))
+    assert 0 <= drawn.left() and drawn.right() <= shown, (title.text, drawn, shown)
+    assert "per 100 char" in title.text, title.text  # still says what the bars are

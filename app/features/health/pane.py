@@ -26,7 +26,7 @@ from bpe_core.types import Progress
 
 from ...session.payloads import user_message
 from ...widgets.theme import BAR, CURVES, follow_palette, graphic_color, sort_arrows_follow_order
-from ...widgets.axes import SpacedAxis, short_labels
+from ...widgets.axes import SpacedAxis, relax_width, short_labels
 from ...widgets.phase_progress import show_phase
 from ...runtime.worker import LatestWorker, keep_alive
 from .model import HealthTableModel
@@ -123,7 +123,9 @@ class HealthPane(QWidget):
         plot.addItem(self.usage_mean)
         follow_palette(self.usage_plot, plot)  # a theme switch restyles it
         fplot = self.fertility_plot.getPlotItem()
-        fplot.setTitle("tokens per 100 characters")
+        relax_width(fplot.titleLabel)  # the title never widens the chart past the pane's edge
+        fplot.vb.sigResized.connect(self._fit_fertility_title)
+        self._fit_fertility_title()
         fplot.setMenuEnabled(False)
         fplot.setMouseEnabled(False, False)
         # bars across, a group a row, its name on the left: names side by side under upright bars overlapped
@@ -271,7 +273,21 @@ class HealthPane(QWidget):
         axis.setTicks([[(i, name) for i, name in enumerate(names)], []])
         axis.setWidth(max((fm.horizontalAdvance(n) for n in names), default=0) + 16)  # room for the names
         self.fertility_plot.getPlotItem().setYRange(-0.5, max(len(rows), 1) - 0.5, padding=0.05)
-        self.fertility_plot.getPlotItem().setTitle(f"tokens per 100 characters, by {report.by}")
+        self.fertility_plot.setToolTip(f"tokens per 100 characters of each {report.by}'s pieces")
+        self._fit_fertility_title()
+
+    def _fit_fertility_title(self, *_args) -> None:
+        """The fertility chart's title, the longest of its wordings that fits over the bars ("tokens per 100
+        characters, by file" ran past the pane's edge at 1024x700: the title centres over the bars)."""
+        plot = self.fertility_plot.getPlotItem()
+        by = self.report.by if self.report is not None else ""
+        wordings = [f"tokens per 100 characters, by {by}", f"tokens per 100 chars, by {by}"] if by else \
+            ["tokens per 100 characters"]
+        for text in [*wordings, "tokens per 100 chars", "per 100 chars"]:
+            if plot.titleLabel.text != text:
+                plot.setTitle(text)
+            if plot.titleLabel.item.boundingRect().width() <= plot.vb.width():
+                return
 
     def _on_status_box_changed(self, _index: int) -> None:
         self.table_model.set_filter(status=self.status_box.currentData() or "")
