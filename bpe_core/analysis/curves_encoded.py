@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Dict, Optional, Sequence
 
-from bpe_core.analysis.curve_rows import (ALL, Curves, EvalText, GroupState, check_texts, sample_merges, sample_rows,
-                                      vocab_size_at)
+from bpe_core.analysis.curve_rows import (ALL, Curves, EvalText, GroupState, as_read_by, check_texts, sample_merges,
+                                      sample_rows, vocab_size_at)
 from bpe_core.analysis.measures import TextSize, renyi_efficiency, text_size
 from bpe_core.analysis.scripts import main_scripts, word_script
 from bpe_core.types import Cancelled, Progress
@@ -28,9 +28,11 @@ def _renyi(counts: Dict[int, int]) -> float:
 def curves_by_encoding(model, texts: Sequence[EvalText], every: int, *, name: str = "",
                        reference: Optional[str] = None, upto: Optional[int] = None, offset: int = 0,
                        progress=None, cancel=None) -> Curves:
-    """Every sample by encoding every text from scratch with ``Encoder(model, merges_limit=m)``."""
+    """Every sample by encoding every text from scratch with ``Encoder(model, merges_limit=m)``, each text read
+    as the model's corpus reader reads a file (:func:`~bpe_core.analysis.curve_rows.as_read_by`, as the engine)."""
     from bpe_core.encoding.encoder import Encoder
 
+    texts = as_read_by(model, texts)
     ref = check_texts(texts, reference)
     last = len(model.merges) if upto is None else min(upto, len(model.merges))
     samples = sample_merges(last, every)
