@@ -18,11 +18,12 @@ class Line:
     merges: np.ndarray
     vocab_sizes: np.ndarray
     values: np.ndarray
-    #: the merges it inherited (a continuation's parent's): points up to there are the parent's stretch
+    #: the merges it inherited (a continuation's parent's): points before there are the parent's stretch
     offset: int = 0
 
     def split(self) -> int:
-        """How many first points belong to the inherited stretch (the point at the offset is in both)."""
+        """How many first points the inherited stretch draws: the parent's before the offset, and the point at
+        the offset (the continuation's own start, where its solid line begins: the stretch ends on it)."""
         return int(np.searchsorted(self.merges, self.offset, side="right")) if self.offset > 0 else 0
 
 
