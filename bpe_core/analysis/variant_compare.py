@@ -3,9 +3,11 @@ current merge, the figures a reader compares - bytes per token, tokens per word 
 and dead on the run's corpus, tokens removed by a training rule, the cost per language - and its curve of
 bytes per token over the merge index.
 
-Bytes are the UTF-8 bytes of the run's words as the run read its corpus (a reading that adds a space
-before each piece, as parity-aware BPE's reference reading does, counts those spaces too: compare runs that
-read the text alike). Everything is read from the run's own records: its words and their segmentations at the position (what
+Bytes per token is the Measures chart's too: the UTF-8 bytes of the run's text as its corpus reader reads it (a
+CRLF line's "\\r" and a BOM kept for a preset that reads files as tokenizers does, cut for one that reads text)
+over the run's tokens; a preset that drops whitespace does not leave the spaces out of the bytes (dividing the
+bytes of its pieces read 1.49 where the chart read 1.79). Without text (a word-count table) the bytes are the
+pieces'. Everything is read from the run's own records: its words and their segmentations at the position (what
 the run's rules made of the corpus: PickyBPE's removals and SuperBPE's superwords included), its merges'
 statistics (``MergeStep.stats.total_tokens`` after each merge: the curve, without a recount), its
 removals. A continuation (SuperBPE's stage 2 from merge t) counts its merge index from the parent's:
@@ -126,6 +128,8 @@ class WordGroups:
     groups: Tuple[str, ...]
     #: the whitespace-separated words of the run's text by script; None: the run has no text (a word table)
     words: Optional[Mapping[str, int]]
+    #: the UTF-8 bytes of the run's text as its corpus reader reads it; None: no text (a word table)
+    text_bytes: Optional[int] = None
 
 
 def word_groups(timeline: Any, words: Optional[Mapping[str, int]]) -> WordGroups:
@@ -133,8 +137,12 @@ def word_groups(timeline: Any, words: Optional[Mapping[str, int]]) -> WordGroups
     (:func:`~bpe_core.analysis.scripts.text_words`, :func:`corpus_words`)."""
     pieces = timeline.words
     scripts = tuple(word_script(w) if isinstance(w, str) else COMMON for w in pieces)
+    from bpe_core.corpus.counting import reads_as_tokenizers
+    read = getattr(words, "bytes_read", None)  # (:class:`TextCounts`) the text's bytes by reading rule
+    config = getattr(timeline, "config", None)
+    rule = "tokenizers" if config is not None and reads_as_tokenizers(config) else "text"
     return WordGroups(scripts, tuple(piece_main_scripts(pieces, timeline.freqs, scripts)),
-                      None if words is None else dict(words))
+                      None if words is None else dict(words), None if read is None else read[rule])
 
 
 def run_word_groups(timeline: Any, paths: Sequence[str], decode_errors: str = "strict", *,
@@ -143,11 +151,20 @@ def run_word_groups(timeline: Any, paths: Sequence[str], decode_errors: str = "s
     return word_groups(timeline, corpus_words(paths, decode_errors, cancel=cancel))
 
 
+class TextCounts(Counter):
+    """A text's words by script (a Counter, :func:`~bpe_core.analysis.scripts.text_words`) and its UTF-8 bytes
+    as each reading rule reads it (``bytes_read["text"]``: the BOM cut, CRLF as LF; ``["tokenizers"]``: as the
+    file holds them)."""
+
+    bytes_read: Dict[str, int] = {}
+
+
 def corpus_words(paths: Sequence[str], decode_errors: str = "strict", *,
-                 cancel: Optional[Callable[[], bool]] = None) -> Optional[Counter]:
+                 cancel: Optional[Callable[[], bool]] = None) -> Optional[TextCounts]:
     """The whitespace-separated words of a run's corpus by script: each file's lines as the corpus readers
     read them (gzip, a BOM, ``decode_errors``), a folder's training files (a parity-aware run's languages,
-    not its ``dev`` texts); None when the corpus is a word-count table (no text)."""
+    not its ``dev`` texts); None when the corpus is a word-count table (no text). With them, the text's bytes
+    under either reading rule (:class:`TextCounts`: one pass reads both)."""
     import os
 
     from bpe_core.corpus.counting import iter_lines
@@ -163,7 +180,21 @@ def corpus_words(paths: Sequence[str], decode_errors: str = "strict", *,
             return None
         else:
             files.append(p)
-    return text_words(line for p in files for line in iter_lines(p, errors=decode_errors, cancel=cancel))
+    size = {"tokenizers": 0, "text": 0}
+
+    def lines():
+        for p in files:
+            first = True
+            for line in iter_lines(p, errors=decode_errors, cancel=cancel, as_tokenizers=True):
+                n = len(line.encode("utf-8", "surrogatepass"))
+                size["tokenizers"] += n
+                # read as text: the BOM cut, a CRLF one byte shorter (a lone CR becomes an LF: as long)
+                size["text"] += n - (3 if first and line.startswith("\ufeff") else 0) - line.count("\r\n")
+                first = False
+                yield line
+    out = TextCounts(text_words(lines()))
+    out.bytes_read = dict(size)
+    return out
 
 
 def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Sequence[Point] = (),
@@ -177,10 +208,12 @@ def variant_figures(name: str, timeline: Any, *, offset: int = 0, base_curve: Se
     ``groups``: what tokens per word is counted over (:func:`run_word_groups`, once per run; without it,
     no text is known and tokens per word is not given)."""
     words, freqs = timeline.words, timeline.freqs
-    sizes = [len(w.encode("utf-8")) if isinstance(w, str) else len(w) for w in words]
-    total_bytes = sum(f * b for f, b in zip(freqs, sizes))
     if groups is None:
         groups = WordGroups((COMMON,) * len(words), (), None)
+    total_bytes = groups.text_bytes
+    if total_bytes is None:  # no text: the pieces' bytes
+        sizes = [len(w.encode("utf-8")) if isinstance(w, str) else len(w) for w in words]
+        total_bytes = sum(f * b for f, b in zip(freqs, sizes))
     tokens: Counter = Counter()
     used = set()
     total_tokens = 0

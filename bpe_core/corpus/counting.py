@@ -115,7 +115,7 @@ def _iter_texts(path: PathLike, errors: str, progress: ProgressFn, cancel: Cance
 
 
 def iter_lines(path: PathLike, *, errors: str = "strict", progress: ProgressFn = None,
-               cancel: CancelFn = None) -> Iterator[str]:
+               cancel: CancelFn = None, as_tokenizers: bool = False) -> Iterator[str]:
     """Lines of a corpus file, each with its trailing ``"\\n"`` (the last one may lack it).
 
     An empty file raises before the first line; a whitespace-only file after its lines.
@@ -125,7 +125,7 @@ def iter_lines(path: PathLike, *, errors: str = "strict", progress: ProgressFn =
     >>> list(iter_lines(f))
     ['one\\n', 'two']
     """
-    for text in _iter_texts(path, errors, progress, cancel):
+    for text in _iter_texts(path, errors, progress, cancel, as_tokenizers):  # (as tokenizers: "\r", a BOM kept)
         lines = text.split("\n")
         last = lines.pop()
         for line in lines:

@@ -118,3 +118,29 @@ def test_a_step_finds_no_script_and_reads_no_text_again(monkeypatch):
         tl.step(20)
         seen.append(variant_figures("plain", tl, groups=groups).tokens_per_word)
     assert asked == [] and seen[0] != seen[-1] and set(seen[0]) == set(seen[-1])
+
+
+@pytest.mark.parametrize("preset,variant", [("gpt2", "bpe"), ("gpt2", "picky"), ("char-whitespace", "bpe"),
+                                            ("char-hf", "bpe")])
+def test_bytes_per_token_is_the_measures_charts_too(preset, variant, tmp_path):
+    """Bytes per token is the text's bytes over the tokens, in the Variants tab as in the Measures chart. Before,
+    the Variants tab divided the bytes of the run's pieces: a preset that drops whitespace (the seeds' word
+    splitters, char-hf) read 1.49 bytes per token where the chart read 1.79 for the same run at the same merge.
+    (hf-course is left out: it trains on lowercased words and encodes the text as it is, as its seed does.)
+    A CRLF file (the parallel texts have CRLF lines) is read as the run's corpus reader reads it, in both. The
+    chart is given the corpus's lines, as the run counts them (encoded whole, GPT-2's whitespace pieces join
+    across line breaks: 1.6377 against 1.6493 at merge 0, the text's cutting, not the definition)."""
+    config = make_config(preset, vocab_size=656, variant=variant) if preset == "gpt2" else \
+        make_config(preset, num_merges=300, variant=variant)
+    tl = Timeline(Trainer(count_words_in_files(FILES, config), config))
+    tl.step(300)
+    lines = tuple(EvalText(f"{t.name}:{i}", line + "\n") for t in read_eval_files(FILES)
+                  for i, line in enumerate(t.text.split("\n")[:-1]))  # (the files end with a line end)
+    assert all(t.text.endswith("\n") for t in read_eval_files(FILES))
+    curves = run_curves(tl, lines, 50)
+    groups = run_word_groups(tl, PATHS)
+    for merge in (0, 100, 250):
+        tl.seek(merge)
+        f = variant_figures(variant, tl, groups=groups)
+        assert f.bytes_per_token == pytest.approx(curves.value_at("bytes_per_token", merge, "all"), rel=1e-12)
+        assert dict(f.curve)[merge] == pytest.approx(f.bytes_per_token, rel=1e-12)  # the curve, the same figure
