@@ -101,9 +101,11 @@ def legend_below(plot_widget, plot_item: Optional[pg.PlotItem] = None) -> Legend
 
 def style_legend(legend: pg.LegendItem, palette: QPalette) -> None:
     """The legend's box and names in the palette: its base (nearly opaque), a thin frame in its mid tone, its
-    names in its text color (entries made later too)."""
+    names in its text color, drawn again at once (entries made later too)."""
     base = palette.color(QPalette.Base)
     base.setAlpha(230)
     legend.setBrush(base)
     legend.setPen(palette.color(QPalette.Mid))
     legend.setLabelTextColor(palette.color(QPalette.Text))
+    for _sample, label in legend.items:  # pyqtgraph stores the colour but draws a name again only on setText
+        label.setText(label.text)

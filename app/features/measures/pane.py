@@ -298,6 +298,8 @@ class MeasuresPane(QWidget):
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Leave:
             self.clear_hover()
+        elif event.type() == QEvent.PaletteChange and watched is self.chart:
+            self.apply_palette()  # the chart's own: the pane hears of a theme switch before the chart has its palette
         return False
 
     def point_scene_pos(self, line_index: int, i: int):
@@ -320,9 +322,4 @@ class MeasuresPane(QWidget):
         style_legend(self.legend, palette)
         if hasattr(self, "lines") and self.curves:
             self.redraw()
-
-    def changeEvent(self, event) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.PaletteChange:
-            self.apply_palette()
 

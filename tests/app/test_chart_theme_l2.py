@@ -1,0 +1,88 @@
+"""Brief L2, finding 1 (user test of the built wheel): after a live View → Theme switch, in either direction, the
+legends of the Variants chart, the script chart and the Measures chart were drawn in the old theme's text colour
+(black on the dark chart, white on the light one), and the Measures chart kept its dark background under Light.
+pyqtgraph's ``LegendItem.setLabelTextColor`` stores a label's colour without drawing its text again.
+
+These tests look at what the chart paints (``QWidget.grab``): the legend's names stand out on the chart's
+background, and the chart's background is the theme's."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QColor, QPalette
+from PySide6.QtWidgets import QApplication, QDockWidget, QPushButton
+
+from bpe_lens_app.widgets.theme import contrast_ratio
+
+
+@pytest.fixture(autouse=True)
+def _system_palette_back(qapp):
+    """Whatever a test picks, the next test starts under the palette the app started with."""
+    old = QPalette(QApplication.palette())
+    yield
+    from bpe_lens_app.widgets import theme_choice
+
+    theme_choice.forget_choice()
+    QApplication.setPalette(old)
+
+
+def painted(chart):
+    """What the chart shows (its pixels) and the colour most of them have (the chart's background)."""
+    image = chart.grab().toImage()
+    counts = Counter(image.pixel(x, y) for x in range(0, image.width(), 3) for y in range(0, image.height(), 3))
+    return image, QColor.fromRgb(counts.most_common(1)[0][0])
+
+
+def legend_contrast(chart, legend, image, background: QColor) -> float:
+    """The least, over the legend's names, of the strongest contrast a pixel of the name's text has with the
+    chart's background (anti-aliased text reaches its full colour in its stems)."""
+    worst = 21.0
+    for _sample, label in legend.items:
+        rect = chart.mapFromScene(label.item.sceneBoundingRect()).boundingRect().intersected(image.rect())
+        assert rect.width() > 2 and rect.height() > 2, label.text
+        best = max(contrast_ratio(image.pixelColor(x, y), background)
+                   for x in range(rect.left(), rect.right() + 1) for y in range(rect.top(), rect.bottom() + 1))
+        worst = min(worst, best)
+    return worst
+
+
+def test_legends_and_backgrounds_follow_a_live_theme_switch(user_window, qtbot):
+    from tests.app.test_theme import choose
+
+    window = user_window()
+    window.resize(1440, 900)
+    session = window.session
+    session.seek(40)
+    qtbot.waitUntil(lambda: session.merge_count == 40 and not session.is_running, timeout=60000)
+    choose(qtbot, window, "Light")
+    # the script chart (a dock), the Variants tab's chart and the Measures chart, made under Light
+    window.findChild(QAction, "action_script_curves").trigger()
+    dock = window.findChild(QDockWidget, "dock_script_curves")
+    qtbot.waitUntil(lambda: dock.widget() is not None and bool(dock.widget().curves), timeout=30000)
+    window.resizeDocks([dock], [520], Qt.Horizontal)  # wide enough to read its legend
+    window.findChild(QAction, "action_compare_variants").trigger()
+    variants = window.variants_feature.tab
+    window.findChild(QAction, "action_measures").trigger()
+    measures = window.tabs.currentWidget()
+    qtbot.mouseClick(measures.findChild(QPushButton, "measures_corpus"), Qt.LeftButton)
+    measures.every.setValue(20)
+    compute = measures.findChild(QPushButton, "measures_compute")
+    qtbot.mouseClick(compute, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(measures.lines) and compute.isEnabled(), timeout=120000)
+    charts = {"script": (None, dock.widget().plot_widget, dock.widget().legend),
+              "variants": (variants, variants.chart, variants.legend),
+              "measures": (measures, measures.chart, measures.legend)}
+    for theme in ("Dark", "Light", "Dark"):
+        choose(qtbot, window, theme)
+        palette = QApplication.palette()
+        base = palette.color(QPalette.Base)
+        for name, (tab, chart, legend) in charts.items():
+            if tab is not None:
+                window.tabs.setCurrentWidget(tab)
+            qtbot.wait(50)
+            assert legend.isVisible() and legend.items, name
+            image, background = painted(chart)
+            assert contrast_ratio(background, base) < 1.1, (theme, name, background.name(), base.name())
+            assert legend_contrast(chart, legend, image, background) >= 3.0, (theme, name)
