@@ -9,6 +9,8 @@ are the base hues; the helpers adjust them to the palette (:func:`readable_on`).
 from __future__ import annotations
 
 import math
+import re
+import zlib
 
 from typing import Optional, Tuple
 
@@ -23,9 +25,13 @@ BAR = QColor("#4c6ef5")
 #: the outline of bars tied with the top count (pair chart)
 TIE = QColor("#212529")
 CURVES = (QColor("#1c7ed6"), QColor("#2b8a3e"), QColor("#ae3ec9"), QColor("#e67700"))
-#: more curves than CURVES and the accent (a chart of one curve per script: up to a dozen), each its own hue
-MANY_CURVES = (*CURVES, QColor("#d9480f"), QColor("#0c8599"), QColor("#c2255c"), QColor("#5f3dc4"),
-               QColor("#74b816"), QColor("#868e96"), QColor("#364fc7"), QColor("#a61e4d"))
+#: more curves than CURVES (a chart of one curve per script: up to a dozen), each its own hue; any two of the
+#: first eight far apart on a light and a dark chart (CIE76 difference 30 or more once made readable: the
+#: accent's red-orange beside the orange was 22, too close to tell apart), the rest as unlike them as can be
+MANY_CURVES = (*CURVES, QColor("#0c8599"), QColor("#e03131"), QColor("#8d5524"), QColor("#e64980"),
+               QColor("#5f3dc4"), QColor("#74b816"), QColor("#868e96"), QColor("#364fc7"))
+#: one colour per run, the n-th for run rN, in every chart that draws runs (the Variants tab, Measures)
+RUN_COLORS = MANY_CURVES[:8]
 #: the hue of rows the last merge changed (words pane, merges table current row), mixed into the base
 CHANGED_TINT = QColor("#fab005")
 CHANGED_TINT_AMOUNT = 0.25
@@ -132,6 +138,26 @@ def chart_colors(palette: Optional[QPalette] = None) -> Tuple[QColor, QColor]:
 def graphic_color(color: QColor, palette: Optional[QPalette] = None) -> QColor:
     """A bar or curve color adjusted to stand out on the chart background of ``palette``."""
     return readable_on(color, chart_colors(palette)[0])
+
+
+def run_slot(run_id: str) -> int:
+    """Where run ``run_id``'s colour is: n - 1 for rN (r1 the first of :data:`RUN_COLORS`), counting on past
+    the palette's end (a caller may dash the lines of a second round); an id of another form a fixed place of
+    its own.
+
+    >>> run_slot("r1"), run_slot("r12")
+    (0, 11)
+    """
+    m = re.fullmatch(r"[A-Za-z]*([0-9]+)", run_id.strip())
+    if m and int(m.group(1)) > 0:
+        return int(m.group(1)) - 1
+    return zlib.crc32(run_id.encode("utf-8"))
+
+
+def run_color(run_id: str, palette: Optional[QPalette] = None) -> QColor:
+    """Run ``run_id``'s colour on a chart of ``palette``: a function of the run alone, so every chart gives a run
+    the same colour, whatever else is open and in whatever order the runs were opened or restored."""
+    return graphic_color(RUN_COLORS[run_slot(run_id) % len(RUN_COLORS)], palette)
 
 
 def style_plot(plot_widget, plot_item, palette: Optional[QPalette] = None) -> None:

@@ -4,17 +4,18 @@ legends of the Variants chart, the script chart and the Measures chart were draw
 pyqtgraph's ``LegendItem.setLabelTextColor`` stores a label's colour without drawing its text again.
 
 These tests look at what the chart paints (``QWidget.grab``): the legend's names stand out on the chart's
-background, and the chart's background is the theme's."""
+background, the chart's background is the theme's, and each curve stands out on it."""
 from __future__ import annotations
 
 from collections import Counter
 
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QPalette
 from PySide6.QtWidgets import QApplication, QDockWidget, QPushButton
 
-from bpe_lens_app.widgets.theme import contrast_ratio
+from bpe_lens_app.widgets.theme import MIN_GRAPHIC_CONTRAST, contrast_ratio
 
 
 @pytest.fixture(autouse=True)
@@ -86,3 +87,22 @@ def test_legends_and_backgrounds_follow_a_live_theme_switch(user_window, qtbot):
             image, background = painted(chart)
             assert contrast_ratio(background, base) < 1.1, (theme, name, background.name(), base.name())
             assert legend_contrast(chart, legend, image, background) >= 3.0, (theme, name)
+            for curve in [c for c in chart.getPlotItem().listDataItems() if c.name()]:  # each stands out on the new base
+                pen = pg.mkPen(curve.opts["pen"]).color()
+                assert contrast_ratio(pen, base) >= MIN_GRAPHIC_CONTRAST, (theme, name, curve.name(), pen.name())
+
+
+def test_the_script_curves_stand_out_after_a_live_switch(user_window, qtbot):
+    """A script curve made on the light chart (brown, dark enough for white) stood out too little on the dark one
+    (its colour was made readable once, for the background it was drawn on first); the other way as well."""
+    from tests.app.test_script_curves_words_f3 import FILES, open_chart
+    from tests.app.test_theme import choose
+
+    window, chart = open_chart(user_window, qtbot, FILES, merge=60)
+    assert len(chart.curves) >= 7
+    for theme in ("Light", "Dark", "Light"):
+        choose(qtbot, window, theme)
+        base = QApplication.palette().color(QPalette.Base)
+        for group, curve in chart.curves.items():
+            pen = pg.mkPen(curve.opts["pen"]).color()
+            assert contrast_ratio(pen, base) >= MIN_GRAPHIC_CONTRAST, (theme, group, pen.name())

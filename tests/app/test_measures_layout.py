@@ -79,7 +79,11 @@ def test_a_run_keeps_its_colour_when_a_run_or_branch_is_added(pane, qtbot):
     after = _pens(pane)
     for name, color in before.items():
         assert after[name] == color, name
-    assert len(set(after.values())) == 4
+    # one colour per run (brief L2): the tie branch has its run's colour, told apart by its dash
+    looks = {item.name(): (item.opts["pen"].color().name(), item.opts["pen"].style())
+             for item in pane.plot.listDataItems() if item.name()}
+    assert len(set(looks.values())) == 4
+    assert after["r1: plain BPE (gpt2) · tie 3"] == after["r1: plain BPE (gpt2)"]
 
 
 def test_the_png_export_scales_the_legend_with_the_picture(pane, qtbot, tmp_path):

@@ -12,7 +12,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox, QVBoxLayout,
                                QWidget)
 
@@ -20,16 +19,15 @@ from bpe_core.analysis import ALL_GROUP as ALL, MEASURE_LABELS, MEASURES, group_
 
 from .points import Line, hover_text, lines_of, nearest
 from ...widgets.chart_legend import legend_below, style_legend
-from ...widgets.theme import ACCENT, CURVES, graphic_color, style_plot
+from ...widgets.theme import RUN_COLORS, run_color, run_slot, style_plot
 
-#: one color per curve, in order (each made readable on the chart's background: light or dark)
-COLORS = (*CURVES, ACCENT, QColor("#0b7285"), QColor("#c2255c"), QColor("#5c940d"), QColor("#868e96"))
-#: dash patterns after the colors run out (a tenth curve is dashed blue)
-STYLES = (Qt.SolidLine, Qt.DashLine, Qt.DotLine)
+#: a line's dash: a run's tie branches after its first, and runs past the colours' end (r9 is dashed blue); a
+#: continuation's inherited stretch is thinner and dotted
+STYLES = (Qt.SolidLine, Qt.DashLine, Qt.DashDotLine, Qt.DashDotDotLine)
 
 
 def color_key(name: str) -> str:
-    """What keeps a curve's color: its run id and branch ("r1", "r1 · tie 3"), not its place in the legend.
+    """What a curve is of: its run id and branch ("r1", "r1 · tie 3"), not its place in the legend.
 
     >>> color_key("r1: plain BPE (gpt2) · tie 3"), color_key("r4: SuperBPE from merge 1,000")
     ('r1 · tie 3', 'r4')
@@ -57,6 +55,18 @@ def file_names(paths: Sequence[str]) -> Dict[str, str]:
     return out
 
 
+def line_looks(lines: Sequence[Line]) -> List[Tuple[str, Qt.PenStyle]]:
+    """Each line's run id (its colour: :func:`~bpe_lens_app.widgets.theme.run_color`) and dash: a run's first
+    line solid, its other tie branches dashed in turn, every dash one further for each round of the colours."""
+    seen: Dict[str, int] = {}
+    out = []
+    for line in lines:
+        run_id = color_key(line.name).partition(" · ")[0]
+        branch = seen[run_id] = seen.get(run_id, -1) + 1
+        out.append((run_id, STYLES[(run_slot(run_id) // len(RUN_COLORS) + branch) % len(STYLES)]))
+    return out
+
+
 class MeasuresPane(QWidget):
     """Controls over a chart. Signals ask the feature to act: ``compute_requested``, ``cancel_requested``,
     ``choose_files_requested``, ``corpus_files_requested`` and ``export_requested(kind)`` with kind "csv",
@@ -75,7 +85,6 @@ class MeasuresPane(QWidget):
         self.curves: Tuple = ()  # the Curves shown (one per run or branch)
         self.lines: List[Line] = []  # what the chart draws for the measure and group picked
         self.merge = 0
-        self.colors: Dict[str, int] = {}  # a run's (or branch's) color, kept as runs and branches are added
         self.files_label = QLabel(objectName="measures_files", wordWrap=False)
         self.files_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.choose_button = QPushButton("Choose files…", objectName="measures_choose",
@@ -250,10 +259,8 @@ class MeasuresPane(QWidget):
         plot.setLabel("left", MEASURE_LABELS[measure])
         self.lines = lines_of(self.curves, measure, group)
         palette = self.chart.palette()
-        for line in self.lines:
-            i = self.colors.setdefault(color_key(line.name), len(self.colors))
-            color = graphic_color(COLORS[i % len(COLORS)], palette)
-            style = STYLES[(i // len(COLORS)) % len(STYLES)]
+        for line, (run_id, style) in zip(self.lines, line_looks(self.lines)):
+            color = run_color(run_id, palette)  # the run's in every chart (the Variants tab's too)
             k = line.split()  # a continuation's inherited stretch: thin and dotted, its own merges solid
             if k:
                 plot.plot(line.merges[:k], line.values[:k], pen=pg.mkPen(color, width=1, style=Qt.DotLine))

@@ -20,6 +20,7 @@ from typing import Dict, List, Optional
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bpe_core import MergeStep
@@ -64,6 +65,7 @@ class ScriptCurvesChart(QWidget):
         plot.setMenuEnabled(False)
         self.legend = legend_below(self.plot_widget, plot)  # under the plot: off the curves
         follow_palette(self.plot_widget, plot)  # a theme switch restyles it
+        self.plot_widget.installEventFilter(self)  # ... and colours its curves for the new background
         self.curves: Dict[str, pg.PlotDataItem] = {}
         self.note = QLabel(objectName="script_curves_note", wordWrap=True)
         layout = QVBoxLayout(self)
@@ -133,9 +135,18 @@ class ScriptCurvesChart(QWidget):
         self.legend.clear()
         self.curves = {}
         for k, group in enumerate(self.tracker.groups if self.tracker else ()):
-            pen = pg.mkPen(graphic_color(COLORS[k % len(COLORS)]), width=2)
-            self.curves[group] = plot.plot([], [], pen=pen, name=group)
+            self.curves[group] = plot.plot([], [], pen=self._pen(k), name=group)
         self._show_note()
+
+    def _pen(self, k: int):
+        """The ``k``-th script's line, its colour readable on the chart's background."""
+        return pg.mkPen(graphic_color(COLORS[k % len(COLORS)], self.plot_widget.palette()), width=2)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.PaletteChange and watched is self.plot_widget:  # View → Theme
+            for k, curve in enumerate(self.curves.values()):
+                curve.setPen(self._pen(k))
+        return False
 
     def _on_session_corpus_loaded(self, _info) -> None:
         self.tracker = None

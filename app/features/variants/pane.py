@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Optional, Sequence
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QProgressBar, QPushButton, QSplitter,
                                QTableWidget, QTableWidgetItem, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
@@ -17,9 +17,8 @@ from bpe_core.analysis import tokens_per_word_note
 from bpe_core.workbench import left_out, rule_name
 
 from ...widgets.chart_legend import legend_below
-from ...widgets.theme import ACCENT, CURVES, follow_palette
+from ...widgets.theme import follow_palette, run_color
 
-COLORS = (*CURVES, ACCENT, "#868e96", "#0b7285")
 COLUMNS = ("Run", "Merge", "Bytes / token", "Tokens / word by script", "Vocab used", "Dead", "Removed")
 #: what the tokens per word column counts: the Measures chart's definition (the core's variant_compare)
 TOKENS_PER_WORD_TIP = ("Each script's tokens over the whitespace-separated words of the run's text in that script, "
@@ -103,7 +102,7 @@ class VariantsTab(QWidget):
         self.figures_of = figures_of
         self.current = current  # the window's run (its training panes step it; the tab steps the others)
         self.runs: List = []
-        self.colors: Dict[str, int] = {}  # each open run's colour (an index into COLORS), kept while it is open
+        self.curves: Dict[str, pg.PlotDataItem] = {}  # each run's curve by its id, in its colour (run_color)
         self.tree = QTreeWidget(objectName="variant_branches", headerHidden=True)
         self.tree.setContextMenuPolicy(Qt.ActionsContextMenu)  # the feature adds "Continue as SuperBPE from here"
         self.tree.itemSelectionChanged.connect(self._show_merges)
@@ -134,6 +133,7 @@ class VariantsTab(QWidget):
         plot.setMenuEnabled(False)
         self.legend = legend_below(self.chart, plot)  # under the plot: off the curves where branches part
         follow_palette(self.chart, plot)
+        self.chart.installEventFilter(self)  # a theme switch: the curves' colours made readable on the new base
         self.note = QLabel(objectName="variant_note", wordWrap=True)
         left = QWidget()
         lay = QVBoxLayout(left)
@@ -167,8 +167,6 @@ class VariantsTab(QWidget):
         """Show ``runs`` (parents first, each branch under its parent) and compare them."""
         chosen = select or self.selected_id()
         self.runs = list(runs)
-        open_ids = {r.id for r in self.runs}
-        self.colors = {rid: c for rid, c in self.colors.items() if rid in open_ids}  # a closed run's is free again
         self.tree.clear()
         items = {}
         for run in self.runs:
@@ -217,22 +215,22 @@ class VariantsTab(QWidget):
         plot = self.chart.getPlotItem()
         plot.clear()
         self.legend.clear()
+        self.curves = {}
         for run, f in zip(self.runs, figures):
             xs, ys = [p[0] for p in f.curve], [p[1] for p in f.curve]
-            pen = pg.mkPen(COLORS[self._color(run.id) % len(COLORS)], width=2)
-            plot.plot(xs, ys, pen=pen, name=f.name)
+            pen = pg.mkPen(run_color(run.id, self.chart.palette()), width=2)  # the run's in every chart
+            self.curves[run.id] = plot.plot(xs, ys, pen=pen, name=f.name)
         compared = (f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch "
                     "shares its parent's merges up to where it starts (its curve follows the parent's until there).")
         self.note.setText(" ".join(filter(None, [compared, left_out_summary(self.runs),
                                                  tokens_per_word_note(figures)])))
 
-    def _color(self, run_id: str) -> int:
-        """A run's colour for as long as it is open: given when it is first drawn (the lowest no open run has),
-        not by its place in the list (a branch at an earlier merge is listed before a later one)."""
-        if run_id not in self.colors:
-            taken = set(self.colors.values())
-            self.colors[run_id] = next(c for c in range(len(taken) + 1) if c not in taken)
-        return self.colors[run_id]
+    def eventFilter(self, watched, event) -> bool:
+        """The chart's palette changed (View → Theme): each curve in its run's colour for the new background."""
+        if event.type() == QEvent.PaletteChange and watched is self.chart:
+            for run_id, curve in self.curves.items():
+                curve.setPen(pg.mkPen(run_color(run_id, self.chart.palette()), width=2))
+        return False
 
     def _show_languages(self, figures: Sequence) -> None:
         """Tokens per language, a column each, and their Gini (shown when a run has languages)."""
