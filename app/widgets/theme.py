@@ -26,10 +26,10 @@ BAR = QColor("#4c6ef5")
 TIE = QColor("#212529")
 CURVES = (QColor("#1c7ed6"), QColor("#2b8a3e"), QColor("#ae3ec9"), QColor("#e67700"))
 #: more curves than CURVES (a chart of one curve per script: up to a dozen), each its own hue; any two of the
-#: first eight far apart on a light and a dark chart (CIE76 difference 30 or more once made readable: the
-#: accent's red-orange beside the orange was 22, too close to tell apart), the rest as unlike them as can be
-MANY_CURVES = (*CURVES, QColor("#0c8599"), QColor("#e03131"), QColor("#8d5524"), QColor("#e64980"),
-               QColor("#5f3dc4"), QColor("#74b816"), QColor("#868e96"), QColor("#364fc7"))
+#: first eight far apart on a light and a dark chart (CIEDE2000 difference 20 or more once made readable: the
+#: accent's red-orange beside the orange was 12, too close to tell apart), the rest as unlike them as can be
+MANY_CURVES = (*CURVES, QColor("#1098ad"), QColor("#e03131"), QColor("#f783ac"), QColor("#ffd43b"),
+               QColor("#5f3dc4"), QColor("#74b816"), QColor("#868e96"), QColor("#8d5524"))
 #: one colour per run, the n-th for run rN, in every chart that draws runs (the Variants tab, Measures)
 RUN_COLORS = MANY_CURVES[:8]
 #: the hue of rows the last merge changed (words pane, merges table current row), mixed into the base

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor
@@ -89,13 +90,34 @@ def _lab(color: QColor):
     return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
 
 
-def delta_e(a: QColor, b: QColor) -> float:
-    """CIE76 colour difference (about 2.3: just noticeable; the old orange and red-orange were 22 apart)."""
-    return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b))) ** 0.5
+def delta_e(one: QColor, two: QColor) -> float:
+    """CIEDE2000 colour difference (about 1: just noticeable; the old orange and red-orange were 12 apart)."""
+    (l1, a1, b1), (l2, a2, b2) = _lab(one), _lab(two)
+    c_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7)))
+    a1, a2 = (1 + g) * a1, (1 + g) * a2
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    h1, h2 = math.degrees(math.atan2(b1, a1)) % 360, math.degrees(math.atan2(b2, a2)) % 360
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
+    d_l, d_c, d_h = l2 - l1, c2 - c1, 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
+    l_mean, c_mean = (l1 + l2) / 2, (c1 + c2) / 2
+    if c1 * c2 == 0:
+        h_mean = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        h_mean = (h1 + h2) / 2
+    else:
+        h_mean = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(h_mean - 30)) + 0.24 * math.cos(math.radians(2 * h_mean))
+         + 0.32 * math.cos(math.radians(3 * h_mean + 6)) - 0.20 * math.cos(math.radians(4 * h_mean - 63)))
+    s_l = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
+    s_c, s_h = 1 + 0.045 * c_mean, 1 + 0.015 * c_mean * t
+    r_t = (-math.sin(math.radians(60 * math.exp(-((h_mean - 275) / 25) ** 2)))
+           * 2 * math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7)))
+    return math.sqrt((d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2 + r_t * (d_c / s_c) * (d_h / s_h))
 
 
 #: the least difference between any two of the first eight colours, as drawn on a light and a dark chart
-MIN_DELTA_E = 30
+MIN_DELTA_E = 20
 
 
 def test_any_two_of_the_first_eight_colours_are_far_apart():
