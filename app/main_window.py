@@ -21,7 +21,7 @@ from .features.presenter import PresenterWindow
 from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
                                 TrainActions, WordsPane, bind, rule_config, run_languages,
                                 start_rule_run)
-from .discard_questions import confirm_reset, discard_box, is_saved, other_runs_lost, trained_merges
+from .discard_questions import confirm_reset, discard_box, is_saved, opening_action, other_runs_lost, trained_merges
 from .file_kinds import is_vocabulary
 from .keys import key_lines
 from .layout_state import restore_layout, save_layout
@@ -195,8 +195,8 @@ class MainWindow(QMainWindow):
     def load_corpus(self, path, config: Optional[TrainerConfig] = None) -> None:
         """Train on another corpus (with ``config``: these settings, e.g. an example's own preset),
         after asking when that would discard trained merges. ``path``: a file, or several (one corpus)."""
-        first = corpus_paths(path)[0]
-        if self.ask_to_discard(f"Opening {Path(first).name}"):  # a word-count table brings its word settings
+        first = corpus_paths(path)[0]  # a word-count table brings its word settings
+        if self.ask_to_discard(opening_action(self.session, corpus_paths(path), config)):
             current = text_rule(self.session.config)  # a parity run's rule reads languages, not a text
             self.session.load_corpus(path, config or config_for_table(first, current) or current)
 
