@@ -47,8 +47,8 @@ def _reopened(qtbot, user_window, path):
     return again
 
 
-def test_the_biography_tab_comes_back_computed_with_its_filter_and_sort(qtbot, user_window, files, tmp_path,  # noqa: F811
-                                                                       monkeypatch):
+def test_the_biography_tab_comes_back_computed_with_its_filter_and_sort(qtbot, user_window, files,  # noqa: F811
+                                                                       tmp_path, monkeypatch):
     window, before, path = _saved_with_a_biography(qtbot, user_window, files, tmp_path, monkeypatch)
     shown_before = [t.token for t in before.table_model.shown]
     again = _reopened(qtbot, user_window, path)
@@ -75,3 +75,35 @@ def test_a_biography_whose_corpus_is_gone_is_named_once(qtbot, user_window, file
     assert _biography_tabs(again) == []
     report = again.workspace.report
     assert report.count("token biography") == 1 and "elsewhere.txt" in report, report
+
+
+def test_a_biography_of_the_training_comes_back_at_its_merge(qtbot, user_window, small_corpus, tmp_path):
+    window = user_window(str(small_corpus))
+    session = window.session
+    session.seek(12)
+    qtbot.waitUntil(lambda: session.merge_count == 12 and not session.is_running, timeout=30000)
+    window.findChild(QAction, "action_token_biography").trigger()
+    title = window.tabs.tabText(window.tabs.currentIndex())
+    assert title.startswith("Biography: ") and title.endswith(" at merge 12"), title
+    session.seek(15)  # the window's run goes on; the biography stays the vocabulary at merge 12
+    qtbot.waitUntil(lambda: session.merge_count == 15 and not session.is_running, timeout=30000)
+    path = tmp_path / "training_biography.bpelens"
+    window.workspace.save_to(str(path))
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == f"Saved {path}", timeout=10000)
+    again = _reopened(qtbot, user_window, path)
+    assert again.session.merge_count == 15
+    tabs = _biography_tabs(again)
+    assert [t for t, _pane in tabs] == [title], [again.tabs.tabText(i) for i in range(again.tabs.count())]
+    pane = tabs[0][1]
+    assert pane.corpus_label.text() == small_corpus.name and len(pane.vocab_model.merges) == 12
+    qtbot.waitUntil(lambda: pane.biography is not None and not pane.is_running, timeout=30000)
+
+
+def test_opening_the_workspace_twice_keeps_one_biography_tab(qtbot, user_window, files, tmp_path,  # noqa: F811
+                                                              monkeypatch):
+    _window, _pane, path = _saved_with_a_biography(qtbot, user_window, files, tmp_path, monkeypatch)
+    again = _reopened(qtbot, user_window, path)
+    again.workspace.open(str(path))
+    qtbot.waitUntil(lambda: not again.workspace.is_busy() and not again.session.is_loading, timeout=60000)
+    qtbot.wait(200)
+    assert [t for t, _pane in _biography_tabs(again)] == ["Biography: small"]

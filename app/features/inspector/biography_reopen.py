@@ -42,6 +42,9 @@ def reopen(window, ws: Workspace, note: Callable[[str], None]) -> int:
             note(f"The token biography of {name} was not reopened: its corpus "
                  f"{', '.join(gone) or 'was not saved'} {'is' if len(gone) == 1 else 'are'} missing.")
             continue
+        record = OpenAnalysis(KIND, subject_id, tuple(map(os.path.abspath, analysis.corpus)), analysis.at)
+        if any(p.analysis == record for p in list(window.biography_panes)):
+            continue  # its tab is open in this window already: not a second one
         pane = open_biography(window, model, name, analysis.corpus, subject=(subject_id, analysis.at), front=False)
         pane.apply_view(dict(analysis.view))
         pane.compute()
