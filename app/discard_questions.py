@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Sequence, Tuple
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 

@@ -57,7 +57,7 @@ def _example(window):
     return entry, next(e for e in EXAMPLES if e.title == TITLE)
 
 
-def test_the_examples_files_are_named_as_its_folder_of_8_files(user_window, qtbot, monkeypatch):
+def test_the_examples_files_are_named_as_its_folder_of_8_files(user_window, qtbot):
     window = user_window()
     entry, example = _example(window)
     window.load_corpus([str(p) for p in example.files()], make_config("gpt2", num_merges=50))  # other settings
@@ -70,8 +70,7 @@ def test_the_examples_files_are_named_as_its_folder_of_8_files(user_window, qtbo
     assert window.session.merge_count == 5  # No: the run stays
 
 
-def test_the_same_text_with_the_same_settings_is_asked_as_starting_again(user_window, small_corpus, qtbot,
-                                                                         monkeypatch):
+def test_the_same_text_with_the_same_settings_is_asked_as_starting_again(user_window, small_corpus, qtbot):
     window = user_window(str(small_corpus))
     _trained(window, qtbot)
     shown = _asked(window, lambda: window.load_corpus(str(small_corpus)))
@@ -87,7 +86,7 @@ def test_the_same_text_with_the_same_settings_is_asked_as_starting_again(user_wi
     qtbot.waitUntil(lambda: not window.session.is_loading and window.session.merge_count == 0, timeout=60000)
 
 
-def test_the_example_opened_again_is_asked_as_starting_again(user_window, qtbot, monkeypatch):
+def test_the_example_opened_again_is_asked_as_starting_again(user_window, qtbot):
     window = user_window()
     entry, example = _example(window)
     window.load_corpus([str(p) for p in example.files()], example.config())  # what the example opens
@@ -99,7 +98,7 @@ def test_the_example_opened_again_is_asked_as_starting_again(user_window, qtbot,
     assert text.startswith("Opening the 8 files of parallel/ (arb.txt, deu.txt, …) again restarts its run"), text
 
 
-def test_another_text_is_still_a_discard_question(user_window, small_corpus, qtbot, monkeypatch, tmp_path):
+def test_another_text_is_still_a_discard_question(user_window, small_corpus, qtbot, tmp_path):
     other = tmp_path / "other.txt"
     other.write_text(small_corpus.read_text(encoding="utf-8"), encoding="utf-8")
     window = user_window(str(small_corpus))
