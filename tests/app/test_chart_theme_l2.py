@@ -36,17 +36,18 @@ def painted(chart):
     return image, QColor.fromRgb(counts.most_common(1)[0][0])
 
 
+def text_contrast(chart, label, image, background: QColor) -> float:
+    """The strongest contrast a pixel of ``label``'s text (a pyqtgraph LabelItem) has with the chart's
+    background (anti-aliased text reaches its full colour in its stems)."""
+    rect = chart.mapFromScene(label.item.sceneBoundingRect()).boundingRect().intersected(image.rect())
+    assert rect.width() > 2 and rect.height() > 2, label.text
+    return max(contrast_ratio(image.pixelColor(x, y), background)
+               for x in range(rect.left(), rect.right() + 1) for y in range(rect.top(), rect.bottom() + 1))
+
+
 def legend_contrast(chart, legend, image, background: QColor) -> float:
-    """The least, over the legend's names, of the strongest contrast a pixel of the name's text has with the
-    chart's background (anti-aliased text reaches its full colour in its stems)."""
-    worst = 21.0
-    for _sample, label in legend.items:
-        rect = chart.mapFromScene(label.item.sceneBoundingRect()).boundingRect().intersected(image.rect())
-        assert rect.width() > 2 and rect.height() > 2, label.text
-        best = max(contrast_ratio(image.pixelColor(x, y), background)
-                   for x in range(rect.left(), rect.right() + 1) for y in range(rect.top(), rect.bottom() + 1))
-        worst = min(worst, best)
-    return worst
+    """The least, over the legend's names, of :func:`text_contrast`."""
+    return min(text_contrast(chart, label, image, background) for _sample, label in legend.items)
 
 
 def test_legends_and_backgrounds_follow_a_live_theme_switch(user_window, qtbot):
@@ -72,6 +73,9 @@ def test_legends_and_backgrounds_follow_a_live_theme_switch(user_window, qtbot):
     compute = measures.findChild(QPushButton, "measures_compute")
     qtbot.mouseClick(compute, Qt.LeftButton)
     qtbot.waitUntil(lambda: bool(measures.lines) and compute.isEnabled(), timeout=120000)
+    qtbot.wait(50)
+    image, background = painted(measures.chart)  # its title in the theme's text (was pyqtgraph's grey on white)
+    assert text_contrast(measures.chart, measures.plot.titleLabel, image, background) >= 4.5
     charts = {"script": (None, dock.widget().plot_widget, dock.widget().legend),
               "variants": (variants, variants.chart, variants.legend),
               "measures": (measures, measures.chart, measures.legend)}
@@ -87,7 +91,8 @@ def test_legends_and_backgrounds_follow_a_live_theme_switch(user_window, qtbot):
             image, background = painted(chart)
             assert contrast_ratio(background, base) < 1.1, (theme, name, background.name(), base.name())
             assert legend_contrast(chart, legend, image, background) >= 3.0, (theme, name)
-            for curve in [c for c in chart.getPlotItem().listDataItems() if c.name()]:  # each stands out on the new base
+            assert text_contrast(chart, chart.getPlotItem().titleLabel, image, background) >= 4.5, (theme, name)
+            for curve in [c for c in chart.getPlotItem().listDataItems() if c.name()]:  # each stands out
                 pen = pg.mkPen(curve.opts["pen"]).color()
                 assert contrast_ratio(pen, base) >= MIN_GRAPHIC_CONTRAST, (theme, name, curve.name(), pen.name())
 

@@ -255,10 +255,10 @@ class MeasuresPane(QWidget):
         plot = self.plot
         plot.clear()
         self.legend.clear()
-        plot.setTitle(f"{MEASURE_LABELS[measure]} over merges ({self.group_name(group)})")
+        palette = self.chart.palette()  # the title in its text (pyqtgraph's own grey was faint on white)
+        plot.setTitle(f"{MEASURE_LABELS[measure]} over merges ({self.group_name(group)})", color=palette.text().color())
         plot.setLabel("left", MEASURE_LABELS[measure])
         self.lines = lines_of(self.curves, measure, group)
-        palette = self.chart.palette()
         for line, (run_id, style) in zip(self.lines, line_looks(self.lines)):
             color = run_color(run_id, palette)  # the run's in every chart (the Variants tab's too)
             k = line.split()  # a continuation's inherited stretch: thin and dotted, its own merges solid
