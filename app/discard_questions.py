@@ -2,6 +2,8 @@
 
 A workspace just saved holds everything the window's runs hold: until the next change nothing is lost, so
 nothing is asked (:func:`mark_saved` when File → Save workspace has written, :func:`is_saved` before asking).
+So does a workspace just opened (File → Open workspace…) once its runs are back as the file holds them; the
+crash autosave restored is not marked (a clean exit deletes it: quitting asks).
 
 Opening a text names it as the user knows it: its file, or "the 8 files of parallel/ (arb.txt, deu.txt, …)"
 (:func:`text_name`). Opening the run's own text again with its settings is a request to start the run again
@@ -27,8 +29,14 @@ _SAVED: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
 def workspace_state(session) -> tuple:
     """What a workspace keeps of the session's runs (their text, rule and settings, merge, merges and branches),
     to tell whether the window still shows what was saved."""
-    return tuple((r.id, tuple(ref.path for ref in r.corpus), r.config, r.position, r.merges, r.branches, r.parent,
-                  r.transition) for r in session.workbench.bench.saved().runs)
+    return saved_state(session.workbench.bench.saved())
+
+
+def saved_state(bench) -> tuple:
+    """:func:`workspace_state` of a workspace's runs as the core reads them (``read_bench``), by run id (a restore
+    opens them in another order than they were saved)."""
+    return tuple(sorted(((r.id, tuple(ref.path for ref in r.corpus), r.config, r.position, tuple(r.merges),
+                          r.branches, r.parent, r.transition) for r in bench.runs), key=lambda state: state[0]))
 
 
 def mark_saved(session, state: tuple) -> None:

@@ -43,7 +43,7 @@ def add_run_beside(window, run: TrainingRun) -> None:
     with another rule…" adds one: listed and compared in the Variants tab, closed when another text opens."""
     feature = getattr(window, "variants_feature", None)
     if feature is not None:
-        feature._on_rule_run(run, feature._text())
+        feature._on_rule_run(run, feature._for())
 
 
 class VariantsFeature:
@@ -63,6 +63,7 @@ class VariantsFeature:
         self.texts = text_words_of(self.session)  # each corpus's text's words, read once for every pane
         self.texts.read.connect(lambda _key: self._refresh())
         self._beside: dict = {}  # a run added with another rule -> the text of the window's run it was added beside
+        self._discarded = 0  # how often every run beside was discarded (a run still counting then is not added)
         self._work_text = "SuperBPE stage 2: counting"  # what the worker does, said with its progress
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
@@ -154,7 +155,7 @@ class VariantsFeature:
         if not dialog.exec():
             return
         config, languages, corpus, new_id = dialog.config(), dialog.languages(), run.corpus, self.bench.new_run_id()
-        text = self._text()
+        text = self._for()
         self.show_tab()
         self._busy(f"A {config.variant} run: counting")
         self._work_text = f"A {config.variant} run: counting"
@@ -162,11 +163,11 @@ class VariantsFeature:
                                                               cancel=cancel),
                          lambda new: self._on_rule_run(new, text))
 
-    def _on_rule_run(self, new: TrainingRun, text: tuple) -> None:
+    def _on_rule_run(self, new: TrainingRun, added_for: tuple) -> None:
         self._busy("")
-        if self.bench.is_open(new.id) or text != self._text():
-            return  # another text was opened meanwhile
-        self._beside[new.id] = text
+        if self.bench.is_open(new.id) or added_for != self._for():
+            return  # another text was opened meanwhile, or a workspace
+        self._beside[new.id] = self._text()
         self.bench.add_run(new, select=False)  # the training panes stay on the window's run
         self.show_tab(select=new.id)
 
@@ -174,6 +175,22 @@ class VariantsFeature:
         """The window's run's text (its files): what a run added beside it was added for."""
         run = self.session.workbench.run
         return tuple(sorted(os.path.abspath(p) for p in run.corpus.paths)) if run is not None else ()
+
+    def _for(self) -> tuple:
+        """What a run being made beside the window's run is for: its text, until the runs beside are discarded."""
+        return self._text(), self._discarded
+
+    def discard_runs_beside(self) -> None:
+        """A workspace was opened over the window (File → Open workspace…, after the question that names these
+        runs): every run beside the window's run goes, whatever its text (the workspace's own come back as saved,
+        with their saved ids); one still being made is not added."""
+        current = self.session.workbench.run
+        self._discarded += 1
+        self._beside.clear()
+        for run in [r for r in self.bench.runs if r is not current and r.parent is None]:
+            if self.bench.is_open(run.id):
+                self.bench.close_run(run.id)  # its branches with it
+        self._refresh()
 
     def _close_runs_of_other_text(self) -> None:
         """Another text was opened: the runs added beside the old one go (they would be compared with a run

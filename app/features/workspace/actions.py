@@ -47,6 +47,7 @@ def install(window) -> None:
     variants = getattr(window, "variants_feature", None)  # runs continuing the run (app/features/variants)
     if variants is not None:
         variants.reopener.report_to(window.workspace.restorer)  # said with the rest of the restore, once
+        window.workspace.restorer.loaded.connect(lambda _ws: variants.discard_runs_beside())  # the question named them
         window.workspace.restored.connect(variants.reopen_branches)
 
 

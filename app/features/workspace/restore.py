@@ -33,6 +33,7 @@ from bpe_core.formats import CorpusRef, Workspace, merges_vocabulary
 from bpe_core.workbench import NO_CORPUS, CorpusCheck, SavedRun, check_corpus, corpus_problem_of, merges_difference
 from bpe_core.workbench import read_bench
 
+from ...discard_questions import mark_saved, saved_state
 from ...session.payloads import user_message
 from ...runtime.worker import LatestWorker
 from .state import select_word
@@ -43,6 +44,7 @@ class Restorer(QObject):
 
     restored = Signal(object)  # Workspace: its corpus is loaded, trained to its merge and checked
     branches_loaded = Signal(list)  # the saved branches, for the feature that owns them
+    loaded = Signal(object)  # Workspace: its corpus is the window's now; the window's runs before it are discarded
 
     def __init__(self, window, *, tell: Callable[[str, str], None], track: Callable[[Any], None],
                  remember_ref: Callable[[CorpusRef], None]) -> None:
@@ -56,6 +58,7 @@ class Restorer(QObject):
         self._notes: List[str] = []  # what this restore found, said once when all of it is back
         self._holds = 0  # parts still coming back (this restore's own, and other features')
         self._asked = False  # a dialog was shown in this restore (the crash offer, the corpus question)
+        self._file_state: Optional[tuple] = None  # the runs the opened file holds (not the crash offer's)
         self.report = ""  # what the last restore found, as it was said
         self._position = 0  # the merge the restore went to
         self._generation = 0  # which restore this is: a part of an earlier one, coming back late, is not counted
@@ -77,6 +80,7 @@ class Restorer(QObject):
         """Check the corpus (hashed on a worker), then load, train to the position and check the merges.
         ``asked``: the user was asked already (the crash offer): what the restore finds is not another box."""
         self._notes, self._holds, self._asked = [], 1, asked
+        self._file_state = None if asked else _file_state(ws)  # File → Open: the window then holds the file
         self._generation += 1
         run = _current_run(ws)
         problem = corpus_problem_of(run)
@@ -160,6 +164,7 @@ class Restorer(QObject):
     def _on_pending_loaded(self, _info) -> None:
         self._disconnect_pending()
         ws = self.pending
+        self.loaded.emit(ws)  # the runs the discard question named go, whatever the text (other features' too)
         self.window.encode.set_text(ws.encode_text)
         self.branches_loaded.emit(list(ws.branches))
         self._waiting = {"merges", "tabs"} if ws.tabs else {"merges"}
@@ -219,6 +224,8 @@ class Restorer(QObject):
             self._say()
 
     def _say(self) -> None:
+        if self._file_state is not None:  # the runs as the file holds them: quitting asks nothing (is_saved)
+            mark_saved(self.session, self._file_state)
         notes, self._notes = self._notes, []
         at = f"Workspace restored at merge {self._position:,}"
         self.report = "\n\n".join(notes)
@@ -277,6 +284,15 @@ def _current_run(ws: Workspace) -> SavedRun:
     except BPELensError:
         run = None
     return run or SavedRun("r1", (ws.corpus,) if ws.corpus else (), ws.config, ws.position, ws.merges, ws.branches)
+
+
+def _file_state(ws: Workspace) -> Optional[tuple]:
+    """The workspace's runs as :func:`~bpe_lens_app.discard_questions.workspace_state` compares them (None: its
+    workbench part cannot be read)."""
+    try:
+        return saved_state(read_bench(ws))
+    except BPELensError:
+        return None
 
 
 def _corpus_paths(ws: Workspace) -> List[str]:

@@ -1,0 +1,138 @@
+"""File → Open workspace over the text the window already shows (user test of the built wheel, brief W2).
+
+1. The discard question names the runs beside the window's run ("r2: ..."); after Yes they must be gone, whatever
+   the workspace's text: the workspace's runs come back as saved, with their saved ids (the old r2 stayed when the
+   text was the same, the workspace's r2 came back as r3 and its r3 as r6).
+2. Right after File → Open workspace the window holds what the file holds: quitting asks nothing. After the crash
+   offer's restore it still asks (a clean exit deletes the autosave, the only copy)."""
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox, QTreeWidget
+
+from bpe_lens_app.main_window import MainWindow
+from tests.app.test_desktop import REAL_ASK
+from tests.app.test_runs_beside_reopen_w import _add, _compared, _window_with_picky_beside
+
+
+def _asking(monkeypatch, test) -> None:
+    """Run ``test()`` with the real discard question; after it (passed or not) the window closes without one,
+    as pytest-qt closes it at the test's end, before the monkeypatch is undone."""
+    monkeypatch.setattr(MainWindow, "ask_to_discard", REAL_ASK)
+    try:
+        test()
+    finally:
+        monkeypatch.setattr(MainWindow, "ask_to_discard", lambda self, action: True)
+
+
+def _plain(f) -> None:
+    f.rule.setCurrentIndex(f.rule.findText("Plain BPE"))
+
+
+def _saved_with_two_beside(user_window, small_corpus, qtbot, monkeypatch, tmp_path):
+    """A workspace of the window's run at merge 12, r2 PickyBPE τ=0.6 at merge 20 and r3 plain BPE beside it;
+    returns its path and the Variants tab's rows and merges as they were saved."""
+    window = _window_with_picky_beside(user_window, small_corpus, qtbot, monkeypatch)
+    _add(window, qtbot, monkeypatch, _plain, 3)
+    _tab, rows, merges = _compared(window, qtbot, 3)
+    assert [r[:3] for r in rows] == ["r1:", "r2:", "r3:"], rows
+    path = tmp_path / "three.bpelens"
+    window.workspace.save_to(str(path))
+    qtbot.waitUntil(path.exists, timeout=10000)
+    window.close()
+    return path, rows, merges
+
+
+def _answered(window, answer, act):
+    """Do ``act()``, answering the discard question ``answer`` if one shows; returns what ``act`` returned and
+    the texts the question showed."""
+    shown, done = [], []
+
+    def reply() -> None:
+        box = window.discard_box
+        if box is not None and box.isVisible():
+            shown.append(box.text())
+            box.button(answer).click()
+        if not done:
+            QTimer.singleShot(20, reply)
+
+    QTimer.singleShot(0, reply)
+    try:
+        return act(), shown
+    finally:
+        done.append(True)
+
+
+def _settled(window, qtbot, rows: int):
+    """The restore over: ``rows`` runs listed, nothing reopening, nothing restoring."""
+    feature = window.variants_feature
+    qtbot.waitUntil(lambda: feature.tab is not None, timeout=60000)
+    tree = feature.tab.findChild(QTreeWidget, "variant_branches")
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() >= rows and not feature.busy
+                    and not window.workspace.is_busy(), timeout=60000)
+    qtbot.wait(300)  # a run reopened late would show now
+    qtbot.waitUntil(lambda: not feature.busy and not window.workspace.is_busy(), timeout=60000)
+    return _compared(window, qtbot, tree.topLevelItemCount())
+
+
+def test_opening_a_workspace_on_the_same_text_discards_the_runs_it_named(user_window, small_corpus, qtbot,
+                                                                          monkeypatch, tmp_path):
+    path, saved_rows, saved_merges = _saved_with_two_beside(user_window, small_corpus, qtbot, monkeypatch, tmp_path)
+    window = user_window(str(small_corpus))  # the same text, with a run of its own beside it
+    session = window.session
+    session.seek(5)
+    qtbot.waitUntil(lambda: session.merge_count == 5 and not session.is_running, timeout=30000)
+    _add(window, qtbot, monkeypatch, _plain, 2)
+
+    def test() -> None:
+        _none, shown = _answered(window, QMessageBox.Yes, lambda: window.workspace.open(str(path)))
+        assert len(shown) == 1 and "r2: plain BPE" in shown[0], shown  # the run the question says it discards
+        _tab, rows, merges = _settled(window, qtbot, 3)
+        assert rows == saved_rows and merges == saved_merges, (rows, merges)  # r2 and r3 as saved, nothing else
+        assert [r.id for r in window.variants_feature.runs()] == ["r1", "r2", "r3"]
+        assert session.merge_count == 12
+
+    _asking(monkeypatch, test)
+
+
+def test_quitting_right_after_opening_a_workspace_asks_nothing(user_window, small_corpus, qtbot, monkeypatch,
+                                                               tmp_path):
+    path, saved_rows, _merges = _saved_with_two_beside(user_window, small_corpus, qtbot, monkeypatch, tmp_path)
+    window = user_window(str(small_corpus))
+    window.workspace.open(str(path))
+    _tab, rows, _merges = _settled(window, qtbot, 3)
+    assert rows == saved_rows
+
+    def test() -> None:
+        closed, shown = _answered(window, QMessageBox.No, window.close)
+        assert closed and shown == [], shown  # nothing to discard: the window holds what the file holds
+
+    _asking(monkeypatch, test)
+
+
+def test_quitting_after_the_crash_offers_restore_still_asks(user_window, small_corpus, qtbot, monkeypatch):
+    from bpe_core.formats.workspace import write_workspace
+    from bpe_lens_app.features.workspace.autosave import autosave_path, data_dir
+    from tests.app.test_workspace import _dead_pid
+
+    window = _window_with_picky_beside(user_window, small_corpus, qtbot, monkeypatch)
+    write_workspace(window.workspace.capture(), str(autosave_path(data_dir(), _dead_pid())))
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or box.objectName() != "restore_box":
+            QTimer.singleShot(20, answer)
+            return
+        box.button(QMessageBox.Yes).click()
+
+    QTimer.singleShot(0, answer)
+    again = user_window(wait=False)
+    qtbot.waitUntil(lambda: again.session.corpus is not None and not again.workspace.is_busy(), timeout=60000)
+    _settled(again, qtbot, 2)
+
+    def test() -> None:
+        closed, shown = _answered(again, QMessageBox.No, again.close)
+        assert not closed and again.isVisible()  # the autosave is the only copy: the question keeps it
+        assert len(shown) == 1 and "Quitting discards" in shown[0], shown
+
+    _asking(monkeypatch, test)
