@@ -68,8 +68,8 @@ def test_merges_table_readable_at_1920_with_a_dock_and_removals_in_tooltips(user
         assert all(part in cell.data(TOOLTIP) for part in cell.data().split("; "))
 
 
-def test_dropout_summary_not_elided_and_distribution_shows_rows(user_window, qtbot):
-    window = user_window()
+def sampled_dropout(window, qtbot):
+    """The encode pane's dropout panel after sampling a sentence at merge 100 in a 1280x720 window."""
     window.resize(1280, 720)
     session = window.session
     session.step(100)
@@ -81,6 +81,12 @@ def test_dropout_summary_not_elided_and_distribution_shows_rows(user_window, qtb
     with qtbot.waitSignal(panel.sampled, timeout=20000):
         qtbot.mouseClick(panel.sample_button, Qt.LeftButton)
     qtbot.wait(100)
+    return pane, panel
+
+
+def test_dropout_summary_not_elided_and_distribution_shows_rows(user_window, qtbot):
+    window = user_window()
+    pane, panel = sampled_dropout(window, qtbot)
     status = panel.status
     assert "samples of each of" in status.text() and "seed 0" in status.text()
     assert status.isVisible()

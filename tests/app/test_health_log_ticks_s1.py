@@ -8,21 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtGui import QFontMetrics, QImage, QPainter
-from PySide6.QtWidgets import QApplication, QFileDialog, QSplitter
+from PySide6.QtWidgets import QFileDialog, QSplitter
 
+from tests.app.axis_checks import labels_a_line_apart
 from tests.core.paths import need
-
-
-def _labels(axis):
-    """(centre y in pixels, text) of each tick label the axis draws, top to bottom."""
-    img = QImage(10, 10, QImage.Format_ARGB32)
-    painter = QPainter(img)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return sorted((rect.center().y(), text) for rect, _flags, text in specs[2] if text) if specs else []
 
 
 @pytest.fixture
@@ -51,14 +40,7 @@ def health(qtbot, user_window, monkeypatch):
 
 
 def _check(pane, height):
-    axis = pane.usage_plot.getPlotItem().getAxis("left")
-    assert axis.logMode
-    line = QFontMetrics(axis.style.get("tickFont") or QApplication.font()).height()
-    labels = _labels(axis)
-    assert len(labels) >= 2, labels  # the axis still reads
-    for (y0, t0), (y1, t1) in zip(labels, labels[1:]):
-        assert y1 - y0 >= line, (height, axis.height(), t0, t1, y1 - y0, line)
-    return [t for _y, t in labels]
+    return labels_a_line_apart(pane.usage_plot.getPlotItem().getAxis("left"), height)
 
 
 @pytest.mark.parametrize("height", [520, 300, 160])

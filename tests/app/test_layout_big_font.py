@@ -11,9 +11,10 @@ the window usable at 1024x700, four history charts at 1440x900, a window that fi
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import QApplication
+
+from tests.app.test_cut_text_w5 import sampled_dropout
 
 #: Noto Sans 9 pt, measured with QFontMetricsF under a fontconfig that prefers it: its line height and its
 #: average character width in pixels (DejaVu Sans 9 pt: 13.95 and 6.08)
@@ -98,17 +99,7 @@ def test_the_window_fits_a_960x540_screen_under_a_big_font(qtbot, big_font, user
 
 def test_dropout_distribution_shows_rows_at_1280x720_under_a_big_font(qtbot, big_font, user_window):
     window = user_window()
-    window.resize(1280, 720)
-    session = window.session
-    session.step(100)
-    qtbot.waitUntil(lambda: session.merge_count == 100, timeout=20000)
-    pane = window.encode
-    pane.set_text("Elizabeth felt something unbelievably strange.")
-    panel = pane.dropout
-    qtbot.mouseClick(panel.toggle, Qt.LeftButton)
-    with qtbot.waitSignal(panel.sampled, timeout=20000):
-        qtbot.mouseClick(panel.sample_button, Qt.LeftButton)
-    qtbot.wait(100)
+    pane, panel = sampled_dropout(window, qtbot)
     status = panel.status
     assert status.isVisible() and status.fontMetrics().horizontalAdvance(status.text()) <= status.width()
     table = panel.table

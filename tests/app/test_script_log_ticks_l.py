@@ -5,21 +5,9 @@ drawn are now as many of the decades, 2s, 3s and 5s as keep a line apart, and th
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QFontMetrics, QImage, QPainter
-from PySide6.QtWidgets import QApplication
 
+from tests.app.axis_checks import drawn_labels, labels_a_line_apart
 from tests.app.test_script_curves_words_f3 import FILES, open_chart
-
-
-def _labels(axis):
-    """(centre y in pixels, text) of each tick label the axis draws, top to bottom."""
-    img = QImage(10, 10, QImage.Format_ARGB32)
-    painter = QPainter(img)
-    try:
-        _axis, _ticks, texts = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return sorted((rect.center().y(), text) for rect, _flags, text in texts if text)
 
 
 @pytest.fixture
@@ -34,18 +22,12 @@ def chart(user_window, qtbot):
 def test_the_log_axis_labels_keep_apart(chart, qtbot, height):
     chart.parent().resize(380, height)
     qtbot.wait(100)
-    axis = chart.plot_widget.getPlotItem().getAxis("left")
-    assert axis.logMode
-    line = QFontMetrics(axis.style.get("tickFont") or QApplication.font()).height()
-    labels = _labels(axis)
-    assert len(labels) >= 2, labels  # the axis still reads
-    for (y0, t0), (y1, t1) in zip(labels, labels[1:]):
-        assert y1 - y0 >= line, (height, axis.height(), t0, t1, y1 - y0, line)
+    labels_a_line_apart(chart.plot_widget.getPlotItem().getAxis("left"), height)
 
 
 def test_the_log_axis_labels_read_as_the_values(chart, qtbot):
     chart.parent().resize(380, 900)
     qtbot.wait(100)
-    texts = [t for _y, t in _labels(chart.plot_widget.getPlotItem().getAxis("left"))]
+    texts = [t for _y, t in drawn_labels(chart.plot_widget.getPlotItem().getAxis("left"))]
     assert "10" in texts and "20" in texts, texts  # not "10¹", "2·10¹"
     assert all(text.isdigit() for text in texts), texts
