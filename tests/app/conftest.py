@@ -173,3 +173,17 @@ def user_window(qtbot):
     yield start
     for s in opened:
         s.shutdown()
+
+
+@pytest.fixture
+def system_palette_back(qapp):
+    """Whatever a test picks (View → Theme), the next test starts under the palette the app started with."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from bpe_lens_app.widgets import theme_choice
+
+    old = QPalette(QApplication.palette())
+    yield
+    theme_choice.forget_choice()
+    QApplication.setPalette(old)

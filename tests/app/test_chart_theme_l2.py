@@ -18,15 +18,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QPushButton
 from bpe_lens_app.widgets.theme import MIN_GRAPHIC_CONTRAST, contrast_ratio
 
 
-@pytest.fixture(autouse=True)
-def _system_palette_back(qapp):
-    """Whatever a test picks, the next test starts under the palette the app started with."""
-    old = QPalette(QApplication.palette())
-    yield
-    from bpe_lens_app.widgets import theme_choice
-
-    theme_choice.forget_choice()
-    QApplication.setPalette(old)
+pytestmark = pytest.mark.usefixtures("system_palette_back")  # (tests/app/conftest.py)
 
 
 def painted(chart):
