@@ -7,12 +7,13 @@
    offer's restore it still asks (a clean exit deletes the autosave, the only copy)."""
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QTreeWidget
 
 from bpe_lens_app.main_window import MainWindow
 from tests.app.test_desktop import REAL_ASK
-from tests.app.test_runs_beside_reopen_w import _add, _compared, _window_with_picky_beside
+from tests.app.test_runs_beside_reopen_w import _add, _compared, _picky, _window_with_picky_beside
 
 
 def _asking(monkeypatch, test) -> None:
@@ -134,5 +135,43 @@ def test_quitting_after_the_crash_offers_restore_still_asks(user_window, small_c
         closed, shown = _answered(again, QMessageBox.No, again.close)
         assert not closed and again.isVisible()  # the autosave is the only copy: the question keeps it
         assert len(shown) == 1 and "Quitting discards" in shown[0], shown
+
+    _asking(monkeypatch, test)
+
+
+def _example_with_parity_beside(user_window, qtbot):
+    """A new user's window after File → Examples → "How fair is this tokenizer?": its run and the parity-aware
+    run trained beside it (r2)."""
+    window = user_window()
+    s = window.session
+    entry = next(a for a in window.examples_menu.actions() if a.text() == "How fair is this tokenizer?")
+    entry.trigger()
+    qtbot.waitUntil(lambda: len(s.workbench.bench.runs) == 2 and s.merge_count == 2000 and not s.is_running,
+                    timeout=300000)
+    return window
+
+
+@pytest.mark.slow  # two example runs trained to 2,000 merges, each with a parity-aware run beside (about 70 s)
+def test_the_users_journey_the_example_then_its_workspace(user_window, qtbot, monkeypatch, tmp_path):
+    """The user test as it was done: the example's workspace (its run, the parity-aware run beside it and a
+    PickyBPE run beside it) opened over the same example: 3 runs, r2 and r3 as saved (there were 6)."""
+    saved = _example_with_parity_beside(user_window, qtbot)
+    _add(saved, qtbot, monkeypatch, _picky, 3)
+    _tab, saved_rows, saved_merges = _compared(saved, qtbot, 3)
+    path = tmp_path / "fair.bpelens"
+    saved.workspace.save_to(str(path))
+    qtbot.waitUntil(path.exists, timeout=10000)
+    saved.close()
+    window = _example_with_parity_beside(user_window, qtbot)
+
+    def test() -> None:
+        _none, shown = _answered(window, QMessageBox.Yes, lambda: window.workspace.open(str(path)))
+        assert len(shown) == 1 and "r2: parity-aware BPE (gpt2)" in shown[0], shown
+        _tab, rows, merges = _settled(window, qtbot, 3)
+        assert rows == saved_rows and merges == saved_merges, (rows, merges)
+        assert [r.id for r in window.variants_feature.runs()] == ["r1", "r2", "r3"]
+        assert "PickyBPE" in rows[2] and "parity-aware" in rows[1]
+        closed, asked = _answered(window, QMessageBox.No, window.close)
+        assert closed and asked == [], asked  # the window holds the file: quitting asks nothing
 
     _asking(monkeypatch, test)
