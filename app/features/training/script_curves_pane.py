@@ -30,6 +30,7 @@ from ...session.session import Session
 from ...session.text_words import READING, text_words_of
 from ...widgets.axes import SpacedAxis
 from ...widgets.chart_legend import legend_below
+from ...widgets.merge_axis import follow_merges, point_marks
 from ...widgets.theme import MANY_CURVES, follow_palette, graphic_color
 from ...runtime.worker import LatestWorker, keep_alive
 
@@ -146,6 +147,9 @@ class ScriptCurvesChart(QWidget):
         if event.type() == QEvent.PaletteChange and watched is self.plot_widget:  # View → Theme
             for k, curve in enumerate(self.curves.values()):
                 curve.setPen(self._pen(k))
+                if curve.opts["symbol"] is not None:
+                    curve.setSymbolPen(curve.opts["pen"].color())
+                    curve.setSymbolBrush(curve.opts["pen"].color())
         return False
 
     def _on_session_corpus_loaded(self, _info) -> None:
@@ -190,7 +194,10 @@ class ScriptCurvesChart(QWidget):
         xs = np.array([m for m, _ in picked], dtype=float)
         reading = not tracker.per_word and self._text_words() is READING  # no words to divide by yet
         for k, group in enumerate(tracker.groups):
-            self.curves[group].setData([] if reading else xs, [] if reading else np.array([v[k] for _, v in picked]))
+            curve, n = self.curves[group], 0 if reading else len(xs)
+            color = curve.opts["pen"].color()
+            curve.setData(xs[:n], np.array([v[k] for _, v in picked])[:n], **point_marks(n, color))  # merge 0: a mark
+        follow_merges(self.plot_widget.getPlotItem(), [] if reading else xs)  # at merge 0: 0…10, plain ticks
         self._scale([] if reading else tracker.values())
         self._show_note()
 

@@ -17,6 +17,7 @@ from bpe_core.analysis import tokens_per_word_note
 from bpe_core.workbench import left_out, rule_name
 
 from ...widgets.chart_legend import legend_below
+from ...widgets.merge_axis import follow_merges, point_marks
 from ...widgets.theme import follow_palette, run_color
 
 COLUMNS = ("Run", "Merge", "Bytes / token", "Tokens / word by script", "Vocab used", "Dead", "Removed")
@@ -216,10 +217,14 @@ class VariantsTab(QWidget):
         plot.clear()
         self.legend.clear()
         self.curves = {}
+        every_x = []
         for run, f in zip(self.runs, figures):
             xs, ys = [p[0] for p in f.curve], [p[1] for p in f.curve]
-            pen = pg.mkPen(run_color(run.id, self.chart.palette()), width=2)  # the run's in every chart
-            self.curves[run.id] = plot.plot(xs, ys, pen=pen, name=f.name)
+            color = run_color(run.id, self.chart.palette())  # the run's in every chart
+            self.curves[run.id] = plot.plot(xs, ys, pen=pg.mkPen(color, width=2), name=f.name,
+                                            **point_marks(len(xs), color))  # at merge 0: a mark
+            every_x += xs
+        follow_merges(plot, every_x)  # at merge 0: 0…10, not −0.5…0.5 "(x0.001)"
         compared = (f"{len(figures)} run{'' if len(figures) == 1 else 's'} compared at their current merge; a branch "
                     "shares its parent's merges up to where it starts (its curve follows the parent's until there).")
         self.note.setText(" ".join(filter(None, [compared, left_out_summary(self.runs),
@@ -229,7 +234,11 @@ class VariantsTab(QWidget):
         """The chart's palette changed (View → Theme): each curve in its run's colour for the new background."""
         if event.type() == QEvent.PaletteChange and watched is self.chart:
             for run_id, curve in self.curves.items():
-                curve.setPen(pg.mkPen(run_color(run_id, self.chart.palette()), width=2))
+                color = run_color(run_id, self.chart.palette())
+                curve.setPen(pg.mkPen(color, width=2))
+                if curve.opts["symbol"] is not None:
+                    curve.setSymbolPen(color)
+                    curve.setSymbolBrush(color)
         return False
 
     def _show_languages(self, figures: Sequence) -> None:
