@@ -40,7 +40,8 @@ def continue_as_superbpe(window) -> None:
 
 def add_run_beside(window, run: TrainingRun) -> None:
     """Add ``run``, made elsewhere (a guided example's parity-aware run), beside the window's run as "Add a run
-    with another rule…" adds one: listed and compared in the Variants tab, closed when another text opens."""
+    with another rule…" adds one: listed and compared in the Variants tab, closed when another text or a workspace
+    opens."""
     feature = getattr(window, "variants_feature", None)
     if feature is not None:
         feature._on_rule_run(run, feature._for())

@@ -6,7 +6,9 @@ The core decides what a saved run is and how it is made again (``bpe_core.workbe
 its saved merge and its merges compared with the saved ones. Here each is run on the feature's worker, one after
 another (progress and Cancel in the tab, as other long work), and opened on the Workbench as it comes: a branch
 under the run, a run beside it listed after it. What could not come back, or came back with other merges, is
-said once, in one message, when the last run is back; nothing else is lost.
+said once, in one message, when the last run is back; nothing else is lost. The runs beside the window's run
+before the workspace was opened are gone by then, whatever their text (:meth:`VariantsFeature.discard_runs_beside
+<.actions.VariantsFeature.discard_runs_beside>`, when the workspace's corpus loads): the saved runs keep their ids.
 """
 from __future__ import annotations
 
