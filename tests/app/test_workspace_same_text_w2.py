@@ -175,3 +175,40 @@ def test_the_users_journey_the_example_then_its_workspace(user_window, qtbot, mo
         assert closed and asked == [], asked  # the window holds the file: quitting asks nothing
 
     _asking(monkeypatch, test)
+
+
+def test_a_workspace_with_a_branch_past_the_runs_merge_opens_clean_too(user_window, small_corpus, qtbot,
+                                                                       monkeypatch, tmp_path):
+    """A guard: the run's SuperBPE branch from merge 12 (the run then undone to 8: the restore trains there and
+    back) and a run beside come back as saved, and quitting then asks nothing."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QPushButton
+
+    window = user_window(str(small_corpus))
+    s = window.session
+    s.seek(12)
+    qtbot.waitUntil(lambda: s.merge_count == 12 and not s.is_running, timeout=30000)
+    window.findChild(QAction, "action_continue_superbpe").trigger()
+    qtbot.waitUntil(lambda: len(s.workbench.bench.runs) == 2 and not window.variants_feature.busy, timeout=30000)
+    step10 = window.variants_feature.tab.findChild(QPushButton, "variant_step10")
+    qtbot.waitUntil(step10.isEnabled, timeout=10000)
+    qtbot.mouseClick(step10, Qt.LeftButton)
+    s.seek(8)
+    qtbot.waitUntil(lambda: s.merge_count == 8 and not s.is_running, timeout=30000)
+    _add(window, qtbot, monkeypatch, _plain, 2)  # the tree's top level: the run (its branch under it), r3
+    _tab, saved_rows, saved_merges = _compared(window, qtbot, 2)
+    path = tmp_path / "branch.bpelens"
+    window.workspace.save_to(str(path))
+    qtbot.waitUntil(path.exists, timeout=10000)
+    window.close()
+    again = user_window(str(path))
+    _tab, rows, merges = _settled(again, qtbot, 2)
+    assert rows == saved_rows and merges == saved_merges == ["8", "22", "0"], (rows, merges)
+    assert [r.id for r in again.variants_feature.runs()] == ["r1", "r2", "r3"]
+
+    def test() -> None:
+        closed, shown = _answered(again, QMessageBox.No, again.close)
+        assert closed and shown == [], shown
+
+    _asking(monkeypatch, test)
