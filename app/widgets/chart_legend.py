@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QSizePolicy
 
-__all__ = ["LegendBelow", "legend_below", "style_legend"]
+__all__ = ["LegendBelow", "in_id_order", "legend_below", "style_legend"]
 
 #: the plot grid's row under the bottom axis (pyqtgraph: title 0, top axis 1, view box 2, bottom axis 3)
 ROW = 4
@@ -109,3 +109,32 @@ def style_legend(legend: pg.LegendItem, palette: QPalette) -> None:
     legend.setLabelTextColor(palette.color(QPalette.Text))
     for _sample, label in legend.items:  # pyqtgraph stores the colour but draws a name again only on setText
         label.setText(label.text)
+
+
+def in_id_order(runs) -> list:
+    """Runs in the order every chart's legend and the Variants list name them: by id number (r2 before r10,
+    whatever order they were opened or reopened in), each followed by its branches (those whose ``parent`` is
+    its id, in the order given: by transition point).
+
+    >>> from types import SimpleNamespace as R
+    >>> [r.id for r in in_id_order([R(id="r1", parent=None), R(id="r4", parent=None), R(id="r2", parent=None),
+    ...                              R(id="r6", parent="r2"), R(id="r3", parent="r1")])]
+    ['r1', 'r3', 'r2', 'r6', 'r4']
+    """
+    runs = list(runs)
+    ids = {r.id for r in runs}
+
+    def number(run) -> tuple:
+        digits = "".join(ch for ch in run.id if ch.isdigit())
+        return (int(digits) if digits else 0, run.id)
+
+    out: list = []
+
+    def add(run) -> None:
+        out.append(run)
+        for child in (r for r in runs if r.parent == run.id):
+            add(child)
+
+    for root in sorted((r for r in runs if r.parent not in ids), key=number):
+        add(root)
+    return out

@@ -15,6 +15,8 @@ from bpe_core import BPELensError
 from bpe_core.types import Progress
 from bpe_core.workbench import rule_name as workbench_rule_name
 
+from ...widgets.chart_legend import in_id_order
+
 #: the default "every k" aims at about this many points on the longest curve (between half and all of it)
 POINTS = 200
 
@@ -50,10 +52,11 @@ def rule_name(run) -> str:
 
 
 def subjects(workbench) -> List[Subject]:
-    """The window's run first (each of its tie branches), then the other runs, each followed by its
-    continuations. ``workbench``: the session's workbench adapter (``.run``, ``.bench``)."""
+    """The runs in id order (the Variants list's and every legend's: :func:`in_id_order`), each followed by
+    its continuations; the window's run with each of its tie branches. ``workbench``: the session's workbench
+    adapter (``.run``, ``.bench``)."""
     current, bench = workbench.run, workbench.bench
-    roots = sorted((r for r in bench.runs if r.parent is None), key=lambda r: r is not current)
+    roots = in_id_order(r for r in bench.runs if r.parent is None)
     out: List[Subject] = []
     for root in roots:
         for run in (root, *bench.children(root.id)):

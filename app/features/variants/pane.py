@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QP
 from bpe_core.analysis import tokens_per_word_note
 from bpe_core.workbench import left_out, rule_name
 
-from ...widgets.chart_legend import legend_below
+from ...widgets.chart_legend import in_id_order, legend_below
 from ...widgets.merge_axis import follow_merges, point_marks
 from ...widgets.theme import follow_palette, run_color
 
@@ -165,9 +165,10 @@ class VariantsTab(QWidget):
 
     # -- what is shown ------------------------------------------------------------------------------------
     def set_runs(self, runs: Sequence, select: Optional[str] = None) -> None:
-        """Show ``runs`` (parents first, each branch under its parent) and compare them."""
+        """Show ``runs`` in id order (each branch under its parent: :func:`in_id_order`, the legends' order too)
+        and compare them."""
         chosen = select or self.selected_id()
-        self.runs = list(runs)
+        self.runs = in_id_order(runs)
         self.tree.clear()
         items = {}
         for run in self.runs:
