@@ -83,12 +83,19 @@ def text_rule(config: TrainerConfig) -> TrainerConfig:
 
 def rule_name(config: TrainerConfig) -> str:
     """A run's training rule in words, as the app names it everywhere ("plain BPE", "PickyBPE τ=0.6",
-    "parity-aware BPE", "SuperBPE"): the one home of these names.
+    "parity-aware BPE", "SuperBPE"): the one home of these names. A parity-aware run in another mode than base
+    names it, as PickyBPE names its τ (two parity runs read apart).
 
     >>> from bpe_core.presets import make_config
     >>> rule_name(make_config("gpt2", variant="picky", ios_threshold=0.9))
     'PickyBPE τ=0.9'
+    >>> rule_name(make_config("gpt2", variant="parity")), rule_name(make_config("gpt2", variant="parity",
+    ...                                                                         parity_mode="ratio"))
+    ('parity-aware BPE', 'parity-aware BPE, ratio mode')
     """
-    names = {"bpe": "plain BPE", "picky": f"PickyBPE τ={config.ios_threshold}", "parity": "parity-aware BPE",
+    modes = {"window": f"window mode ({config.parity_window}, α={config.parity_alpha})",
+             "hybrid": f"hybrid mode ({config.parity_global_merges:,} global merges)"}
+    mode = "" if config.parity_mode == "base" else f", {modes.get(config.parity_mode, config.parity_mode + ' mode')}"
+    names = {"bpe": "plain BPE", "picky": f"PickyBPE τ={config.ios_threshold}", "parity": f"parity-aware BPE{mode}",
              "superbpe": "SuperBPE"}
     return names.get(config.variant, config.variant)
