@@ -65,6 +65,7 @@ class VariantsFeature:
         self.texts.read.connect(lambda _key: self._refresh())
         self._beside: dict = {}  # a run added with another rule -> the text of the window's run it was added beside
         self._discarded = 0  # how often every run beside was discarded (a run still counting then is not added)
+        self._loaded: Optional[tuple] = None  # the text and settings the window's run was last loaded with
         self._work_text = "SuperBPE stage 2: counting"  # what the worker does, said with its progress
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
@@ -195,8 +196,13 @@ class VariantsFeature:
 
     def _close_runs_of_other_text(self) -> None:
         """Another text was opened: the runs added beside the old one go (they would be compared with a run
-        on other text); a new rule on the same text keeps them."""
-        text = self._text()
+        on other text); a new rule on the same text keeps them. The same text opened again with the same
+        settings is the run started again, and the question named the runs beside as discarded: they go too."""
+        text, config = self._text(), self.session.config
+        again, self._loaded = self._loaded == (text, config), (text, config)
+        if again:
+            self.discard_runs_beside()
+            return
         for rid in [rid for rid, beside in self._beside.items() if beside != text]:
             del self._beside[rid]
             if self.bench.is_open(rid):
