@@ -17,12 +17,15 @@ FIRST_SPAN = 10
 
 def follow_merges(plot, xs: Sequence[float]) -> None:
     """``plot``'s x axis over the merges drawn (``xs``: every curve's x values): 0…FIRST_SPAN while none is
-    past merge 0, the data's own range after; its ticks always plain numbers (no "(x0.001)" scale)."""
+    past merge 0, then back to the data's own range (a range the user zoomed to is left alone); its ticks
+    always plain numbers (no "(x0.001)" scale)."""
     plot.getAxis("bottom").enableAutoSIPrefix(False)
     if max(xs, default=0) <= 0:
-        plot.setXRange(0, FIRST_SPAN, padding=0)  # stops the x auto range until the next call
-    else:
+        plot.setXRange(0, FIRST_SPAN, padding=0.03)  # the mark at 0 whole; the x auto range stops
+        plot.at_merge_zero = True
+    elif getattr(plot, "at_merge_zero", False):
         plot.enableAutoRange(x=True)
+        plot.at_merge_zero = False
 
 
 def point_marks(n_points: int, color: Any) -> Dict[str, Any]:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QDockWidget
 def _at_zero_and_visible(qtbot, plot, items) -> None:
     qtbot.wait(200)  # the view box's auto range is applied when it is drawn
     (x0, x1), (y0, y1) = plot.getViewBox().viewRange()
-    assert -1e-9 <= x0 < 1 and x1 >= 1, (x0, x1)  # starts at 0, spans some merges
+    assert -0.5 < x0 <= 0 and x1 >= 9, (x0, x1)  # starts at 0 (a mark's width before it), spans 10 merges
     label = plot.getAxis("bottom").labelString()
     assert "(x" not in label and "merge" in label, label  # plain ticks: no "(x0.001)"
     for item in items:
@@ -52,3 +52,22 @@ def test_the_script_chart_at_merge_0(user_window, qtbot):
     assert session.merge_count == 0
     chart.redraw()
     _at_zero_and_visible(qtbot, chart.plot_widget.getPlotItem(), list(chart.curves.values()))
+
+
+def test_the_measures_chart_at_merge_0(user_window, small_corpus, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPushButton
+
+    window = user_window(str(small_corpus))
+    window.session.seek(0)
+    qtbot.waitUntil(lambda: not window.session.is_running, timeout=30000)
+    window.findChild(QAction, "action_measures").trigger()
+    pane = window.tabs.currentWidget()
+    pane.every.setValue(1_000_000)  # one point per curve: merge 0 (and the last reached, if any)
+    compute = pane.findChild(QPushButton, "measures_compute")
+    qtbot.mouseClick(compute, Qt.LeftButton)
+    qtbot.waitUntil(lambda: compute.isEnabled() and bool(pane.lines), timeout=60000)
+    if any(len(line.merges) > 1 for line in pane.lines):  # read-ahead reached merges: not the case at merge 0
+        return
+    items = [i for i in pane.plot.listDataItems() if i.name()]
+    _at_zero_and_visible(qtbot, pane.plot, items)

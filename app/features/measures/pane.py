@@ -19,6 +19,7 @@ from bpe_core.analysis import ALL_GROUP as ALL, MEASURE_LABELS, MEASURES, group_
 
 from .points import Line, hover_text, lines_of, nearest
 from ...widgets.chart_legend import legend_below, style_legend
+from ...widgets.merge_axis import follow_merges, point_marks
 from ...widgets.theme import RUN_COLORS, run_color, run_slot, style_plot
 
 #: a line's dash: a run's tie branches after its first, and runs past the colours' end (r9 is dashed blue); a
@@ -264,8 +265,11 @@ class MeasuresPane(QWidget):
             k = line.split()  # a continuation's inherited stretch: thin and dotted, its own merges solid
             if k:
                 plot.plot(line.merges[:k], line.values[:k], pen=pg.mkPen(color, width=1, style=Qt.DotLine))
-            plot.plot(line.merges[max(k - 1, 0):], line.values[max(k - 1, 0):],
-                      pen=pg.mkPen(color, width=2, style=style), name=line.name)
+            own = slice(max(k - 1, 0), None)
+            plot.plot(line.merges[own], line.values[own], pen=pg.mkPen(color, width=2, style=style), name=line.name,
+                      **point_marks(len(line.merges[own]), color))  # at merge 0: a mark
+        if self.lines:
+            follow_merges(plot, [float(line.merges[-1]) for line in self.lines])  # at merge 0: 0…10, not −0.5…0.5
         self.clear_hover()
         self.legend.setVisible(bool(self.lines))
         self.hint.setVisible(not self.curves)
