@@ -2,5 +2,6 @@
 from __future__ import annotations
 
 from .actions import install
+from .reopen import reopen as reopen_health
 
-__all__ = ["install"]
+__all__ = ["install", "reopen_health"]

@@ -68,10 +68,11 @@ def ask_health(window) -> Optional[HealthPane]:
 
 
 def open_health(window, model: BPEModel, paths: Sequence[str], by: Optional[str] = None, *,
-                subject: Optional[str] = None) -> HealthPane:
-    """A new health tab computing ``model``'s health on ``paths`` (made current). ``subject``: the
-    Workbench id of what is checked (an open vocabulary, the training run), recorded there as an open
-    analysis until the tab closes; like a comparison's tab, the tab stays when its subject closes."""
+                subject: Optional[str] = None, front: bool = True) -> HealthPane:
+    """A new health tab computing ``model``'s health on ``paths`` (made current unless ``front`` is False: a
+    workspace's tab opened again behind the others). ``subject``: the Workbench id of what is checked (an open
+    vocabulary, the training run), recorded there as an open analysis until the tab closes; like a
+    comparison's tab, the tab stays when its subject closes."""
     pane = HealthPane()
     bench = window.session.workbench.bench
     if subject is not None and bench.is_open(subject):
@@ -79,7 +80,9 @@ def open_health(window, model: BPEModel, paths: Sequence[str], by: Optional[str]
     pane.failed.connect(lambda message: window.statusBar().showMessage(message, 8000))
     name = model.name or "vocabulary"
     window.health_panes.add(pane)
-    window.tabs.setCurrentIndex(window.tabs.addTab(pane, f"Health: {name}"))
+    index = window.tabs.addTab(pane, f"Health: {name}")
+    if front:
+        window.tabs.setCurrentIndex(index)
     pane.run(model, paths, by=by)
     return pane
 

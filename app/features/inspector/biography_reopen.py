@@ -32,7 +32,7 @@ def reopen(window, ws: Workspace, note: Callable[[str], None]) -> int:
     paths = {v.id: v.path for v in saved.vocabularies}
     opened = 0
     for analysis in (a for a in saved.analyses if a.kind == KIND):
-        subject, problem = _subject(window, analysis, paths.get(analysis.subject_id), saved.current_run)
+        subject, problem = analysis_subject(window, analysis, paths.get(analysis.subject_id), saved.current_run)
         if subject is None:
             note(f"A token biography was not reopened: {problem}.")
             continue
@@ -55,9 +55,10 @@ def reopen(window, ws: Workspace, note: Callable[[str], None]) -> int:
     return opened
 
 
-def _subject(window, analysis: OpenAnalysis, path: Optional[str], current_run: Optional[str]
-             ) -> Tuple[Optional[Tuple[BPEModel, str, str]], str]:
-    """The vocabulary the biography replays (its model, name and Workbench id now), else why it cannot."""
+def analysis_subject(window, analysis: OpenAnalysis, path: Optional[str], current_run: Optional[str]
+                     ) -> Tuple[Optional[Tuple[BPEModel, str, str]], str]:
+    """The vocabulary a saved analysis replays (its model, name and Workbench id now), else why it cannot: the
+    biography's, and the health report's (app/features/health/reopen.py)."""
     session = window.session
     if path is not None:
         for vocabulary in session.workbench.vocabularies():

@@ -44,6 +44,9 @@ def install(window) -> None:
     if getattr(window, "biography_panes", None) is not None:  # biography tabs (app/features/inspector) come back
         from ..inspector import reopen_biographies
         window.workspace.restored.connect(lambda ws: reopen_biographies(window, ws, window.workspace.restorer.note))
+    if getattr(window, "health_panes", None) is not None:  # health tabs (app/features/health) come back
+        from ..health import reopen_health
+        window.workspace.restored.connect(lambda ws: reopen_health(window, ws, window.workspace.restorer.note))
     variants = getattr(window, "variants_feature", None)  # runs continuing the run (app/features/variants)
     if variants is not None:
         variants.reopener.report_to(window.workspace.restorer)  # said with the rest of the restore, once
