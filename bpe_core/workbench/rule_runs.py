@@ -91,11 +91,12 @@ def rule_name(config: TrainerConfig) -> str:
     'PickyBPE τ=0.9'
     >>> rule_name(make_config("gpt2", variant="parity")), rule_name(make_config("gpt2", variant="parity",
     ...                                                                         parity_mode="ratio"))
-    ('parity-aware BPE', 'parity-aware BPE, ratio mode')
+    ('parity-aware BPE', 'parity-aware BPE in ratio mode')
     """
     modes = {"window": f"window mode ({config.parity_window}, α={config.parity_alpha})",
              "hybrid": f"hybrid mode ({config.parity_global_merges:,} global merges)"}
-    mode = "" if config.parity_mode == "base" else f", {modes.get(config.parity_mode, config.parity_mode + ' mode')}"
+    # "in ... mode", not ", ... mode": the name stands in comma-separated lists (the crash offer's runs beside)
+    mode = "" if config.parity_mode == "base" else f" in {modes.get(config.parity_mode, config.parity_mode + ' mode')}"
     names = {"bpe": "plain BPE", "picky": f"PickyBPE τ={config.ios_threshold}", "parity": f"parity-aware BPE{mode}",
              "superbpe": "SuperBPE"}
     return names.get(config.variant, config.variant)

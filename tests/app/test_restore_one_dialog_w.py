@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QTreeWidget
 from bpe_core.formats.workspace import write_workspace
 from tests.app.test_runs_beside_reopen_w import PARALLEL, _add, _picky
 
-SAID = ("From merge 3 on, training took other merges", "gone.json", "r2 (parity-aware BPE), run beside this one, "
-        "is not reopened")
+SAID = ("From merge 3 on, training took other merges", "gone.json", "r2 (parity-aware BPE in ratio mode), run beside "
+        "this one, is not reopened")  # (a parity-aware run names its mode since ad2b997: two such runs read apart)
 
 
 class Dialogs(QObject):

@@ -73,7 +73,8 @@ def test_a_parity_run_whose_languages_are_gone_is_one_line(tmp_path):
 def test_the_restore_offer_says_what_the_runs_are(tmp_path):
     wb, _picky, _parity = _bench(tmp_path)
     text = describe(wb.to_workspace())
-    assert "2 runs beside it (r2 PickyBPE τ=0.6, r3 parity-aware BPE)" in text, text
+    # (a parity-aware run names its mode since ad2b997: two such runs read apart)
+    assert "2 runs beside it (r2 PickyBPE τ=0.6, r3 parity-aware BPE in ratio mode)" in text, text
 
 
 def test_training_to_the_saved_merge_reports_progress_and_can_be_cancelled(tmp_path):
