@@ -11,11 +11,9 @@ from __future__ import annotations
 import os
 from typing import Callable
 
-from bpe_core import BPELensError
 from bpe_core.formats import Workspace
-from bpe_core.workbench import read_bench
 
-from ..inspector import analysis_subject
+from ..inspector import reopenable
 from .actions import open_health
 
 KIND = "health"
@@ -24,23 +22,8 @@ KIND = "health"
 def reopen(window, ws: Workspace, note: Callable[[str], None]) -> int:
     """Open again the health tabs ``ws`` saved; what cannot come back is said through ``note``. Returns how
     many tabs were opened."""
-    try:
-        saved = read_bench(ws)
-    except BPELensError:  # the restore said it already
-        return 0
-    paths = {v.id: v.path for v in saved.vocabularies}
     opened = 0
-    for analysis in (a for a in saved.analyses if a.kind == KIND):
-        subject, problem = analysis_subject(window, analysis, paths.get(analysis.subject_id), saved.current_run)
-        if subject is None:
-            note(f"A vocabulary health tab was not reopened: {problem}.")
-            continue
-        model, name, subject_id = subject
-        gone = [os.path.basename(p) for p in analysis.corpus if not os.path.isfile(p)]
-        if gone or not analysis.corpus:
-            note(f"The vocabulary health of {name} was not reopened: its corpus "
-                 f"{', '.join(gone) or 'was not saved'} {'is' if len(gone) == 1 else 'are'} missing.")
-            continue
+    for analysis, model, _name, subject_id in reopenable(window, ws, KIND, "vocabulary health", note):
         corpus = tuple(map(os.path.abspath, analysis.corpus))
         if any(p.analysis is not None and (p.analysis.subject_id, tuple(p.analysis.corpus)) == (subject_id, corpus)
                for p in list(window.health_panes)):

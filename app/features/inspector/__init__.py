@@ -4,8 +4,8 @@ or the inspector's button), in a tab of its own."""
 from __future__ import annotations
 
 from .biography_actions import install, views as biography_views
-from .biography_reopen import analysis_subject, reopen as reopen_biographies
+from .biography_reopen import reopen as reopen_biographies, reopenable
 from .pane import InspectorTab
 from .token_model import TokenTableModel
 
-__all__ = ["InspectorTab", "TokenTableModel", "analysis_subject", "biography_views", "install", "reopen_biographies"]
+__all__ = ["InspectorTab", "TokenTableModel", "biography_views", "install", "reopen_biographies", "reopenable"]

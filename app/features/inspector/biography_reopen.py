@@ -10,7 +10,7 @@ vocabulary not reopened, its merge past where training stopped) is named once in
 from __future__ import annotations
 
 import os
-from typing import Callable, Optional, Tuple
+from typing import Callable, Iterator, Optional, Tuple
 
 from bpe_core import BPEModel, BPELensError
 from bpe_core.formats import Workspace
@@ -25,23 +25,8 @@ KIND = "biography"
 def reopen(window, ws: Workspace, note: Callable[[str], None]) -> int:
     """Open again the biography tabs ``ws`` saved; what cannot come back is said through ``note``. Returns
     how many tabs were opened."""
-    try:
-        saved = read_bench(ws)
-    except BPELensError:  # the restore said it already: its runs and tabs came back from the file's fields
-        return 0
-    paths = {v.id: v.path for v in saved.vocabularies}
     opened = 0
-    for analysis in (a for a in saved.analyses if a.kind == KIND):
-        subject, problem = analysis_subject(window, analysis, paths.get(analysis.subject_id), saved.current_run)
-        if subject is None:
-            note(f"A token biography was not reopened: {problem}.")
-            continue
-        model, name, subject_id = subject
-        gone = [os.path.basename(p) for p in analysis.corpus if not os.path.isfile(p)]
-        if gone or not analysis.corpus:
-            note(f"The token biography of {name} was not reopened: its corpus "
-                 f"{', '.join(gone) or 'was not saved'} {'is' if len(gone) == 1 else 'are'} missing.")
-            continue
+    for analysis, model, name, subject_id in reopenable(window, ws, KIND, "token biography", note):
         record = OpenAnalysis(KIND, subject_id, tuple(map(os.path.abspath, analysis.corpus)), analysis.at)
         if any(p.analysis == record for p in list(window.biography_panes)):
             continue  # its tab is open in this window already: not a second one
@@ -53,6 +38,31 @@ def reopen(window, ws: Workspace, note: Callable[[str], None]) -> int:
     if opened and isinstance(current, int) and current >= 0:  # an index past the last tab changes nothing
         window.tabs.setCurrentIndex(current)  # the tab in front may be one of them
     return opened
+
+
+def reopenable(window, ws: Workspace, kind: str, what: str, note: Callable[[str], None]
+               ) -> Iterator[Tuple[OpenAnalysis, BPEModel, str, str]]:
+    """The analyses of ``kind`` that ``ws`` saved and that can come back, each with its vocabulary's model, name
+    and Workbench id now; one whose vocabulary did not come back or whose corpus is gone is said through
+    ``note`` (``what`` names it: "token biography", "vocabulary health"). The biography's tabs and Health's
+    (app/features/health/reopen.py) come back through it."""
+    try:
+        saved = read_bench(ws)
+    except BPELensError:  # the restore said it already: its runs and tabs came back from the file's fields
+        return
+    paths = {v.id: v.path for v in saved.vocabularies}
+    for analysis in (a for a in saved.analyses if a.kind == kind):
+        subject, problem = analysis_subject(window, analysis, paths.get(analysis.subject_id), saved.current_run)
+        if subject is None:
+            note(f"A {what} tab was not reopened: {problem}.")
+            continue
+        model, name, subject_id = subject
+        gone = [os.path.basename(p) for p in analysis.corpus if not os.path.isfile(p)]
+        if gone or not analysis.corpus:
+            note(f"The {what} of {name} was not reopened: its corpus "
+                 f"{', '.join(gone) or 'was not saved'} {'is' if len(gone) == 1 else 'are'} missing.")
+            continue
+        yield analysis, model, name, subject_id
 
 
 def analysis_subject(window, analysis: OpenAnalysis, path: Optional[str], current_run: Optional[str]
