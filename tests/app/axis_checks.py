@@ -5,15 +5,21 @@ from PySide6.QtGui import QFontMetrics, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
 
-def drawn_labels(axis):
-    """(centre y in pixels, text) of each tick label ``axis`` draws, top to bottom."""
-    img = QImage(10, 10, QImage.Format_ARGB32)
-    painter = QPainter(img)
+def tick_label_rects(axis):
+    """The rectangles of an axis's tick labels as pyqtgraph draws them (scene-independent, in the axis's
+    coordinates), with their texts."""
+    image = QImage(10, 10, QImage.Format_ARGB32)
+    painter = QPainter(image)
     try:
         specs = axis.generateDrawSpecs(painter)
     finally:
         painter.end()
-    return sorted((rect.center().y(), text) for rect, _flags, text in specs[2] if text) if specs else []
+    return [] if specs is None else [(rect, text) for rect, _flags, text in specs[2]]
+
+
+def drawn_labels(axis):
+    """(centre y in pixels, text) of each tick label ``axis`` draws, top to bottom."""
+    return sorted((rect.center().y(), text) for rect, text in tick_label_rects(axis) if text)
 
 
 def labels_a_line_apart(axis, context=None):

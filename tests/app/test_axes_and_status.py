@@ -6,6 +6,8 @@ import pytest
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
+from tests.app.axis_checks import tick_label_rects
+
 
 def x_range(plot):
     return plot.getViewBox().viewRange()[0]
@@ -51,20 +53,26 @@ def test_pair_count_ticks_are_whole_and_never_repeat(qtbot, loaded_window, tmp_p
     assert all(t.replace(",", "").isdigit() for t in drawn)
 
 
-def test_usable_at_1024x700(qtbot, loaded_window):
-    w = loaded_window
+def one_history_chart_at_1024x700(w, qtbot):
+    """``w`` at 1024x700 after 5 steps: the window within the screen, the history charts collapsed to one (with
+    its picker), which fits its view (nothing cut off at the right or bottom). Returns the chart."""
     w.resize(1024, 700)
     w.session.step(5)
     qtbot.wait(50)
-    assert w.width() <= 1024 and w.height() <= 700
+    assert w.width() <= 1024 and w.height() <= 700  # no minimum size pushes the window past the screen
     chart = w.history_chart
     assert chart.single_chart() and chart.picker.isVisible()
     shown = [p for p in chart.plots if p.isVisible()]
     assert len(shown) == 1
-    # the chart shown fits its view (nothing cut off at the right or bottom)
     view = chart.layout_widget
     assert shown[0].sceneBoundingRect().right() <= view.width() + 1
     assert shown[0].sceneBoundingRect().bottom() <= view.height() + 1
+    return chart
+
+
+def test_usable_at_1024x700(qtbot, loaded_window):
+    w = loaded_window
+    chart = one_history_chart_at_1024x700(w, qtbot)
     chart.picker.setCurrentIndex(2)
     assert [p for p in chart.plots if p.isVisible()] == [chart.plots[2]]
     # pair labels have a line each: as many rows as fit
@@ -140,18 +148,6 @@ def test_stop_text(reason, expected):
     assert stop_text(reason, make_config("gpt2"), 8105, 8362) == expected
 
 
-def tick_label_rects(axis):
-    """The rectangles of an axis's tick labels as pyqtgraph draws them (scene-independent, in the axis's
-    coordinates), with their texts."""
-    from PySide6.QtGui import QImage, QPainter
-
-    image = QImage(10, 10, QImage.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [] if specs is None else [(rect, text) for rect, _flags, text in specs[2]]
 
 
 def test_history_x_axis_ends_near_the_target_with_ticks_apart(qtbot, loaded_window):

@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
+from tests.app.test_axes_and_status import one_history_chart_at_1024x700
 from tests.app.test_cut_text_w5 import sampled_dropout
 
 #: Noto Sans 9 pt, measured with QFontMetricsF under a fontconfig that prefers it: its line height and its
@@ -54,18 +55,7 @@ def big_window(big_font, loaded_window, qtbot):
 
 
 def test_usable_at_1024x700_under_a_big_font(qtbot, big_window):
-    w = big_window
-    w.resize(1024, 700)
-    w.session.step(5)
-    qtbot.wait(50)
-    assert w.width() <= 1024 and w.height() <= 700  # no minimum size pushes the window past the screen
-    chart = w.history_chart
-    assert chart.single_chart() and chart.picker.isVisible()
-    shown = [p for p in chart.plots if p.isVisible()]
-    assert len(shown) == 1
-    view = chart.layout_widget
-    assert shown[0].sceneBoundingRect().right() <= view.width() + 1
-    assert shown[0].sceneBoundingRect().bottom() <= view.height() + 1
+    one_history_chart_at_1024x700(big_window, qtbot)  # the default font's checks, under the big one
 
 
 def test_four_history_charts_at_1440x900_under_a_big_font(qtbot, big_window):
