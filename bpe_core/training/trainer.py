@@ -24,13 +24,14 @@ from bpe_core.base.merge import expand_pair, merge_table, segment_all
 from bpe_core.base.symbols import display as display_raw
 from bpe_core.model import BPEModel
 from bpe_core.base.config import check_config, config_to_dict
-from bpe_core.training.config import adopted_tokens, alphabet_order, keeps_its_pipeline, limit_reached, run_target
+from bpe_core.training.config import adopted_tokens, alphabet_order, keeps_its_pipeline, limit_reached
 from bpe_core.training.memory import gc_paused
 from bpe_core.training.pair_index import MASK, SHIFT, PairIndex
+from bpe_core.training.flat_run import run_merges
 from bpe_core.training.export import trainer_model, trainer_pipeline
 from bpe_core.training.records import changed_pairs, word_changes
 from bpe_core.training.picky import best_allowed, covered, refusal, rules_of
-from bpe_core.types import BPELensError, Cancelled, MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
+from bpe_core.types import BPELensError, MergeStep, PairCount, Progress, Raw, TrainerConfig, TrainingStats
 
 __all__ = ["Trainer"]
 
@@ -55,11 +56,13 @@ class Trainer:
 
     def __init__(self, word_counts: Mapping[str, int], config: TrainerConfig, *,
                  symbols_fn: Optional[SymbolsFn] = None, start: Optional[BPEModel] = None,
-                 segments: Optional[List[List[int]]] = None) -> None:
+                 segments: Optional[List[List[int]]] = None, lazy_index: bool = False) -> None:
         """``start``: continue from a loaded vocabulary (callers go through
         :func:`bpe_core.training.continuing.continue_training`) - its tokens keep their ids, its merges are
         applied to every word first, and new merges are learned on top (undo stops there). ``segments``
-        (with ``start``): each kept word's ids in ``start``, its merges applied already (SuperBPE's replay)."""
+        (with ``start``): each kept word's ids in ``start``, its merges applied already (SuperBPE's replay).
+        ``lazy_index``: the pair index is built at its first need, so :meth:`run` may go through flat arrays
+        (:mod:`~bpe_core.training.flat_run`) and a command that only trains and saves never builds it."""
         self.config = config
         check_config(config)
         self._config_dict = config_to_dict(config)  # the config is frozen: convert it once
@@ -104,7 +107,6 @@ class Trainer:
             self._segs = [[ids[s] for s in syms] for syms in initial]
             unit_lens = map(self._word_units, self.words)
         self.initial_vocab_size = len(self._tokens)
-        lens: List[int] = [len(t) for t in self._tokens]
         if start is not None and segments is None:
             ids, tokens = self._ids, self._tokens
             made = [ids[tokens[a] + tokens[b]] for a, b in self.base_merges]  # type: ignore[operator]
@@ -113,7 +115,9 @@ class Trainer:
         self.total_words = sum(self.freqs)
         self.total_units = sum(map(mul, self.freqs, unit_lens))
         self._total_tokens = sum(map(mul, self.freqs, map(len, self._segs)))
-        self._idx = PairIndex(self._segs, self.freqs, self._tokens, lens, config.tie_break)
+        self._index: Optional[PairIndex] = None
+        if not lazy_index or config.variant == "picky" or config.tie_break == "table-order":
+            self._index = self._build_index()  # the rules below read it
         self._rules = rules_of(self)  # PickyBPE's removals, table-order serials (None for plain BPE)
         self._refuse = refusal(self)  # pairs a rule never merges (None: every pair may merge)
         gc.freeze()  # millions of long-lived objects: keep the cyclic GC off them. No collect here: on a
@@ -172,6 +176,17 @@ class Trainer:
 
     def _word_units(self, word: str) -> int:
         return len(word.encode("utf-8")) if self.config.unit == "bytes" else len(word)
+
+    def _build_index(self) -> PairIndex:
+        lens = [len(t) if t is not None else 0 for t in self._tokens]
+        return PairIndex(self._segs, self.freqs, self._tokens, lens, self.config.tie_break)
+
+    @property
+    def _idx(self) -> PairIndex:
+        """The pair index, built at the first need when the trainer was made with ``lazy_index``."""
+        if self._index is None:
+            self._index = self._build_index()
+        return self._index
 
     # -- public queries ------------------------------------------------------------------
     merge_count = property(lambda self: len(self.history))  # merges done
@@ -351,26 +366,7 @@ class Trainer:
         ``cancel`` is checked between merges; on cancel the merges done so far are kept and
         :class:`Cancelled` is raised.
         """
-        target = run_target(self.config, merges, vocab_size, self.merge_count, self.vocab_size,
-                            len(self._idx.counts))
-        out: List[MergeStep] = []
-        with gc_paused():  # records are light; detail() the last one when it is shown
-            while True:
-                if merges is not None and self.merge_count >= merges:
-                    break
-                if vocab_size is not None and self.vocab_size >= vocab_size:
-                    break
-                if cancel is not None and cancel():
-                    raise Cancelled()
-                step = self.step(detail=False)
-                if step is None:
-                    break
-                out.append(step)
-                if progress is not None and (len(out) & 63) == 0:
-                    progress(Progress(self.merge_count, target, "merges"))
-        if progress is not None:  # finished: report done == total even when a stop rule came early
-            progress(Progress(self.merge_count, self.merge_count, "merges"))
-        return out
+        return run_merges(self, merges, vocab_size, progress, cancel)
 
     def seek(self, k: int) -> List[MergeStep]:
         """Step or undo until ``merge_count == k`` (or a stop rule holds); returns the steps."""
