@@ -27,19 +27,22 @@ authors' tokenizer.json does.
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import repeat
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
+import numpy as np
+
 from bpe_core.base.config import check_config, config_to_dict
+from bpe_core.base.units import Units
 from bpe_core.model import BPEModel
 from bpe_core.training.config import alphabet_order
 from bpe_core.training.memory import gc_paused
+from bpe_core.training import superbpe_replay as replay
 from bpe_core.training.superwords import MAX_WORDS, allows
 from bpe_core.training.trainer import Trainer
-from bpe_core.types import BPELensError, Cancelled, Progress, Raw, TrainerConfig
+from bpe_core.types import BPELensError, Progress, Raw, TrainerConfig
 
-__all__ = ["MAX_WORDS", "STAGE2_PRETOKENIZER", "allows", "inherit", "stage1_config", "stage2_config",
+__all__ = ["MAX_WORDS", "STAGE2_PRETOKENIZER", "allows", "inherit", "inherit_flat", "stage1_config", "stage2_config",
            "stage2_trainer", "superbpe_trainer"]
 
 PathLike = Union[str, Path]
@@ -116,12 +119,24 @@ def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
     merges (the fork's ids) and each word's token ids in it after them (the words ``cfg.min_word_count``
     keeps, in order: what :class:`~bpe_core.training.trainer.Trainer` takes as ``segments``).
 
-    A word is cut where no inherited token holds the two units on either side (no merge can join
-    there), each piece is merged by rank (the same as the fork's merge-by-merge replay: a merge's pair
-    forms only after the merges that make its parts), and a merge is kept when its pair was ever adjacent.
+    A word is cut where no inherited token holds the two units on either side of a space (no merge can join
+    there), each distinct chunk is merged by rank (the same as the fork's merge-by-merge replay: a merge's pair
+    forms only after the merges that make its parts), and a merge is kept when its pair was ever adjacent
+    (:func:`inherit_flat`; the work: :mod:`~bpe_core.training.superbpe_replay`).
     """
+    model, ids, lens = inherit_flat(start, counts, cfg, cancel=cancel)
+    flat = ids.tolist()
+    ends = np.cumsum(lens).tolist()
+    with gc_paused():  # millions of lists that outlive the replay: no collections over them
+        return model, [flat[a:b] for a, b in zip([0] + ends, ends)]
+
+
+def inherit_flat(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
+                 cancel: Optional[Callable[[], bool]] = None) -> Tuple[BPEModel, np.ndarray, np.ndarray]:
+    """:func:`inherit` flat: the model, every kept word's ids in the model one after the other (int64) and each
+    word's number of ids (int64)."""
     from bpe_core.pipelines.chain import Pipeline
-    symbols = Pipeline(cfg).units.symbols
+    units = Pipeline(cfg).units
     least = max(1, cfg.min_word_count)
     words = [w for w, c in counts.items() if c >= least]
     special = set(start.specials.values())
@@ -129,51 +144,22 @@ def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
     ids = {t: i for i, t in enumerate(start.tokens) if t is not None and i not in special}
     ranks = {(a, b): (r, ids[start.tokens[a] + start.tokens[b]])  # type: ignore[operator]
              for r, (a, b) in enumerate(start.merges)}
-    seen_pairs: Set[Tuple[int, int]] = set()
-    tokens = start.tokens
-    strangers: Dict[Raw, int] = {}  # units stage 1 never saw (another corpus): negative ids, never merged
-    alphabet: Dict[Raw, None] = {}
-    cut = _space_cutter(joins, cfg.unit)
-    with gc_paused():  # millions of lists that outlive the replay: no collections over them
-        segments = _replay(words, cut, symbols, joins, ids, ranks, seen_pairs, strangers, alphabet, cancel)
-        model = _kept_model(start, cfg, alphabet, seen_pairs)
-        # start's ids -> the model's; a stranger's id -1 - k reads the table from its end
-        new = {t: i for i, t in enumerate(model.tokens)}
-        table = [new.get(t, -1) for t in tokens] + [new[u] for u in reversed(list(strangers))]
-        return model, list(map(list, map(map, repeat(table.__getitem__), segments)))
-
-
-def _replay(words: List[str], cut: Callable[[str], List[str]], symbols: Callable[[str], Sequence[Raw]],
-            joins: Set[Raw], ids: Dict[Raw, int], ranks: Dict[Tuple[int, int], Tuple[int, int]],
-            seen_pairs: Set[Tuple[int, int]], strangers: Dict[Raw, int], alphabet: Dict[Raw, None],
-            cancel: Optional[Callable[[], bool]]) -> List[List[int]]:
-    """Each word's ids in ``start`` after its merges (a stranger -1 - k), chunk by chunk (:func:`inherit`),
-    each distinct chunk and each distinct piece merged once (the same units merge the same way and make the
-    same pairs adjacent; 79,510 of the 293,381 pieces of the 17.6 MB corpus's distinct chunks are distinct)."""
-    cache: Dict[str, List[int]] = {}
-    done: Dict[Tuple[Raw, ...], List[int]] = {}
-    segments: List[List[int]] = []
-    for n, word in enumerate(words):
-        if cancel is not None and n & 4095 == 0 and cancel():
-            raise Cancelled()
-        out: List[int] = []
-        for chunk in cut(word):  # most words of a line, each with its space: segmented once each
-            seg = cache.get(chunk)
-            if seg is None:
-                units = symbols(chunk)
-                alphabet.update(dict.fromkeys(units))
-                merged: List[int] = []
-                for piece in map(tuple, _pieces(units, joins)):
-                    got = done.get(piece)
-                    if got is None:
-                        got = done[piece] = _merge_by_rank(
-                            [ids[u] if u in ids else strangers.setdefault(u, -1 - len(strangers)) for u in piece],
-                            ranks, seen_pairs)
-                    merged += got
-                seg = cache[chunk] = merged
-            out += seg
-        segments.append(out)
-    return segments
+    free = _free(joins, cfg.unit)
+    chunks, occurrences, per_word = replay.cut_chunks(words, free, _space_cutter(joins, cfg.unit), cancel)
+    plain = None if type(units) is not Units or units.refusal or units.prefix or units.end or \
+        units.end_of_word_suffix else units.unit
+    base = len(start.tokens)  # the strangers' ids start here
+    unit_ids, lens, alphabet = replay.chunk_units(chunks, units.symbols, ids, base, plain)
+    strangers = [u for u in alphabet if u not in ids]
+    merged, lens, seen = replay.merge_by_rank(unit_ids, lens, replay.rank_table(ranks, base + len(strangers)),
+                                              cancel)
+    pairs = {(a, b) for a, b in (start.merges[r] for r in np.flatnonzero(seen).tolist())}
+    model = _kept_model(start, cfg, dict.fromkeys(alphabet), pairs)
+    # start's ids -> the model's (every id below ``base``), then the strangers' (``base + k``)
+    new = {t: i for i, t in enumerate(model.tokens)}
+    table = [new.get(t, -1) for t in start.tokens] + [new[u] for u in strangers]
+    flat, word_lens = replay.expand(np.array(table, np.int64)[merged], lens, occurrences, per_word)
+    return model, flat, word_lens
 
 
 def _joins(tokens: List[Raw]) -> Set[Raw]:
@@ -184,48 +170,21 @@ def _joins(tokens: List[Raw]) -> Set[Raw]:
     return out
 
 
+def _free(joins: Set[Raw], unit: str) -> List[str]:
+    """The ASCII characters no token joins to a following space (a word is cut before such a space)."""
+    space: Raw = b" " if unit == "bytes" else " "
+    return [chr(c) for c in range(128) if chr(c) != " " and
+            (bytes([c]) if unit == "bytes" else chr(c)) + space not in joins]  # type: ignore[operator]
+
+
 def _space_cutter(joins: Set[Raw], unit: str) -> Callable[[str], List[str]]:
     """Cuts a word before each space that follows an ASCII character no token joins to a space (``" the"
     " cat"``): no merge can cross there, so each chunk is segmented alone (and once)."""
     import re
-    space: Raw = b" " if unit == "bytes" else " "
-    free = [chr(c) for c in range(128) if chr(c) != " " and
-            (bytes([c]) if unit == "bytes" else chr(c)) + space not in joins]  # type: ignore[operator]
+    free = _free(joins, unit)
     if not free:
         return lambda word: [word]
     return re.compile("(?<=[" + "".join(re.escape(c) for c in free) + "])(?= )").split
-
-
-def _pieces(units: List[Raw], joins: Set[Raw]) -> List[List[Raw]]:
-    pieces: List[List[Raw]] = [[units[0]]] if units else []
-    for prev, unit in zip(units, units[1:]):
-        if prev + unit in joins:  # type: ignore[operator]
-            pieces[-1].append(unit)
-        else:
-            pieces.append([unit])
-    return pieces
-
-
-def _merge_by_rank(seg: List[int], ranks: Dict[Tuple[int, int], Tuple[int, int]],
-                   seen: Set[Tuple[int, int]]) -> List[int]:
-    """``seg`` merged by rank (lowest first, leftmost on ties; ``ranks``: pair -> (rank, new id)), every
-    pair ever adjacent added to ``seen``."""
-    seen.update(zip(seg, seg[1:]))
-    while len(seg) > 1:
-        best, at = None, -1
-        for i in range(len(seg) - 1):
-            r = ranks.get((seg[i], seg[i + 1]))
-            if r is not None and (best is None or r < best):
-                best, at = r, i
-        if best is None:
-            break
-        new = best[1]
-        seg[at:at + 2] = [new]
-        if at > 0:
-            seen.add((seg[at - 1], new))
-        if at + 1 < len(seg):
-            seen.add((new, seg[at + 1]))
-    return seg
 
 
 def _kept_model(start: BPEModel, cfg: TrainerConfig, alphabet: Dict[Raw, None],
