@@ -48,6 +48,7 @@ __all__ = ["FLAT_SYMBOLS", "FlatPairs", "flat_eligible", "run_merges"]
 
 #: a run goes through flat arrays from this many symbols in the words (below, the pair index is as fast)
 FLAT_SYMBOLS = 1 << 20
+HEAP_START = 4096  # pairs on the heap after the first count (more with ties); the rest wait below its floor
 SLOT = 32  # heap entry: (pair << SLOT | slot) - (count << (PACK + SLOT))
 SLOT_MASK = (1 << SLOT) - 1
 LOW = (1 << (PACK + SLOT)) - 1
@@ -88,8 +89,9 @@ class FlatPairs:
         self.used = 0
         self.heap: List[int] = []
         at = np.flatnonzero(self.nxt >= 0)
-        self._begin((self.sym[at] << SHIFT) | self.sym[at + 1], at, stable=True)
-        heapq.heapify(self.heap)
+        keys = (self.sym[at] << SHIFT) | self.sym[at + 1]
+        self.floor = 0  # the heap holds the pairs counted at least this (pop_best lowers it)
+        self._begin(keys, at, stable=True)
 
     def pairs_left(self) -> int:
         return int(np.count_nonzero(self.count[:self.slots] > 0))
@@ -101,23 +103,47 @@ class FlatPairs:
 
     def pop_best(self, refuse: Optional[Callable[[int, int], bool]]) -> Optional[Tuple[int, int, int]]:
         """The best (pair, count, slot) by ``hf``'s rule (:meth:`PairIndex.pop_best`'s) that ``refuse`` lets
-        merge; a refused pair leaves the heap (:func:`~bpe_core.training.picky.best_allowed`)."""
+        merge; a refused pair leaves the heap (:func:`~bpe_core.training.picky.best_allowed`). The heap holds
+        the pairs counted at least ``floor`` (stale entries included); when its best falls below, the floor
+        goes down and the pairs between come in: counts only fall, so none left out can be better."""
         heap, count, pop = self.heap, self.count, heapq.heappop
-        while heap:
-            entry = pop(heap)
-            low = entry & LOW
-            s = low & SLOT_MASK
-            c = int(count[s])
-            if c <= 0:
-                continue
-            if entry >> (PACK + SLOT) != -c:
-                heapq.heappush(heap, low - (c << (PACK + SLOT)))
-                continue
-            k = low >> SLOT
-            if refuse is not None and refuse(k >> SHIFT, k & MASK):
-                continue
-            return k, c, s
-        return None
+        while True:
+            while heap:
+                entry = pop(heap)
+                low = entry & LOW
+                s = low & SLOT_MASK
+                c = int(count[s])
+                if c <= 0:
+                    continue
+                if entry >> (PACK + SLOT) != -c or c < self.floor:
+                    heapq.heappush(heap, low - (c << (PACK + SLOT)))
+                    if c < self.floor:
+                        break
+                    continue
+                k = low >> SLOT
+                if refuse is not None and refuse(k >> SHIFT, k & MASK):
+                    continue
+                return k, c, s
+            if not self.floor:
+                return None
+            self._lower()
+
+    def _lower(self) -> None:
+        """The floor down (a quarter; 0 at last): a heap entry for each pair counted between."""
+        floor = self.floor // 4 if self.floor > 3 else 0
+        count = self.count[:self.slots]
+        at = np.flatnonzero((count < self.floor) & (count > max(floor - 1, 0)))
+        self._push(self.key[at], at, count[at], heapify=False)
+        self.floor = floor
+
+    def _push(self, keys: np.ndarray, slots: np.ndarray, cs: np.ndarray, heapify: bool) -> None:
+        fresh = map(or_, map(lshift, keys.tolist(), repeat(SLOT)), slots.tolist())  # > 64 bits
+        entries = map(sub, fresh, map(lshift, cs.tolist(), repeat(PACK + SLOT)))
+        if heapify:
+            self.heap.extend(entries)
+            heapq.heapify(self.heap)
+        else:
+            deque(map(heapq.heappush, repeat(self.heap), entries), maxlen=0)
 
     def push_back(self, k: int, c: int, s: int) -> None:
         heapq.heappush(self.heap, ((k << SLOT) | s) - (c << (PACK + SLOT)))
@@ -200,12 +226,10 @@ class FlatPairs:
         self.start[s0:s0 + m] = self._append(nodes) + firsts
         self.length[s0:s0 + m] = lengths
         self.key[s0:s0 + m] = keys[firsts]
-        fresh = map(or_, map(lshift, keys[firsts].tolist(), repeat(SLOT)), range(s0, s0 + m))  # > 64 bits
-        entries = map(sub, fresh, map(lshift, cs.tolist(), repeat(PACK + SLOT)))
-        if stable:  # the first count: heapified once
-            self.heap.extend(entries)
-        else:
-            deque(map(heapq.heappush, repeat(self.heap), entries), maxlen=0)
+        if stable and m > HEAP_START:  # the first count: the heap starts with its best pairs (and ties)
+            self.floor = int(np.partition(cs, m - HEAP_START)[m - HEAP_START])
+        up = cs >= self.floor  # the others wait below the floor
+        self._push(keys[firsts][up], slots[up], cs[up], heapify=stable)
 
     def _grow(self, m: int) -> int:
         """Room for ``m`` more slots (the arrays double when full); the first new slot."""

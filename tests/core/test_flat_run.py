@@ -22,9 +22,11 @@ DATA = Path(os.environ.get("BPE_LENS_DATA", Path(__file__).resolve().parents[3] 
 WIKI = DATA / "wikitext-2-raw" / "wiki.valid.raw"
 
 
-@pytest.fixture
-def always_flat(monkeypatch):
+@pytest.fixture(params=[4096, 1], ids=["heap-start", "floor-low"])
+def always_flat(monkeypatch, request):
+    """The flat run on any corpus; with a heap that starts with one pair (and its ties), the rest below the floor."""
     monkeypatch.setattr(flat_run, "FLAT_SYMBOLS", 0)
+    monkeypatch.setattr(flat_run, "HEAP_START", request.param)
 
 
 def _state(t: Trainer) -> tuple:
@@ -69,9 +71,9 @@ def test_flat_run_is_the_step_loop(always_flat, words, n, back, more, min_freque
     assert flat.top_pairs(5) == loop.top_pairs(5)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=WORDS)
-def test_counts_after_each_merge_are_the_pair_index(words):
+def test_counts_after_each_merge_are_the_pair_index(always_flat, words):
     """FlatPairs and the pair index in lock step: the same best pair, and the same counts after each merge."""
     t = Trainer(words, TrainerConfig(tie_break="hf"))
     flat = flat_run.FlatPairs([list(s) for s in t._segs], t.freqs)
