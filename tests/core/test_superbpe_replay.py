@@ -1,0 +1,128 @@
+"""SuperBPE's replay (:func:`bpe_core.training.superbpe.inherit`, done in numpy by
+:mod:`bpe_core.training.superbpe_replay`) against the plainest replay there is: every inherited merge in turn, kept
+when its pair stands in some unit at its turn, then applied left to right in every unit.
+
+On random small corpora: byte- and character-level presets, stage 2 on another text than stage 1 (units stage 1
+never saw: strangers), chunks repeated within and across units, marks (``\\x00`` ...) in the text, tiny batches.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Tuple
+
+import numpy as np
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from bpe_core.corpus.counting import count_words_in_texts
+from bpe_core.pipelines.chain import Pipeline
+from bpe_core.presets import make_config
+from bpe_core.training import superbpe_replay
+from bpe_core.training.config import alphabet_order
+from bpe_core.training.superbpe import inherit, inherit_flat, stage1_config, stage2_config
+from bpe_core.training.trainer import Trainer
+
+ALPHABET = "ab c d  e\u00e9\u4e2d\U0001f600.,:!1\n\x00\x01"
+
+
+def apply_left_to_right(unit: List[object], left: object, right: object) -> List[object]:
+    """``unit`` with every non-overlapping ``left right`` merged, from the left."""
+    out: List[object] = []
+    i = 0
+    while i < len(unit):
+        if i + 1 < len(unit) and unit[i] == left and unit[i + 1] == right:
+            out.append(left + right)  # type: ignore[operator]
+            i += 2
+        else:
+            out.append(unit[i])
+            i += 1
+    return out
+
+
+def plain_replay(start, counts: Dict[str, int], cfg) -> Tuple[List[Tuple[object, object]], List[List[object]]]:
+    """The kept merges (as token pairs) and each unit's tokens: the merges one by one, in order."""
+    symbols = Pipeline(cfg).units.symbols
+    units = [list(symbols(w)) for w, c in counts.items() if c >= max(1, cfg.min_word_count)]
+    kept = []
+    for a, b in start.merges:
+        left, right = start.tokens[a], start.tokens[b]
+        if any(u[i] == left and u[i + 1] == right for u in units for i in range(len(u) - 1)):
+            kept.append((left, right))
+            units = [apply_left_to_right(u, left, right) for u in units]
+    return kept, units
+
+
+texts = st.text(alphabet=ALPHABET, min_size=0, max_size=120)
+
+
+@settings(max_examples=120, deadline=None)
+@given(first=st.lists(texts, min_size=1, max_size=4), second=st.lists(texts, min_size=0, max_size=4),
+       same=st.booleans(), preset=st.sampled_from(["gpt2", "superbpe", "char-hf", "picky", "byte-ascii"]),
+       transition=st.integers(0, 40), batch=st.sampled_from([1, 7, 1 << 20]))
+def test_the_replay_is_the_merges_one_by_one(first, second, same, preset, transition, batch) -> None:
+    cfg = make_config(preset, variant="superbpe", transition=transition, vocab_size=10_000)
+    one = stage1_config(cfg)
+    stage1 = Trainer(count_words_in_texts(first + ["ab ab a"], one), one)
+    stage1.run()
+    start = stage1.model()
+    if len(start.merges) != transition:
+        assume(False)  # the text ran out of pairs before the transition point
+    two = stage2_config(cfg)
+    counts = count_words_in_texts((first if same else []) + second + ["ab c"], two)
+    saved = superbpe_replay.BATCH_CHARS
+    superbpe_replay.BATCH_CHARS = batch
+    try:
+        model, segments = inherit(start, counts, two)
+        _, flat, lens = inherit_flat(start, counts, two)
+    finally:
+        superbpe_replay.BATCH_CHARS = saved
+    kept, units = plain_replay(start, counts, two)
+    tok = model.tokens
+    assert [(tok[a], tok[b]) for a, b in model.merges] == kept
+    assert [[tok[i] for i in s] for s in segments] == units
+    assert all(type(i) is int for s in segments for i in s)
+    assert flat.tolist() == [i for s in segments for i in s] and lens.tolist() == list(map(len, segments))
+    counts_of = {(start.tokens[a], start.tokens[b]): c for (a, b), c in zip(start.merges, start.merge_counts)}
+    assert model.merge_counts == [counts_of[p] for p in kept]
+    specials = set(model.specials.values())
+    symbols = Pipeline(two).units.symbols
+    first_seen = dict.fromkeys(u for w, c in counts.items() if c >= max(1, two.min_word_count) for u in symbols(w))
+    alphabet = [t for i, t in enumerate(tok[:len(tok) - len(model.merges)]) if i not in specials]
+    assert alphabet == list(alphabet_order(first_seen, two))
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.text(alphabet="ab  .\u00e9\x00\x01\x02\x03\ufffe\uffff\U0010fffe\U0010ffff", max_size=12),
+                      max_size=12),
+       free=st.sets(st.sampled_from("ab.\x00\x01"), max_size=5), batch=st.sampled_from([1, 5, 1 << 20]))
+def test_the_chunks_are_the_cutters(words, free, batch) -> None:
+    """Whatever marks the text holds (all of them: one word at a time), the chunks are the per-word regex's."""
+    free = sorted(free)
+    cut = re.compile("(?<=[" + "".join(re.escape(c) for c in free) + "])(?= )").split if free else (lambda w: [w])
+    saved = superbpe_replay.BATCH_CHARS
+    superbpe_replay.BATCH_CHARS = batch
+    try:
+        distinct, occurrences, per_word = superbpe_replay.cut_chunks(words, free, cut)
+    finally:
+        superbpe_replay.BATCH_CHARS = saved
+    expected = [cut(w) for w in words]
+    assert per_word.tolist() == list(map(len, expected))
+    assert [distinct[i] for i in occurrences.tolist()] == [c for e in expected for c in e]
+    assert distinct == list(dict.fromkeys(c for e in expected for c in e))
+
+
+def test_a_text_with_every_mark_is_cut_word_by_word() -> None:
+    words = ["a " + "".join(superbpe_replay.MARKS) + " b", "c d"]
+    cut = re.compile("(?<=[a-z\x00-\x03\ufffe\uffff\U0010fffe\U0010ffff])(?= )").split
+    distinct, occurrences, per_word = superbpe_replay.cut_chunks(words, [chr(c) for c in range(97, 123)], cut)
+    assert [distinct[i] for i in occurrences.tolist()] == ["a", " " + "".join(superbpe_replay.MARKS), " b", "c", " d"]
+    assert per_word.tolist() == [3, 2]
+
+
+def test_merge_by_rank_marks_every_pair_ever_adjacent() -> None:
+    # ids 0 a, 1 b, 2 c; merges: (b, c) -> 3 rank 0, (a, b) -> 4 rank 1, (a, 3) -> 5 rank 2
+    ranks = {(1, 2): (0, 3), (0, 1): (1, 4), (0, 3): (2, 5)}
+    seq, lens = np.array([0, 1, 2, 0, 1, 1]), np.array([3, 2, 1])
+    merged, out_lens, seen = superbpe_replay.merge_by_rank(seq, lens, superbpe_replay.rank_table(ranks, 6))
+    assert merged.tolist() == [5, 4, 1] and out_lens.tolist() == [1, 1, 1]
+    assert seen.tolist() == [True, True, True]  # (a, b) stood in "abc" though (b, c) took its b
