@@ -48,7 +48,7 @@ def one(kind: str, vocab: int, t: int) -> dict:
 
     if kind == "plain":
         cfg = make_config("gpt2", vocab_size=vocab)
-        trainer = Trainer(count_words_in_files([path], cfg), cfg)
+        trainer = Trainer(count_words_in_files([path], cfg), cfg, lazy_index=True)  # as `train` does
         lap("count")
         trainer.run()
         lap("merges")
@@ -56,7 +56,7 @@ def one(kind: str, vocab: int, t: int) -> dict:
         from bpe_core.training import superbpe
         cfg = make_config("gpt2", variant="superbpe", transition=t, vocab_size=vocab)
         first = superbpe.stage1_config(cfg)
-        stage1 = Trainer(count_words_in_files([path], first), first)
+        stage1 = Trainer(count_words_in_files([path], first), first, lazy_index=True)
         lap("stage 1 count")
         stage1.run()
         base = stage1.model()
@@ -67,7 +67,7 @@ def one(kind: str, vocab: int, t: int) -> dict:
         lap("stage 2 count")
         model, segments = superbpe.inherit(base, counts, second)
         lap("stage 2 replay")
-        trainer = superbpe.stage2_trainer(counts, cfg, model, segments)
+        trainer = superbpe.stage2_trainer(counts, cfg, model, segments, lazy_index=True)
         lap("stage 2 trainer setup")
         trainer.run()
         lap("stage 2 merges")
@@ -115,6 +115,11 @@ def main() -> None:
         print("  stage medians " + "; ".join(
             k + " " + str({s: statistics.median(x["stages"][s] for x in v) for s in v[0]["stages"]})
             for k, v in runs.items()) if what == "wall" else "", end="\n" if what == "wall" else "")
+    two = {k: statistics.median(sum(t for s, t in x["stages"].items() if s.startswith("stage 2")) for x in v)
+           for k, v in runs.items() if k != "plain"}
+    plain = statistics.median(x["wall"] for x in runs["plain"])
+    print("stage 2 alone (count, replay, setup, merges), median wall: " + ", ".join(
+        f"{k} {v:.2f} s = {v / plain:.2f}x plain" for k, v in two.items()))
     print(f"load now {load()}")
 
 

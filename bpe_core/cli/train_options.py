@@ -57,7 +57,7 @@ def new_trainer(args: argparse.Namespace, cfg: TrainerConfig, paths: List, start
     with ProgressBar("counting") as counting:  # a variant's own trainer has counted already
         if trainer is None and start is None:
             counts = count_words_in_files(paths, cfg, progress=None if quiet else counting, errors=args.errors)
-            trainer = Trainer(counts, cfg)
+            trainer = Trainer(counts, cfg, lazy_index=True)  # trained and saved: a big corpus runs flat
             del counts  # the trainer keeps the words and counts it needs: the table's room goes to the merges
         elif trainer is None:
             from bpe_core.training.continuing import continue_training

@@ -120,7 +120,7 @@ def _superbpe(args: argparse.Namespace, cfg: TrainerConfig, paths: List, bar):
                            f"merges fill it): {fix}")
     with bar("stage 1: counting") as counting:
         stage1 = Trainer(count_words_in_files(paths, one, progress=_progress(args, counting), errors=args.errors),
-                         one)
+                         one, lazy_index=True)
     with bar("stage 1: merging") as merging:
         stage1.run(progress=_progress(args, merging))
     if stage1.merge_count < cfg.transition:  # type: ignore[operator]
@@ -131,7 +131,8 @@ def _superbpe(args: argparse.Namespace, cfg: TrainerConfig, paths: List, bar):
     start = stage1.model()
     del stage1
     with bar("stage 2: counting") as counting:
-        return superbpe_trainer(paths, cfg, start, progress=_progress(args, counting), errors=args.errors)
+        return superbpe_trainer(paths, cfg, start, progress=_progress(args, counting), errors=args.errors,
+                                lazy_index=True)  # trained and saved: the flat run, no pair index
 
 
 def _parity(args: argparse.Namespace, cfg: TrainerConfig, bar):

@@ -46,8 +46,9 @@ from bpe_core.types import Cancelled, MergeStep, Progress
 
 __all__ = ["FLAT_SYMBOLS", "FlatPairs", "flat_eligible", "run_merges"]
 
-#: a run goes through flat arrays from this many symbols in the words (below, the pair index is as fast)
-FLAT_SYMBOLS = 1 << 20
+#: a run goes through flat arrays from this many symbols in the words: below, the step loop is faster (gpt2 on
+#: parts of the 17.6 MB corpus: 0.33M symbols 1.0 s either way, 0.22M 0.7 s against 1.0 s; all, 0.66M: 1.4 against 1.1 s)
+FLAT_SYMBOLS = 1 << 19
 HEAP_START = 4096  # pairs on the heap after the first count (more with ties); the rest wait below its floor
 SLOT = 32  # heap entry: (pair << SLOT | slot) - (count << (PACK + SLOT))
 SLOT_MASK = (1 << SLOT) - 1

@@ -85,7 +85,8 @@ def _check(config: TrainerConfig) -> None:
 
 def superbpe_trainer(path_or_paths: Union[PathLike, Sequence[PathLike]], config: TrainerConfig, start: BPEModel, *,
                      progress: Optional[Callable[[Progress], None]] = None,
-                     cancel: Optional[Callable[[], bool]] = None, errors: str = "strict") -> Trainer:
+                     cancel: Optional[Callable[[], bool]] = None, errors: str = "strict",
+                     lazy_index: bool = False) -> Trainer:
     """A trainer at the start of stage 2: ``start`` (stage 1, ``config.transition`` merges) replayed on
     the corpus cut by the stage-2 pre-tokenizer, ready to learn superword merges up to the config's stop
     rules (``vocab_size``: the whole vocabulary)."""
@@ -102,15 +103,17 @@ def superbpe_trainer(path_or_paths: Union[PathLike, Sequence[PathLike]], config:
     cfg = stage2_config(config)
     counts = count_words_in_files([Path(p) for p in paths], cfg, progress=progress, cancel=cancel, errors=errors)
     model, segments = inherit(start, counts, cfg, cancel=cancel)
-    return stage2_trainer(counts, config, model, segments)
+    return stage2_trainer(counts, config, model, segments, lazy_index=lazy_index)
 
 
 def stage2_trainer(counts: Dict[str, int], config: TrainerConfig, model: BPEModel,
-                   segments: List[List[int]]) -> Trainer:
+                   segments: List[List[int]], *, lazy_index: bool = False) -> Trainer:
     """The stage-2 trainer on the replay's result (``model``, ``segments``: :func:`inherit`'s), built with the
-    cyclic collector off: its millions of long-lived lists would make it walk them again and again."""
+    cyclic collector off: its millions of long-lived lists would make it walk them again and again.
+    ``lazy_index``: :class:`Trainer`'s (a command that runs and saves never builds the pair index)."""
     with gc_paused():
-        return Trainer(counts, stage2_config(config, len(model.merges)), start=model, segments=segments)
+        return Trainer(counts, stage2_config(config, len(model.merges)), start=model, segments=segments,
+                       lazy_index=lazy_index)
 
 
 def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
