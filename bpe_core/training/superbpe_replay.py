@@ -166,7 +166,7 @@ class PairRanks:
         bits = max(4, (4 * len(keys)).bit_length())
         self.mask, self.shift, self.top = (1 << bits) - 1, np.uint64(64 - bits), top
         self.keys = np.full(1 << bits, -1, np.int64)
-        self.ranks = np.full(1 << bits, top, np.int64)
+        self.ranks = np.full(1 << bits, top, np.int32)
         todo, slot = np.arange(len(keys)), self._home(keys)
         while len(todo):
             empty = self.keys[slot] == -1
@@ -181,7 +181,7 @@ class PairRanks:
         return ((keys.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> self.shift).astype(np.int64)
 
     def __call__(self, keys: np.ndarray) -> np.ndarray:
-        out = np.full(len(keys), self.top, np.int64)
+        out = np.full(len(keys), self.top, np.int32)
         todo, slot = np.arange(len(keys)), self._home(keys)
         while len(todo):
             found = self.keys[slot]
@@ -202,16 +202,16 @@ def merge_by_rank(seq: np.ndarray, lens: np.ndarray, table: Tuple[np.ndarray, np
     lookup = PairRanks(keys, rank, top)
 
     def ranks_at(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        return lookup(left * base + right)
+        return lookup(left.astype(np.int64) * base + right)
 
     n_seg = len(lens)
     out_lens = np.zeros(n_seg, np.int64)
     done: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     idx = np.flatnonzero(lens > 0)
     lens = lens[idx].astype(np.int64)
-    seq = seq.astype(np.int64)
+    seq = seq.astype(np.int32)
     starts = np.cumsum(lens) - lens
-    r = np.full(len(seq), top, np.int64)
+    r = np.full(len(seq), top, np.int32)
     if len(seq) > 1:
         same = np.ones(len(seq) - 1, bool)
         same[starts[1:] - 1] = False
