@@ -189,3 +189,33 @@ def test_superbpe_stage2_on_real_text_is_the_step_loop():
     assert len(flat.history) > 500
     assert _state(flat) == _state(loop)
     assert _pairs(flat) == _pairs(loop)
+
+
+def _work(units: int, length: int, merges: int = 300) -> tuple:
+    """(flat work, pair index work) of ``merges`` merges on ``units`` random units of ``length`` symbols (each
+    seen once, like SuperBPE's stage-2 units): listed nodes read and listed, against symbols scanned."""
+    import random
+    rng = random.Random(7)
+    words = {}
+    while len(words) < units:
+        words["".join(rng.choice("abcdefghij") for _ in range(length))] = 1
+    t = Trainer(words, TrainerConfig(tie_break="hf"))
+    flat = flat_run.FlatPairs([list(s) for s in t._segs], t.freqs)
+    listed = flat.used
+    for _ in range(merges):
+        best = flat.pop_best(None)
+        step = t.step(detail=False)
+        flat.merge(best[0], best[2], step.new_id)
+    return flat.read + flat.used - listed, t._idx.scanned
+
+
+def test_merge_work_grows_with_the_occurrences_not_the_units_length():
+    """The same symbols cut into units twice as long: the flat run's work stays (it reads a pair's nodes),
+    where the pair index's grows with the units (it reads each listed unit whole); twice the units of one
+    length: twice the work, not four times."""
+    short, short_idx = _work(4000, 40)
+    long, long_idx = _work(2000, 80)
+    double, _ = _work(8000, 40)
+    assert long < 1.25 * short, (short, long)
+    assert long_idx > 1.6 * short_idx, (short_idx, long_idx)  # what the flat run spares
+    assert 1.7 * short < double < 2.3 * short, (short, double)
