@@ -38,6 +38,7 @@ from bpe_core.model import BPEModel
 from bpe_core.training.config import alphabet_order
 from bpe_core.training.memory import gc_paused
 from bpe_core.training import superbpe_replay as replay
+from bpe_core.training.superbpe_chunks import cut_chunks
 from bpe_core.training.superwords import MAX_WORDS, allows
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import BPELensError, Progress, Raw, TrainerConfig
@@ -148,11 +149,11 @@ def inherit_flat(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
     ranks = {(a, b): (r, ids[start.tokens[a] + start.tokens[b]])  # type: ignore[operator]
              for r, (a, b) in enumerate(start.merges)}
     free = _free(joins, cfg.unit)
-    chunks, occurrences, per_word = replay.cut_chunks(words, free, _space_cutter(joins, cfg.unit), cancel)
+    data, lens, occurrences, per_word = cut_chunks(words, free, _space_cutter(joins, cfg.unit), cancel)
     plain = None if type(units) is not Units or units.refusal or units.prefix or units.end or \
         units.end_of_word_suffix else units.unit
     base = len(start.tokens)  # the strangers' ids start here
-    unit_ids, lens, alphabet = replay.chunk_units(chunks, units.symbols, ids, base, plain)
+    unit_ids, lens, alphabet = replay.chunk_units(data, lens, units.symbols, ids, base, plain)
     strangers = [u for u in alphabet if u not in ids]
     merged, lens, seen = replay.merge_by_rank(unit_ids, lens, replay.rank_table(ranks, base + len(strangers)),
                                               cancel)

@@ -1,12 +1,11 @@
-"""SuperBPE's replay in numpy: the stage-2 units cut into chunks, each distinct chunk merged once, all at a time.
+"""SuperBPE's replay in numpy: each distinct chunk of the stage-2 units merged once, all at a time.
 
 :func:`bpe_core.training.superbpe.inherit` replays stage 1's merges on the stage-2 units (whole lines of the
 17.6 MB bench corpus: 230k units, 3.06M chunks, 157k of them distinct, 4M ids after the replay). Here:
 
-* :func:`cut_chunks`: a unit is cut before each space that follows an ASCII character no token joins to a
-  space (no merge can cross there); the units of a batch are joined by a mark no unit holds, the cuts found on
-  their code points, the mark written at each and the whole text split on it: one ``str.split`` per batch.
-  Each chunk gets the index of its first appearance in one dict pass.
+* :func:`~bpe_core.training.superbpe_chunks.cut_chunks` (its own module): a unit is cut before each space that
+  follows an ASCII character no token joins to a space (no merge can cross there); each chunk gets the index of
+  its first appearance among the distinct chunks.
 * :func:`chunk_units`: the distinct chunks' units as ids of the stage-1 model (a unit it lacks, a *stranger*,
   gets an id past its tokens, in order of first appearance: it never merges), in first-appearance order too.
 * :func:`merge_by_rank`: every distinct chunk merged by rank at once, one merge per chunk per round (the lowest
@@ -23,12 +22,9 @@ import numpy as np
 
 from bpe_core.types import Cancelled, Raw
 
-__all__ = ["chunk_units", "cut_chunks", "expand", "merge_by_rank", "rank_table"]
+__all__ = ["chunk_units", "expand", "merge_by_rank", "rank_table"]
 
 Cancel = Optional[Callable[[], bool]]
-#: candidate marks between units (the first that no unit of a batch holds)
-MARKS = ("\x00", "\x01", "\x02", "\x03", "\ufffe", "\uffff", "\U0010fffe", "\U0010ffff")
-BATCH_CHARS = 1 << 20
 
 
 def _ask(cancel: Cancel) -> None:
@@ -36,78 +32,34 @@ def _ask(cancel: Cancel) -> None:
         raise Cancelled()
 
 
-def cut_chunks(words: Sequence[str], free: Sequence[str], cut: Callable[[str], List[str]],
-               cancel: Cancel = None) -> Tuple[List[str], np.ndarray, np.ndarray]:
-    """The chunks of ``words`` (cut before a space that follows a character of ``free``, as ``cut`` does one
-    word): the distinct chunks in order of first appearance, every chunk's index among them in order (int64)
-    and each word's number of chunks (int64)."""
-    index: Dict[str, int] = {}  # chunk -> the place of its first appearance among all chunks
-    firsts: List[np.ndarray] = []
-    per_word: List[np.ndarray] = []
-    start = done = 0
-    while start < len(words):
-        _ask(cancel)
-        stop, size = start, 0
-        while stop < len(words) and (size < BATCH_CHARS or stop == start):
-            size += len(words[stop]) + 1
-            stop += 1
-        chunks, counts = _cut_batch(words[start:stop], free, cut)
-        firsts.append(np.array(list(map(index.setdefault, chunks, range(done, done + len(chunks)))), np.int64))
-        per_word.append(counts)
-        done += len(chunks)
-        start = stop
-    places = np.zeros(done, np.int64)  # first appearance -> the chunk's index
-    places[np.fromiter(index.values(), np.int64, len(index))] = np.arange(len(index))
-    empty = np.zeros(0, np.int64)
-    return (list(index), places[np.concatenate(firsts)] if firsts else empty,
-            np.concatenate(per_word) if per_word else empty)
-
-
-def _cut_batch(words: Sequence[str], free: Sequence[str],
-               cut: Callable[[str], List[str]]) -> Tuple[List[str], np.ndarray]:
-    """The chunks of ``words`` in order and each word's number of chunks."""
-    text, mark = "", None
-    for m in MARKS:
-        text = m.join(words)
-        if text.count(m) == len(words) - 1:
-            mark = m
-            break
-    if mark is None:  # every mark is in the text: one word at a time
-        pieces = [cut(w) for w in words]
-        return [c for p in pieces for c in p], np.fromiter(map(len, pieces), np.int64, len(pieces))
-    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
-    is_free = np.zeros(128, bool)
-    is_free[[ord(c) for c in free]] = True
-    if ord(mark) < 128:
-        is_free[ord(mark)] = False  # a unit that starts with a space is not cut after the mark
-    spaces = np.flatnonzero(points == 32)
-    spaces = spaces[spaces > 0]
-    before = points[spaces - 1]
-    at = spaces[(before < 128) & is_free[np.minimum(before, 127)]]
-    bounds = np.cumsum(np.fromiter(map(len, words), np.int64, len(words)) + 1) - 1  # each word's end
-    counts = np.bincount(np.searchsorted(bounds, at), minlength=len(words)).astype(np.int64) + 1
-    marked = np.insert(points, at, ord(mark)).tobytes().decode("utf-32-le", "surrogatepass")
-    return marked.split(mark), counts
-
-
-def chunk_units(chunks: List[str], symbols: Callable[[str], Sequence[Raw]], ids: Dict[Raw, int], base: int,
-                plain: Optional[str]) -> Tuple[np.ndarray, np.ndarray, List[Raw]]:
-    """The units of ``chunks`` as ids (all chunks' in one int64 array, and each chunk's length) and the distinct
-    units in order of first appearance. A unit ``ids`` lacks (a stranger) gets the id ``base + k``, k its place
-    among the strangers in order of first appearance (``base``: above every id of ``ids``).
+def chunk_units(data: np.ndarray, lens: np.ndarray, symbols: Callable[[str], Sequence[Raw]], ids: Dict[Raw, int],
+                base: int, plain: Optional[str]) -> Tuple[np.ndarray, np.ndarray, List[Raw]]:
+    """The units of the chunks (``data``: their UTF-8 bytes one after the other, ``lens`` bytes each) as ids (all
+    chunks' in one int64 array, and each chunk's length) and the distinct units in order of first appearance. A
+    unit ``ids`` lacks (a stranger) gets the id ``base + k``, k its place among the strangers in order of first
+    appearance (``base``: above every id of ``ids``).
 
     ``plain`` ("bytes" or "chars") says that ``symbols`` gives a chunk's UTF-8 bytes or characters, which are then
-    read from the code points at once; otherwise ``symbols`` is asked chunk by chunk."""
-    if plain is None:
-        return _units_one_by_one(chunks, symbols, ids, base)
-    text = "".join(chunks)
+    read at once; otherwise (or for bytes with a lone surrogate, which has none) ``symbols`` is asked chunk by
+    chunk."""
+    raw = data.tobytes()
     if plain == "bytes":
-        points = np.frombuffer(text.encode("utf-8"), np.uint8).astype(np.int64)
-        lens = np.fromiter(map(len, map(str.encode, chunks)), np.int64, len(chunks))
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            plain = None
+    if plain is None:
+        ends = np.cumsum(lens).tolist()
+        chunks = [raw[a:b].decode("utf-8", "surrogatepass") for a, b in zip([0] + ends, ends)]
+        return _units_one_by_one(chunks, symbols, ids, base)
+    if plain == "bytes":
+        points = data.astype(np.int64)
         values, inverse = np.arange(256), points
     else:
-        points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
-        lens = np.fromiter(map(len, chunks), np.int64, len(chunks))
+        points = np.frombuffer(raw.decode("utf-8", "surrogatepass").encode("utf-32-le", "surrogatepass"),
+                               np.uint32).astype(np.int64)
+        heads = np.concatenate(([0], np.cumsum((data & 0xC0) != 0x80)))  # characters before each byte
+        lens = np.diff(heads[np.cumsum(lens)], prepend=0)
         values, inverse = np.unique(points, return_inverse=True)
         inverse = inverse.reshape(-1)
     first = np.full(len(values), len(points), np.int64)
@@ -117,12 +69,12 @@ def chunk_units(chunks: List[str], symbols: Callable[[str], Sequence[Raw]], ids:
     raws: List[Raw] = [bytes([v]) if plain == "bytes" else chr(v) for v in values[order].tolist()]
     lut = np.empty(len(values), np.int64)
     strangers = 0
-    for slot, raw in zip(order.tolist(), raws):
-        got = ids.get(raw)
+    for slot, unit in zip(order.tolist(), raws):
+        got = ids.get(unit)
         if got is None:
             got, strangers = base + strangers, strangers + 1
         lut[slot] = got
-    return lut[inverse], lens, raws
+    return lut[inverse], lens.astype(np.int64), raws
 
 
 def _units_one_by_one(chunks: List[str], symbols: Callable[[str], Sequence[Raw]], ids: Dict[Raw, int],

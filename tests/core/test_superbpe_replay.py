@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bpe_core.corpus.counting import count_words_in_texts
 from bpe_core.pipelines.chain import Pipeline
 from bpe_core.presets import make_config
-from bpe_core.training import superbpe_replay
+from bpe_core.training import superbpe_chunks, superbpe_replay
 from bpe_core.training.config import alphabet_order
 from bpe_core.training.superbpe import inherit, inherit_flat, stage1_config, stage2_config
 from bpe_core.training.trainer import Trainer
@@ -69,13 +69,13 @@ def test_the_replay_is_the_merges_one_by_one(first, second, same, preset, transi
         assume(False)  # the text ran out of pairs before the transition point
     two = stage2_config(cfg)
     counts = count_words_in_texts((first if same else []) + second + ["ab c"], two)
-    saved = superbpe_replay.BATCH_CHARS
-    superbpe_replay.BATCH_CHARS = batch
+    saved = superbpe_chunks.BATCH_CHARS
+    superbpe_chunks.BATCH_CHARS = batch
     try:
         model, segments = inherit(start, counts, two)
         _, flat, lens = inherit_flat(start, counts, two)
     finally:
-        superbpe_replay.BATCH_CHARS = saved
+        superbpe_chunks.BATCH_CHARS = saved
     kept, units = plain_replay(start, counts, two)
     tok = model.tokens
     assert [(tok[a], tok[b]) for a, b in model.merges] == kept
@@ -91,32 +91,43 @@ def test_the_replay_is_the_merges_one_by_one(first, second, same, preset, transi
     assert alphabet == list(alphabet_order(first_seen, two))
 
 
-@settings(max_examples=200, deadline=None)
-@given(words=st.lists(st.text(alphabet="ab  .\u00e9\x00\x01\x02\x03\ufffe\uffff\U0010fffe\U0010ffff", max_size=12),
-                      max_size=12),
-       free=st.sets(st.sampled_from("ab.\x00\x01"), max_size=5), batch=st.sampled_from([1, 5, 1 << 20]))
-def test_the_chunks_are_the_cutters(words, free, batch) -> None:
-    """Whatever marks the text holds (all of them: one word at a time), the chunks are the per-word regex's."""
+def chunks_of(data, lens) -> list:
+    ends = np.cumsum(lens).tolist()
+    return [data.tobytes()[a:b].decode("utf-8", "surrogatepass") for a, b in zip([0] + ends, ends)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=st.lists(st.text(alphabet="ab  .\u00e9\u4e2d\x00\x01\x1f\U0010ffff", max_size=30), max_size=12),
+       free=st.sets(st.sampled_from("ab.\x00\x01\x1f"), max_size=6), batch=st.sampled_from([1, 5, 1 << 20]),
+       every_mark=st.booleans())
+def test_the_chunks_are_the_cutters(words, free, batch, every_mark) -> None:
+    """The chunks (short and long, repeated or not) are the per-word regex's, in order, whatever the text holds:
+    with every mark in it, the batch is cut word by word."""
+    if every_mark and words:
+        words[0] += "".join(superbpe_chunks.MARKS)
     free = sorted(free)
     cut = re.compile("(?<=[" + "".join(re.escape(c) for c in free) + "])(?= )").split if free else (lambda w: [w])
-    saved = superbpe_replay.BATCH_CHARS
-    superbpe_replay.BATCH_CHARS = batch
+    saved = superbpe_chunks.BATCH_CHARS
+    superbpe_chunks.BATCH_CHARS = batch
     try:
-        distinct, occurrences, per_word = superbpe_replay.cut_chunks(words, free, cut)
+        data, lens, occurrences, per_word = superbpe_chunks.cut_chunks(words, free, cut)
     finally:
-        superbpe_replay.BATCH_CHARS = saved
+        superbpe_chunks.BATCH_CHARS = saved
     expected = [cut(w) for w in words]
+    distinct = chunks_of(data, lens)
     assert per_word.tolist() == list(map(len, expected))
     assert [distinct[i] for i in occurrences.tolist()] == [c for e in expected for c in e]
     assert distinct == list(dict.fromkeys(c for e in expected for c in e))
 
 
-def test_a_text_with_every_mark_is_cut_word_by_word() -> None:
-    words = ["a " + "".join(superbpe_replay.MARKS) + " b", "c d"]
-    cut = re.compile("(?<=[a-z\x00-\x03\ufffe\uffff\U0010fffe\U0010ffff])(?= )").split
-    distinct, occurrences, per_word = superbpe_replay.cut_chunks(words, [chr(c) for c in range(97, 123)], cut)
-    assert [distinct[i] for i in occurrences.tolist()] == ["a", " " + "".join(superbpe_replay.MARKS), " b", "c", " d"]
-    assert per_word.tolist() == [3, 2]
+def test_the_short_keys_table_grows_and_finds_every_key() -> None:
+    table = superbpe_chunks.ShortKeys(bits=4)
+    rng = np.random.default_rng(5)
+    keys = np.unique(rng.integers(0, 50, size=(3000, 2)).astype(np.uint64), axis=0)
+    for part in np.array_split(np.arange(len(keys)), 7):
+        table.add(keys[part, 0], keys[part, 1], part * 10)
+    assert table.find(keys[:, 0], keys[:, 1]).tolist() == (np.arange(len(keys)) * 10).tolist()
+    assert table.find(np.array([60, 0], np.uint64), np.array([0, 60], np.uint64)).tolist() == [-1, -1]
 
 
 def test_merge_by_rank_marks_every_pair_ever_adjacent() -> None:

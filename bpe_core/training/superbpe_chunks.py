@@ -1,0 +1,202 @@
+"""SuperBPE's replay, its first step: the stage-2 units cut into chunks and each chunk named, in numpy.
+
+A unit is cut before each space that follows an ASCII character no token joins to a space (no merge can cross
+there; :func:`bpe_core.training.superbpe.inherit`). The 17.6 MB bench corpus has 230k units, 3.06M chunks and
+157k distinct chunks: a Python string and a dict look-up per chunk took 0.55 s, so here a batch of units is joined
+by an ASCII mark no unit holds, encoded to UTF-8 once, and cut on the bytes (a space's byte is a space, an ASCII
+character's byte is that character). A chunk of at most 15 bytes is named by its bytes and length packed in two
+64-bit words, found in an open-addressing table in numpy (exact: the key is the chunk); a longer one by its bytes in
+a dict. A chunk's name is the place of its first appearance among all chunks, so sorting the names orders the
+distinct chunks by first appearance.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from bpe_core.types import Cancelled
+
+__all__ = ["BATCH_CHARS", "MARKS", "cut_chunks"]
+
+#: candidate marks between units (the first that no unit of a batch holds; with every one held: word by word)
+MARKS = tuple(chr(c) for c in range(32))
+BATCH_CHARS = 1 << 20
+SHORT = 15  # bytes: a chunk up to this long is named by two 64-bit words
+_LOW = np.array([(1 << (8 * n)) - 1 for n in range(9)], np.uint64)  # the low n bytes of a 64-bit word
+_M1, _M2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+class ShortKeys:
+    """Distinct (k1, k2) keys -> names, many at a time: an open-addressing table in numpy, at most half full."""
+
+    def __init__(self, bits: int = 16) -> None:
+        self._empty(bits)
+
+    def _empty(self, bits: int) -> None:
+        self.k1 = np.zeros(1 << bits, np.uint64)
+        self.k2 = np.zeros(1 << bits, np.uint64)
+        self.names = np.full(1 << bits, -1, np.int64)
+        self.bits, self.count = bits, 0
+
+    def _home(self, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
+        h = k1 * _M1 ^ (k2 + (k2 >> np.uint64(29))) * _M2
+        return ((h ^ (h >> np.uint64(31))) * _M1 >> np.uint64(64 - self.bits)).astype(np.int64)
+
+    def find(self, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
+        """Each key's name, -1 for a key not in the table."""
+        out = np.full(len(k1), -1, np.int64)
+        todo, slot, mask = np.arange(len(k1)), self._home(k1, k2), (1 << self.bits) - 1
+        while len(todo):
+            name = self.names[slot]
+            hit = (self.k1[slot] == k1) & (self.k2[slot] == k2) & (name >= 0)
+            out[todo[hit]] = name[hit]
+            more = ~hit & (name >= 0)
+            todo, slot, k1, k2 = todo[more], (slot[more] + 1) & mask, k1[more], k2[more]
+        return out
+
+    def add(self, k1: np.ndarray, k2: np.ndarray, names: np.ndarray) -> None:
+        """Add keys not in the table, all different."""
+        if 2 * (self.count + len(names)) > len(self.names):
+            full = self.names >= 0
+            old = (self.k1[full], self.k2[full], self.names[full])
+            bits = self.bits
+            while 2 * (self.count + len(names)) > 1 << bits:
+                bits += 1
+            self._empty(bits)
+            self._put(*old)
+        self._put(k1, k2, names)
+
+    def _put(self, k1: np.ndarray, k2: np.ndarray, names: np.ndarray) -> None:
+        self.count += len(names)
+        todo, slot, mask = np.arange(len(names)), self._home(k1, k2), (1 << self.bits) - 1
+        while len(todo):
+            empty = self.names[slot] < 0
+            taken, first = np.unique(slot[empty], return_index=True)  # one key per empty slot a round
+            winners = todo[empty][first]
+            self.k1[taken], self.k2[taken], self.names[taken] = k1[winners], k2[winners], names[winners]
+            left = np.ones(len(todo), bool)
+            left[np.flatnonzero(empty)[first]] = False
+            todo, slot = todo[left], (slot[left] + 1) & mask
+
+
+def cut_chunks(words: Sequence[str], free: Sequence[str], cut: Callable[[str], List[str]],
+               cancel: Callable[[], bool] | None = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The chunks of ``words`` (cut before a space that follows a character of ``free``, as ``cut`` does one
+    word): the distinct chunks' UTF-8 bytes (lone surrogates as ``surrogatepass`` writes them) one after the other
+    in order of first appearance (uint8) and each one's length, every chunk's index among them in order and each
+    word's number of chunks (int64)."""
+    is_free = np.zeros(256, bool)
+    is_free[[ord(c) for c in free]] = True
+    table, longs = ShortKeys(), {}  # type: ShortKeys, Dict[bytes, int]
+    names: List[np.ndarray] = []
+    per_word: List[np.ndarray] = []
+    found: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # new chunks: first places, lengths, bytes
+    sizes = np.cumsum(np.fromiter(map(len, words), np.int64, len(words)) + 1)
+    stops = np.unique(np.searchsorted(sizes, np.arange(BATCH_CHARS, int(sizes[-1]) + BATCH_CHARS, BATCH_CHARS)) + 1
+                      ).tolist() if len(words) else []
+    start = done = 0
+    for stop in stops:
+        if cancel is not None and cancel():
+            raise Cancelled()
+        stop = min(stop, len(words))
+        if stop <= start:
+            continue
+        data, begins, ends, counts = _cut_batch(words[start:stop], is_free, cut)
+        names.append(_name(data, begins, ends, done, table, longs, found))
+        per_word.append(counts)
+        done += len(begins)
+        start = stop
+    return _distinct(found, names, per_word, done)
+
+
+def _cut_batch(words: Sequence[str], is_free: np.ndarray,
+               cut: Callable[[str], List[str]]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The UTF-8 bytes of ``words`` with where each chunk begins and ends in them, and each word's number of
+    chunks."""
+    for mark in MARKS:
+        text = mark.join(words)
+        if text.count(mark) == len(words) - 1:
+            break
+    else:  # every mark is in the text: word by word
+        pieces = [cut(w) for w in words]
+        chunks = [c.encode("utf-8", "surrogatepass") for p in pieces for c in p]
+        ends = np.cumsum(np.fromiter(map(len, chunks), np.int64, len(chunks)))
+        return (np.frombuffer(b"".join(chunks), np.uint8), ends - np.diff(ends, prepend=0), ends,
+                np.fromiter(map(len, pieces), np.int64, len(pieces)))
+    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+    n = len(data)
+    spaces = np.flatnonzero(data == 32)
+    spaces = spaces[spaces > 0]
+    before = data[spaces - 1]
+    edge = np.zeros(n + 1, bool)  # where a chunk ends: a cut, a mark, the end
+    edge[spaces[is_free[before] & (before != ord(mark))]] = True
+    marks = data == ord(mark)
+    edge[:n] |= marks
+    edge[n] = True
+    ends = np.flatnonzero(edge)
+    after_mark = marks[ends[:-1]]
+    begins = np.concatenate(([0], ends[:-1] + after_mark))
+    counts = np.bincount(np.concatenate(([0], np.cumsum(after_mark))), minlength=len(words)).astype(np.int64)
+    return data, begins, ends, counts
+
+
+def _name(data: np.ndarray, begins: np.ndarray, ends: np.ndarray, done: int, table: ShortKeys,
+          longs: Dict[bytes, int], found: List[Tuple[np.ndarray, np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Each chunk's name (the place of its first appearance among all chunks; this batch's start at ``done``),
+    new chunks noted in ``found``."""
+    lens = ends - begins
+    out = np.empty(len(begins), np.int64)
+    short = np.flatnonzero(lens <= SHORT)
+    padded = np.zeros(len(data) + 16, np.uint8)
+    padded[:len(data)] = data
+    eights = np.ndarray((len(data) + 9,), np.uint64, padded, strides=(1,))  # the 8 bytes from each byte on
+    at, size = begins[short], lens[short]
+    k1 = eights[at] & _LOW[np.minimum(size, 8)]
+    k2 = eights[at + 8] & _LOW[np.clip(size - 8, 0, 8)] | size.astype(np.uint64) << np.uint64(56)
+    got = table.find(k1, k2)
+    new = np.flatnonzero(got < 0)
+    if len(new):
+        order = np.lexsort((new, k2[new], k1[new]))  # same keys together, each group's first appearance first
+        keys1, keys2 = k1[new][order], k2[new][order]
+        head = np.r_[True, (keys1[1:] != keys1[:-1]) | (keys2[1:] != keys2[:-1])]
+        group = np.cumsum(head) - 1
+        firsts = new[order][head]  # each new key's first appearance in the batch (its index among short chunks)
+        table.add(keys1[head], keys2[head], done + short[firsts])
+        got[new[order]] = (done + short[firsts])[group]
+        at = short[firsts]
+        both = np.stack((keys1[head], keys2[head]), axis=1).view(np.uint8)  # each key's 16 bytes
+        found.append((done + at, lens[at], both[np.arange(16) < lens[at, None]]))
+    out[short] = got
+    long = np.flatnonzero(lens > SHORT)
+    if len(long):
+        raw = data.tobytes()
+        chunks = list(map(raw.__getitem__, map(slice, begins[long].tolist(), ends[long].tolist())))
+        places = (done + long).tolist()
+        named = np.array(list(map(longs.setdefault, chunks, places)), np.int64)
+        fresh = np.flatnonzero(named == done + long)
+        out[long] = named
+        if len(fresh):
+            at = long[fresh]
+            found.append((done + at, lens[at], np.frombuffer(b"".join(chunks[i] for i in fresh.tolist()), np.uint8)))
+    return out
+
+
+def _distinct(found: List[Tuple[np.ndarray, np.ndarray, np.ndarray]], names: List[np.ndarray],
+              per_word: List[np.ndarray], total: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct chunks' bytes and lengths in order of first appearance, each chunk's index, each word's
+    number of chunks."""
+    empty = np.zeros(0, np.int64)
+    if not found:
+        return np.zeros(0, np.uint8), empty, empty, np.concatenate(per_word) if per_word else empty
+    places = np.concatenate([f[0] for f in found])
+    lens = np.concatenate([f[1] for f in found])
+    data = np.concatenate([f[2] for f in found])
+    order = np.argsort(places, kind="stable")
+    starts = np.cumsum(lens) - lens
+    sizes = lens[order]
+    at = np.cumsum(sizes) - sizes
+    data = data[np.repeat(starts[order] - at, sizes) + np.arange(int(sizes.sum()))]
+    index = np.zeros(total, np.int64)
+    index[places[order]] = np.arange(len(order))
+    return data, sizes, index[np.concatenate(names)], np.concatenate(per_word)
