@@ -155,14 +155,17 @@ def inherit_flat(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
     base = len(start.tokens)  # the strangers' ids start here
     unit_ids, lens, alphabet = replay.chunk_units(data, lens, units.symbols, ids, base, plain)
     strangers = [u for u in alphabet if u not in ids]
-    merged, lens, seen = replay.merge_by_rank(unit_ids, lens, replay.rank_table(ranks, base + len(strangers)),
-                                              cancel)
+    table = replay.rank_table(ranks, base + len(strangers))
+    if plain == "bytes":
+        merged, lens, seen = replay.merge_pieces(data, lens, unit_ids, joins, table, cancel)  # type: ignore[arg-type]
+    else:
+        merged, lens, seen = replay.merge_by_rank(unit_ids, lens, table, cancel)
     pairs = {(a, b) for a, b in (start.merges[r] for r in np.flatnonzero(seen).tolist())}
     model = _kept_model(start, cfg, dict.fromkeys(alphabet), pairs)
     # start's ids -> the model's (every id below ``base``), then the strangers' (``base + k``)
     new = {t: i for i, t in enumerate(model.tokens)}
-    table = [new.get(t, -1) for t in start.tokens] + [new[u] for u in strangers]
-    flat, word_lens = replay.expand(np.array(table, np.int64)[merged], lens, occurrences, per_word)
+    final = [new.get(t, -1) for t in start.tokens] + [new[u] for u in strangers]
+    flat, word_lens = replay.expand(np.array(final, np.int64)[merged], lens, occurrences, per_word)
     return model, flat, word_lens
 
 

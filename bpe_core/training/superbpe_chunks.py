@@ -17,7 +17,7 @@ import numpy as np
 
 from bpe_core.types import Cancelled
 
-__all__ = ["BATCH_CHARS", "MARKS", "cut_chunks"]
+__all__ = ["BATCH_CHARS", "MARKS", "cut_chunks", "name_spans"]
 
 #: candidate marks between units (the first that no unit of a batch holds; with every one held: word by word)
 MARKS = tuple(chr(c) for c in range(32))
@@ -110,6 +110,15 @@ def cut_chunks(words: Sequence[str], free: Sequence[str], cut: Callable[[str], L
     return _distinct(found, names, per_word, done)
 
 
+def name_spans(data: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct spans of ``data`` (uint8) from ``begins`` to ``ends``: their bytes one after the other in order
+    of first appearance and each one's length, and each span's index among them."""
+    found: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    names = _name(data, begins, ends, 0, ShortKeys(), {}, found)
+    distinct, lens, index, _ = _distinct(found, [names], [], len(begins))
+    return distinct, lens, index
+
+
 def _cut_batch(words: Sequence[str], is_free: np.ndarray,
                cut: Callable[[str], List[str]]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The UTF-8 bytes of ``words`` with where each chunk begins and ends in them, and each word's number of
@@ -199,4 +208,4 @@ def _distinct(found: List[Tuple[np.ndarray, np.ndarray, np.ndarray]], names: Lis
     data = data[np.repeat(starts[order] - at, sizes) + np.arange(int(sizes.sum()))]
     index = np.zeros(total, np.int64)
     index[places[order]] = np.arange(len(order))
-    return data, sizes, index[np.concatenate(names)], np.concatenate(per_word)
+    return data, sizes, index[np.concatenate(names)], np.concatenate(per_word) if per_word else empty

@@ -16,13 +16,14 @@
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
+from bpe_core.training.superbpe_chunks import name_spans
 from bpe_core.types import Cancelled, Raw
 
-__all__ = ["chunk_units", "expand", "merge_by_rank", "rank_table"]
+__all__ = ["chunk_units", "expand", "merge_by_rank", "merge_pieces", "rank_table"]
 
 Cancel = Optional[Callable[[], bool]]
 
@@ -207,6 +208,31 @@ def merge_by_rank(seq: np.ndarray, lens: np.ndarray, table: Tuple[np.ndarray, np
     for i, n, s in done:
         out[np.repeat(offsets[i] - (np.cumsum(n) - n), n) + np.arange(len(s))] = s
     return out, out_lens, seen[:top]
+
+
+def merge_pieces(data: np.ndarray, lens: np.ndarray, unit_ids: np.ndarray, joins: Set[bytes],
+                 table: Tuple[np.ndarray, np.ndarray, np.ndarray, int],
+                 cancel: Cancel = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`merge_by_rank` of byte-level chunks (``data``: their bytes, ``lens`` each, ``unit_ids`` those bytes'
+    ids) piece by piece: a chunk is cut between two bytes no token holds side by side (no merge joins them), each
+    distinct piece merged once (157k distinct chunks of the bench corpus have 293k pieces, 80k distinct, less than
+    half the bytes), and the chunks' ids put together from their pieces'."""
+    together = np.zeros((256, 256), bool)
+    for pair in joins:
+        if len(pair) == 2:
+            together[pair[0], pair[1]] = True
+    first = np.ones(len(data), bool)  # where a piece begins
+    first[1:] = ~together[data[:-1], data[1:]]
+    ends = np.cumsum(lens)
+    first[(ends - lens)[lens > 0]] = True
+    begins = np.flatnonzero(first)
+    pieces, sizes, index = name_spans(data, begins, np.append(begins[1:], len(data)))
+    per_chunk = np.bincount(np.searchsorted(ends, begins, side="right"), minlength=len(lens))
+    byte_ids = np.zeros(256, np.int64)
+    byte_ids[data] = unit_ids
+    merged, merged_lens, seen = merge_by_rank(byte_ids[pieces], sizes, table, cancel)
+    ids, chunk_lens = expand(merged, merged_lens, index, per_chunk)
+    return ids, chunk_lens, seen
 
 
 def expand(ids: np.ndarray, lens: np.ndarray, occurrences: np.ndarray,
