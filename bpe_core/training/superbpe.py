@@ -129,7 +129,11 @@ def inherit(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
     (:func:`inherit_flat`; the work: :mod:`~bpe_core.training.superbpe_replay`).
     """
     model, ids, lens = inherit_flat(start, counts, cfg, cancel=cancel)
-    flat = ids.tolist()
+    # one int object per id, shared by every unit (4M ints of their own would take 112 MB more); the last is -1
+    shared = np.array([*range(len(model.tokens)), -1], dtype=object)[ids]
+    del ids
+    flat = shared.tolist()
+    del shared
     ends = np.cumsum(lens).tolist()
     with gc_paused():  # millions of lists that outlive the replay: no collections over them
         return model, [flat[a:b] for a, b in zip([0] + ends, ends)]

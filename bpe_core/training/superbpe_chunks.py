@@ -84,8 +84,8 @@ def cut_chunks(words: Sequence[str], free: Sequence[str], cut: Callable[[str], L
                cancel: Callable[[], bool] | None = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The chunks of ``words`` (cut before a space that follows a character of ``free``, as ``cut`` does one
     word): the distinct chunks' UTF-8 bytes (lone surrogates as ``surrogatepass`` writes them) one after the other
-    in order of first appearance (uint8) and each one's length, every chunk's index among them in order and each
-    word's number of chunks (int64)."""
+    in order of first appearance (uint8) and each one's length (int64), every chunk's index among them in order
+    (int32 below 2**31 chunks) and each word's number of chunks (int64)."""
     is_free = np.zeros(256, bool)
     is_free[[ord(c) for c in free]] = True
     table, longs = ShortKeys(), {}  # type: ShortKeys, Dict[bytes, int]
@@ -95,6 +95,7 @@ def cut_chunks(words: Sequence[str], free: Sequence[str], cut: Callable[[str], L
     sizes = np.cumsum(np.fromiter(map(len, words), np.int64, len(words)) + 1)
     stops = np.unique(np.searchsorted(sizes, np.arange(BATCH_CHARS, int(sizes[-1]) + BATCH_CHARS, BATCH_CHARS)) + 1
                       ).tolist() if len(words) else []
+    small = np.int32 if len(words) and sizes[-1] < 1 << 31 else np.int64  # names: below the characters and marks
     start = done = 0
     for stop in stops:
         if cancel is not None and cancel():
@@ -103,7 +104,7 @@ def cut_chunks(words: Sequence[str], free: Sequence[str], cut: Callable[[str], L
         if stop <= start:
             continue
         data, begins, ends, counts = _cut_batch(words[start:stop], is_free, cut)
-        names.append(_name(data, begins, ends, done, table, longs, found))
+        names.append(_name(data, begins, ends, done, table, longs, found).astype(small))
         per_word.append(counts)
         done += len(begins)
         start = stop
@@ -206,6 +207,11 @@ def _distinct(found: List[Tuple[np.ndarray, np.ndarray, np.ndarray]], names: Lis
     sizes = lens[order]
     at = np.cumsum(sizes) - sizes
     data = data[np.repeat(starts[order] - at, sizes) + np.arange(int(sizes.sum()))]
-    index = np.zeros(total, np.int64)
+    index = np.zeros(total, np.int32 if total < 1 << 31 else np.int64)  # a first place -> the chunk's index
     index[places[order]] = np.arange(len(order))
-    return data, sizes, index[np.concatenate(names)], np.concatenate(per_word) if per_word else empty
+    chunks = np.empty(total, index.dtype)
+    done = 0
+    for part in names:
+        chunks[done:done + len(part)] = index[part]
+        done += len(part)
+    return data, sizes, chunks, np.concatenate(per_word) if per_word else empty

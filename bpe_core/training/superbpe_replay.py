@@ -239,10 +239,17 @@ def expand(ids: np.ndarray, lens: np.ndarray, occurrences: np.ndarray,
            per_word: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """The words' ids, all in one array, and each word's length: ``occurrences`` (each chunk's index, in order)
     laid out from the chunks' ids (``ids``, ``lens`` long each); ``per_word``: each word's number of chunks."""
-    starts = np.cumsum(lens) - lens
+    total = int(np.bincount(occurrences, minlength=len(lens)) @ lens)  # the words' ids
+    small = np.int32 if max(len(ids), total) < 1 << 31 else np.int64
+    lens = lens.astype(small)
     sizes = lens[occurrences]
-    total = int(sizes.sum())
-    at = np.cumsum(sizes) - sizes
-    flat = ids[np.repeat(starts[occurrences] - at, sizes) + np.arange(total)]
-    word_ends = np.concatenate(([0], np.cumsum(sizes)))[np.cumsum(per_word)]
+    ends = np.cumsum(sizes, dtype=small)
+    source = (np.cumsum(lens, dtype=small) - lens)[occurrences]  # each chunk's first id among the chunks' ids
+    source -= ends
+    source += sizes
+    source = np.repeat(source, sizes)  # each id's place among the chunks' ids ...
+    source += np.arange(len(source), dtype=small)  # ... from its place among the words'
+    flat = ids[source]
+    del source
+    word_ends = np.concatenate(([0], ends))[np.cumsum(per_word)]
     return flat, np.diff(word_ends, prepend=0).astype(np.int64)
