@@ -11,6 +11,7 @@ import re
 from typing import Dict, List, Tuple
 
 import numpy as np
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from bpe_core.training import superbpe_chunks, superbpe_replay
 from bpe_core.training.config import alphabet_order
 from bpe_core.training.superbpe import inherit, inherit_flat, stage1_config, stage2_config
 from bpe_core.training.trainer import Trainer
+from bpe_core.types import Cancelled
 
 ALPHABET = "ab c d  e\u00e9\u4e2d\U0001f600.,:!1\n\x00\x01"
 
@@ -146,3 +148,50 @@ def test_merge_by_rank_marks_every_pair_ever_adjacent() -> None:
     merged, out_lens, seen = superbpe_replay.merge_by_rank(seq, lens, superbpe_replay.rank_table(ranks, 6))
     assert merged.tolist() == [5, 4, 1] and out_lens.tolist() == [1, 1, 1]
     assert seen.tolist() == [True, True, True]  # (a, b) stood in "abc" though (b, c) took its b
+
+
+def _stage1(preset: str, transition: int):
+    cfg = make_config(preset, variant="superbpe", transition=transition, vocab_size=10_000)
+    one = stage1_config(cfg)
+    stage1 = Trainer(count_words_in_texts(["the cat sat on the mat, the cat ran. a hat, a bat!"] * 3, one), one)
+    stage1.run()
+    return stage1.model(), stage2_config(cfg)
+
+
+def test_the_merges_are_done_once_per_distinct_piece(monkeypatch) -> None:
+    """Units that shuffle the same words make the same pieces: the merge work stays put as the units grow tenfold."""
+    start, two = _stage1("gpt2", 20)
+    merged: List[int] = []
+    real = superbpe_replay.merge_by_rank
+
+    def counting(seq, lens, table, cancel=None):
+        merged.append(len(seq))
+        return real(seq, lens, table, cancel)
+
+    monkeypatch.setattr(superbpe_replay, "merge_by_rank", counting)
+    words = "the cat sat on mat hat bat ran".split()
+    rng = np.random.default_rng(3)
+    work = []
+    for n in (100, 1000):
+        lines = {" ".join(rng.permutation(words)): 1 for _ in range(n)}
+        merged.clear()
+        _, segments = inherit(start, lines, two)
+        assert len(segments) == len(lines)
+        work.append(sum(merged))
+    assert work[0] == work[1] > 0
+
+
+def test_a_cancelled_replay_stops() -> None:
+    start, two = _stage1("superbpe", 10)
+    counts = count_words_in_texts(["the cat sat on the mat"], two)
+    asked = []
+
+    def cancel() -> bool:
+        asked.append(1)
+        return len(asked) > 1
+
+    with pytest.raises(Cancelled):
+        inherit(start, counts, two, cancel=lambda: True)
+    with pytest.raises(Cancelled):
+        inherit(start, counts, two, cancel=cancel)  # in the merge rounds
+    assert inherit(start, counts, two, cancel=lambda: False)[1]
