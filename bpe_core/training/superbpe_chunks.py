@@ -28,7 +28,8 @@ _M1, _M2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 class ShortKeys:
-    """Distinct (k1, k2) keys -> names, many at a time: an open-addressing table in numpy, at most half full."""
+    """(k1, k2) keys -> names, many at a time: an open-addressing table in numpy (linear probing), grown to keep it
+    at most half full between calls."""
 
     def __init__(self, bits: int = 16) -> None:
         self._empty(bits)
@@ -43,41 +44,49 @@ class ShortKeys:
         h = k1 * _M1 ^ (k2 + (k2 >> np.uint64(29))) * _M2
         return ((h ^ (h >> np.uint64(31))) * _M1 >> np.uint64(64 - self.bits)).astype(np.int64)
 
-    def find(self, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
-        """Each key's name, -1 for a key not in the table."""
-        out = np.full(len(k1), -1, np.int64)
+    def name(self, k1: np.ndarray, k2: np.ndarray, places: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """Each key's name, and which keys were added (their indices): a key not in the table is added, named by
+        the smallest of its ``places`` (non-negative). The copies of a key follow the same probe sequence, so they
+        meet at the same empty slot in the same round, where the smallest place among all keys there wins; the
+        others stay and read the slot again."""
+        self._room(len(k1))
+        out = np.empty(len(k1), np.int64)
+        added: List[np.ndarray] = []
         todo, slot, mask = np.arange(len(k1)), self._home(k1, k2), (1 << self.bits) - 1
+        least = np.full(1 << self.bits, np.iinfo(np.int64).max, np.int64) if len(k1) else None
         while len(todo):
             name = self.names[slot]
-            hit = (self.k1[slot] == k1) & (self.k2[slot] == k2) & (name >= 0)
+            full = name >= 0
+            hit = full & (self.k1[slot] == k1) & (self.k2[slot] == k2)
             out[todo[hit]] = name[hit]
-            more = ~hit & (name >= 0)
-            todo, slot, k1, k2 = todo[more], (slot[more] + 1) & mask, k1[more], k2[more]
-        return out
+            empty = np.flatnonzero(~full)
+            if len(empty):
+                spots, wanted = slot[empty], places[todo[empty]]
+                np.minimum.at(least, spots, wanted)
+                won = empty[least[spots] == wanted]
+                least[spots] = np.iinfo(np.int64).max
+                at = slot[won]
+                self.k1[at], self.k2[at], self.names[at] = k1[won], k2[won], places[todo[won]]
+                self.count += len(won)
+                added.append(todo[won])
+                hit[won] = True
+                out[todo[won]] = places[todo[won]]
+            other = full & ~hit
+            slot = np.where(other, (slot + 1) & mask, slot)
+            left = ~hit
+            todo, slot, k1, k2 = todo[left], slot[left], k1[left], k2[left]
+        return out, np.concatenate(added) if added else np.zeros(0, np.int64)
 
-    def add(self, k1: np.ndarray, k2: np.ndarray, names: np.ndarray) -> None:
-        """Add keys not in the table, all different."""
-        if 2 * (self.count + len(names)) > len(self.names):
+    def _room(self, coming: int) -> None:
+        """Grow until ``coming`` new keys cannot fill the table, and it is at most half full."""
+        bits = self.bits
+        while 2 * self.count > 1 << bits or self.count + coming >= 3 << (bits - 2):
+            bits += 1
+        if bits != self.bits:
             full = self.names >= 0
-            old = (self.k1[full], self.k2[full], self.names[full])
-            bits = self.bits
-            while 2 * (self.count + len(names)) > 1 << bits:
-                bits += 1
+            k1, k2, names = self.k1[full], self.k2[full], self.names[full]
             self._empty(bits)
-            self._put(*old)
-        self._put(k1, k2, names)
-
-    def _put(self, k1: np.ndarray, k2: np.ndarray, names: np.ndarray) -> None:
-        self.count += len(names)
-        todo, slot, mask = np.arange(len(names)), self._home(k1, k2), (1 << self.bits) - 1
-        while len(todo):
-            empty = self.names[slot] < 0
-            taken, first = np.unique(slot[empty], return_index=True)  # one key per empty slot a round
-            winners = todo[empty][first]
-            self.k1[taken], self.k2[taken], self.names[taken] = k1[winners], k2[winners], names[winners]
-            left = np.ones(len(todo), bool)
-            left[np.flatnonzero(empty)[first]] = False
-            todo, slot = todo[left], (slot[left] + 1) & mask
+            self.name(k1, k2, names)
 
 
 def cut_chunks(words: Sequence[str], free: Sequence[str], cut: Callable[[str], List[str]],
@@ -164,18 +173,10 @@ def _name(data: np.ndarray, begins: np.ndarray, ends: np.ndarray, done: int, tab
     at, size = begins[short], lens[short]
     k1 = eights[at] & _LOW[np.minimum(size, 8)]
     k2 = eights[at + 8] & _LOW[np.clip(size - 8, 0, 8)] | size.astype(np.uint64) << np.uint64(56)
-    got = table.find(k1, k2)
-    new = np.flatnonzero(got < 0)
+    got, new = table.name(k1, k2, done + short)
     if len(new):
-        order = np.lexsort((new, k2[new], k1[new]))  # same keys together, each group's first appearance first
-        keys1, keys2 = k1[new][order], k2[new][order]
-        head = np.r_[True, (keys1[1:] != keys1[:-1]) | (keys2[1:] != keys2[:-1])]
-        group = np.cumsum(head) - 1
-        firsts = new[order][head]  # each new key's first appearance in the batch (its index among short chunks)
-        table.add(keys1[head], keys2[head], done + short[firsts])
-        got[new[order]] = (done + short[firsts])[group]
-        at = short[firsts]
-        both = np.stack((keys1[head], keys2[head]), axis=1).view(np.uint8)  # each key's 16 bytes
+        at = short[new]
+        both = np.stack((k1[new], k2[new]), axis=1).view(np.uint8)  # each new key's 16 bytes
         found.append((done + at, lens[at], both[np.arange(16) < lens[at, None]]))
     out[short] = got
     long = np.flatnonzero(lens > SHORT)

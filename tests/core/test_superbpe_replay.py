@@ -131,14 +131,19 @@ def test_the_chunks_are_the_cutters(words, free, batch, every_mark) -> None:
     assert distinct == list(dict.fromkeys(c for e in expected for c in e))
 
 
-def test_the_short_keys_table_grows_and_finds_every_key() -> None:
+def test_the_short_keys_table_names_each_key_by_its_first_place() -> None:
+    """Keys repeated within and across calls, many sharing a slot (a 16-slot table grown on the way): each is named
+    by its first place, added once."""
     table = superbpe_chunks.ShortKeys(bits=4)
     rng = np.random.default_rng(5)
-    keys = np.unique(rng.integers(0, 50, size=(3000, 2)).astype(np.uint64), axis=0)
+    keys = rng.integers(0, 40, size=(6000, 2)).astype(np.uint64)
+    first: Dict[Tuple[int, int], int] = {}
     for part in np.array_split(np.arange(len(keys)), 7):
-        table.add(keys[part, 0], keys[part, 1], part * 10)
-    assert table.find(keys[:, 0], keys[:, 1]).tolist() == (np.arange(len(keys)) * 10).tolist()
-    assert table.find(np.array([60, 0], np.uint64), np.array([0, 60], np.uint64)).tolist() == [-1, -1]
+        names, added = table.name(keys[part, 0].copy(), keys[part, 1].copy(), part * 3)
+        expected = [first.setdefault((int(a), int(b)), 3 * int(p)) for (a, b), p in zip(keys[part], part)]
+        assert names.tolist() == expected
+        assert sorted((3 * part[added]).tolist()) == sorted(v for v in first.values() if v >= 3 * part[0])
+    assert table.count == len(first) == len({(int(a), int(b)) for a, b in keys})
 
 
 def test_merge_by_rank_marks_every_pair_ever_adjacent() -> None:
