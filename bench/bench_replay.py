@@ -1,6 +1,6 @@
 """SuperBPE's replay (stage 2's ``inherit``): old code against new, alternated, each timing in a fresh process.
 
-    python bench/bench_replay.py --stage STAGE.pkl --old /tmp/old-r30 [--rounds 5] [--golden GOLDEN.pkl]
+    python bench/bench_replay.py --stage STAGE.pkl --old /tmp/old-r30 [--rounds 5] [--golden GOLDEN.pkl] [--flat]
 
 ``STAGE.pkl`` holds ``(cfg, counts, model, segments, base)`` of the bench corpus (17.6 MB, gpt2 preset,
 transition 20,000, vocabulary 30,000): the stage-1 model ``base``, the stage-2 word counts ``counts`` and
@@ -29,6 +29,10 @@ del model, segments
 gc.collect()
 second = superbpe.stage2_config(cfg)
 t = time.perf_counter()
+if sys.argv[3] == "flat":
+    superbpe.inherit_flat(base, counts, second)
+    print(time.perf_counter() - t, "-")
+    sys.exit()
 got, segs = superbpe.inherit(base, counts, second)
 wall = time.perf_counter() - t
 if sys.argv[3] == "check":
@@ -41,9 +45,10 @@ else:
 """
 
 
-def child(tree: str, stage: str, golden: str | None) -> tuple[float, str]:
-    """(replay seconds, the output check) of one fresh process running ``tree``'s inherit."""
-    args = [sys.executable, "-c", CHILD, tree, stage] + (["check", golden] if golden else ["nocheck"])
+def child(tree: str, stage: str, golden: str | None, mode: str = "check") -> tuple[float, str]:
+    """(replay seconds, the output check) of one fresh process running ``tree``'s inherit (``mode`` "flat":
+    inherit_flat, no check)."""
+    args = [sys.executable, "-c", CHILD, tree, stage] + ([mode, golden] if golden else ["nocheck"])
     out = subprocess.run(args, check=True, capture_output=True, text=True, cwd=tree).stdout.split()
     return float(out[0]), out[1]
 
@@ -54,9 +59,10 @@ def main() -> None:
     ap.add_argument("--old", required=True, help="a worktree of the old code")
     ap.add_argument("--golden", help="the golden output's pickle (default: --stage)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--flat", action="store_true", help="also time this tree's inherit_flat (the ids in one array)")
     args = ap.parse_args()
     golden = args.golden or args.stage
-    old, new, checks = [], [], set()
+    old, new, flat, checks = [], [], [], set()
     for r in range(args.rounds):
         print("load", os.getloadavg(), flush=True)
         o, _ = child(args.old, args.stage, None)
@@ -65,9 +71,13 @@ def main() -> None:
         new.append(n)
         checks.add(check)
         print(f"round {r + 1}: old {o:.3f} s  new {n:.3f} s  ({check})", flush=True)
+        if args.flat:
+            flat.append(child(str(ROOT), args.stage, golden, "flat")[0])
+            print(f"         new inherit_flat {flat[-1]:.3f} s", flush=True)
     print("load", os.getloadavg())
     print(f"median old {statistics.median(old):.3f} s  new {statistics.median(new):.3f} s  "
-          f"x{statistics.median(old) / statistics.median(new):.2f}  output: {', '.join(sorted(checks))}")
+          f"x{statistics.median(old) / statistics.median(new):.2f}  output: {', '.join(sorted(checks))}"
+          + (f"  inherit_flat {statistics.median(flat):.3f} s" if flat else ""))
 
 
 if __name__ == "__main__":
