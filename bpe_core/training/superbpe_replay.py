@@ -99,16 +99,15 @@ def _units_one_by_one(chunks: List[str], symbols: Callable[[str], Sequence[Raw]]
 
 def rank_table(ranks: Dict[Tuple[int, int], Tuple[int, int]], size: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray,
                                                                                     int]:
-    """``ranks`` (pair -> (rank, new id)) as arrays: the pairs' keys ``a * base + b`` sorted, each key's rank,
-    each rank's new id (-1 where no pair has it), and ``base``; ids are below ``size``."""
+    """``ranks`` (pair -> (rank, new id)) as arrays: the pairs' keys ``a * base + b``, each key's rank, each rank's
+    new id (-1 where no pair has it), and ``base``; ids are below ``size``."""
     base = max(size, 1)
     keys = np.array([a * base + b for a, b in ranks], np.int64)
     rank = np.array([r for r, _ in ranks.values()], np.int64)
     top = int(rank.max()) + 1 if len(rank) else 0
     new = np.full(top + 1, -1, np.int64)
     new[rank] = [n for _, n in ranks.values()]
-    order = np.argsort(keys, kind="stable")
-    return keys[order], rank[order], new, base
+    return keys, rank, new, base
 
 
 class PairRanks:
@@ -162,7 +161,7 @@ def merge_by_rank(seq: np.ndarray, lens: np.ndarray, table: Tuple[np.ndarray, np
     done: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     idx = np.flatnonzero(lens > 0)
     lens = lens[idx].astype(np.int64)
-    seq = seq.astype(np.int32)
+    seq = seq.astype(np.int32)  # ids and ranks are far below 2**31
     starts = np.cumsum(lens) - lens
     r = np.full(len(seq), top, np.int32)
     if len(seq) > 1:
