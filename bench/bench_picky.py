@@ -34,7 +34,7 @@ counts = pickle.load(open(sys.argv[1], "rb"))
 variant, vocab = sys.argv[2], int(sys.argv[3])
 cfg = make_config("gpt2", vocab_size=vocab, variant=variant, ios_threshold=0.9)
 t0 = time.perf_counter()
-t = Trainer(counts, cfg)
+t = Trainer(counts, cfg, lazy_index=True)  # as `train` builds it: plain BPE runs flat, PickyBPE on the pair index
 t1 = time.perf_counter()
 t.run()
 t2 = time.perf_counter()
