@@ -16,6 +16,7 @@ import pytest
 from bpe_core.base.symbols import to_glyphs
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import make_config
+from bpe_core.training import flat_run
 from bpe_core.training.superbpe import superbpe_trainer
 from bpe_core.training.trainer import Trainer
 
@@ -36,16 +37,24 @@ def stage1(real):
     return doc, path, trainer.model()
 
 
-@pytest.fixture(scope="module", params=["1000", "1500"])
+@pytest.fixture(scope="module", params=[("1000", "steps"), ("1000", "flat"), ("1500", "steps"), ("1500", "flat")],
+                ids=lambda p: "-".join(p))
 def run(request, stage1):
-    """Our stage 2 at the authors' t: the fork's inherited merges are the first t − 1 of stage 1."""
+    """Our stage 2 at the authors' t: the fork's inherited merges are the first t − 1 of stage 1; trained step by
+    step on the pair index (the app's way) and over flat arrays (the ``train`` command's way, forced here)."""
     doc, path, full = stage1
-    entry = doc["transitions"][request.param]
+    t, way = request.param
+    entry = doc["transitions"][t]
     assert entry["fork_ran"] and entry["deterministic_two_runs"]
     cfg = make_config("superbpe", variant="superbpe", transition=entry["inherited_merges"],
                       vocab_size=doc["setting"]["vocab_size"])
-    trainer = superbpe_trainer(path, cfg, full.truncated(entry["inherited_merges"]))
-    trainer.run()
+    trainer = superbpe_trainer(path, cfg, full.truncated(entry["inherited_merges"]), lazy_index=way == "flat")
+    old, flat_run.FLAT_SYMBOLS = flat_run.FLAT_SYMBOLS, 0
+    try:
+        assert flat_run.flat_eligible(trainer) == (way == "flat")
+        trainer.run()
+    finally:
+        flat_run.FLAT_SYMBOLS = old
     return doc, entry, trainer
 
 
