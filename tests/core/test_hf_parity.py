@@ -54,9 +54,19 @@ def hf_train(lines, preset: str, vocab: int):
     return hf_result(tok)
 
 
-def ours(lines, preset: str, vocab: int):
-    t = Trainer.from_texts(lines, make_config(preset, vocab_size=vocab))
-    t.run()
+def ours(lines, preset: str, vocab: int, way: str = "steps"):
+    """Our merges and vocabulary: step by step on the pair index (the app's way) or over flat arrays (the
+    ``train`` command's way on a big corpus; forced here on any size)."""
+    from bpe_core.corpus.counting import count_words_in_texts
+    from bpe_core.training import flat_run
+    cfg = make_config(preset, vocab_size=vocab)
+    t = Trainer(count_words_in_texts(lines, cfg), cfg, lazy_index=way == "flat")
+    old, flat_run.FLAT_SYMBOLS = flat_run.FLAT_SYMBOLS, 0
+    try:
+        assert flat_run.flat_eligible(t) == (way == "flat")
+        t.run()
+    finally:
+        flat_run.FLAT_SYMBOLS = old
     text = (lambda r: to_glyphs(r) if isinstance(r, bytes) else r)
     merges = [(text(s.left_token), text(s.right_token)) for s in t.history]
     return merges, {text(t.token(i)): i for i in range(t.vocab_size)}
@@ -73,11 +83,12 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("way", ["steps", "flat"])
 @pytest.mark.parametrize("rel, start, count, preset, vocab", CASES,
                          ids=[f"{c[0].split('/')[-1]}-{c[3]}-{c[4]}" for c in CASES])
-def test_same_merges_and_vocab_as_tokenizers(rel, start, count, preset, vocab):
+def test_same_merges_and_vocab_as_tokenizers(rel, start, count, preset, vocab, way):
     lines = lines_of(rel, start, count)
-    our_merges, our_vocab = ours(lines, preset, vocab)
+    our_merges, our_vocab = ours(lines, preset, vocab, way)
     hf_merges, hf_vocab = hf_train(lines, preset, vocab)
     first = next((i for i, (a, b) in enumerate(zip(our_merges, hf_merges)) if a != b), None)
     assert first is None, f"merge {first + 1}: ours {our_merges[first]} vs tokenizers {hf_merges[first]}"
