@@ -17,6 +17,7 @@ from bpe_core.training import flat_run
 from bpe_core.training.pairs import SHIFT
 from bpe_core.training.trainer import Trainer
 from bpe_core.types import Cancelled, TrainerConfig
+from tests.core.run_ways import run_as
 
 DATA = Path(os.environ.get("BPE_LENS_DATA", Path(__file__).resolve().parents[3] / "shared" / "data"))
 WIKI = DATA / "wikitext-2-raw" / "wiki.valid.raw"
@@ -174,16 +175,8 @@ def test_superbpe_stage2_on_real_text_is_the_step_loop():
         model, segments = superbpe.inherit(stage1.model(), counts, second)
         t = Trainer(counts, superbpe.stage2_config(cfg, len(model.merges)), start=model, segments=segments,
                     lazy_index=lazy)
-        if lazy:
-            assert flat_run.flat_eligible(t) == (sum(map(len, segments)) >= flat_run.FLAT_SYMBOLS)
-            flat_run.FLAT_SYMBOLS, old = 0, flat_run.FLAT_SYMBOLS
-            try:
-                t.run()
-            finally:
-                flat_run.FLAT_SYMBOLS = old
-            assert t._index is None
-        else:
-            t.run()
+        run_as(t, "flat" if lazy else "steps")
+        assert (t._index is None) == lazy
         runs.append(t)
     flat, loop = runs
     assert len(flat.history) > 500

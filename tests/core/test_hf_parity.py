@@ -13,6 +13,7 @@ import pytest
 from bpe_core.presets import make_config
 from bpe_core.base.symbols import to_glyphs
 from bpe_core.training.trainer import Trainer
+from tests.core.run_ways import WAYS, run_as
 
 from .paths import need
 
@@ -58,15 +59,9 @@ def ours(lines, preset: str, vocab: int, way: str = "steps"):
     """Our merges and vocabulary: step by step on the pair index (the app's way) or over flat arrays (the
     ``train`` command's way on a big corpus; forced here on any size)."""
     from bpe_core.corpus.counting import count_words_in_texts
-    from bpe_core.training import flat_run
     cfg = make_config(preset, vocab_size=vocab)
     t = Trainer(count_words_in_texts(lines, cfg), cfg, lazy_index=way == "flat")
-    old, flat_run.FLAT_SYMBOLS = flat_run.FLAT_SYMBOLS, 0
-    try:
-        assert flat_run.flat_eligible(t) == (way == "flat")
-        t.run()
-    finally:
-        flat_run.FLAT_SYMBOLS = old
+    run_as(t, way)
     text = (lambda r: to_glyphs(r) if isinstance(r, bytes) else r)
     merges = [(text(s.left_token), text(s.right_token)) for s in t.history]
     return merges, {text(t.token(i)): i for i in range(t.vocab_size)}
@@ -83,7 +78,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("way", ["steps", "flat"])
+@pytest.mark.parametrize("way", WAYS)
 @pytest.mark.parametrize("rel, start, count, preset, vocab", CASES,
                          ids=[f"{c[0].split('/')[-1]}-{c[3]}-{c[4]}" for c in CASES])
 def test_same_merges_and_vocab_as_tokenizers(rel, start, count, preset, vocab, way):

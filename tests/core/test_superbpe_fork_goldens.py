@@ -16,9 +16,9 @@ import pytest
 from bpe_core.base.symbols import to_glyphs
 from bpe_core.encoding.encoder import Encoder
 from bpe_core.presets import make_config
-from bpe_core.training import flat_run
 from bpe_core.training.superbpe import superbpe_trainer
 from bpe_core.training.trainer import Trainer
+from tests.core.run_ways import run_as
 
 GOLD = Path(__file__).resolve().parents[1] / "data" / "variants" / "superbpe" / "stage2.json"
 
@@ -49,12 +49,7 @@ def run(request, stage1):
     cfg = make_config("superbpe", variant="superbpe", transition=entry["inherited_merges"],
                       vocab_size=doc["setting"]["vocab_size"])
     trainer = superbpe_trainer(path, cfg, full.truncated(entry["inherited_merges"]), lazy_index=way == "flat")
-    old, flat_run.FLAT_SYMBOLS = flat_run.FLAT_SYMBOLS, 0
-    try:
-        assert flat_run.flat_eligible(trainer) == (way == "flat")
-        trainer.run()
-    finally:
-        flat_run.FLAT_SYMBOLS = old
+    run_as(trainer, way)
     return doc, entry, trainer
 
 
