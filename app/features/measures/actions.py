@@ -57,6 +57,7 @@ class MeasuresFeature:
         self.reach = 0  # the merge the curves shown reach
         # what the note says of them: the summary, the reference language under the parity measures, the notes
         self.summary, self.parity, self.notes = "", "", ""
+        self.pending = False  # a restored workspace's curves, computed once the restore has all its runs back
         self.calls = LatestWorker(keep_alive)
         self.calls.progressed.connect(lambda p: self.pane and self.pane.busy("Computing the curves", p.done, p.total))
         self.calls.errored.connect(self._on_errored)
@@ -72,7 +73,8 @@ class MeasuresFeature:
         s.corpus_loaded.connect(lambda *_: self._on_corpus_loaded())
 
     # -- the tab --------------------------------------------------------------------------------------------
-    def show_tab(self) -> MeasuresPane:
+    def show_tab(self, front: bool = True) -> MeasuresPane:
+        """The tab (made when it is not open), brought to the front unless ``front`` is False."""
         if self.pane is None:
             pane = self.pane = MeasuresPane()
             pane.compute_requested.connect(self.compute)
@@ -82,12 +84,15 @@ class MeasuresFeature:
             pane.export_requested.connect(self.export)
             pane.every.valueChanged.connect(self._on_every_edited)
             pane.measure_box.currentIndexChanged.connect(lambda *_: self._follow())  # the parity note or not
+            for box in (pane.measure_box, pane.group_box):  # what the tab shows is in the workspace's autosave
+                box.currentIndexChanged.connect(self._changed)
             self.window.tabs.addTab(pane, "Measures")
             if not self.chosen:
                 pane.set_files(self._corpus_paths())
             self._default_every(reach_of(self.session.workbench))
             self._follow()
-        self.window.tabs.setCurrentWidget(self.pane)
+        if front:
+            self.window.tabs.setCurrentWidget(self.pane)
         return self.pane
 
     def _corpus_paths(self) -> Tuple[str, ...]:
@@ -104,9 +109,10 @@ class MeasuresFeature:
 
     def _set_files(self, paths: Sequence[str]) -> None:
         """Other evaluation files: the curves of the old ones go at once (none is shown under the new label)."""
-        pane = self.show_tab()
+        pane = self.show_tab(front=False)
         old = pane.paths
         pane.set_files(paths)
+        self._changed()
         if tuple(paths) != tuple(old) and (pane.curves or self.calls.busy):
             self.dropped = self.calls.busy
             self.calls.cancel()
@@ -124,6 +130,7 @@ class MeasuresFeature:
     def _on_every_edited(self, *_) -> None:
         if not self._setting_every:
             self.every_set = True
+            self._changed()
 
     def _default_every(self, reach: int) -> int:
         """Every k for the runs' length (about 200 points on the longest), unless one was set."""
@@ -160,6 +167,7 @@ class MeasuresFeature:
         self.parity = f" (parity against {ref})" if ref and len(texts) > 1 else ""
         pane.show_curves(curves, self._said())
         self._follow()
+        self._changed()
 
     def _summary(self, curves: Tuple) -> str:
         """"2 curves to merge N on eng, rus" (:meth:`_said` ends it)."""
@@ -189,6 +197,20 @@ class MeasuresFeature:
     def cancel(self) -> None:
         self.calls.cancel()
 
+    # -- the workspace --------------------------------------------------------------------------------------
+    def _changed(self, *_) -> None:
+        """What the tab shows changed: the workspace's autosave takes it (:mod:`.reopen` says what is saved)."""
+        workspace = getattr(self.window, "workspace", None)
+        if workspace is not None:
+            workspace.changed()
+
+    def on_restore_settled(self) -> None:
+        """A workspace restore has all its parts back (the runs beside, the branches): the curves it showed are
+        computed again, on the worker, with progress and Cancel, as Compute does."""
+        pending, self.pending = self.pending, False
+        if pending and self.pane is not None and not self.calls.busy:
+            self.compute()
+
     # -- following the window -------------------------------------------------------------------------------
     def _follow(self) -> None:
         """The vertical line at the window's merge; a note when the run went past the curves."""
@@ -207,6 +229,7 @@ class MeasuresFeature:
         if self.pane is None:
             return
         self.calls.cancel()
+        self.pending = False
         if not self.chosen:
             self.pane.set_files(self._corpus_paths())
         self.pane.show_curves((), "Another corpus was opened: Compute draws its runs' curves.")
@@ -216,7 +239,8 @@ class MeasuresFeature:
     def _on_window_tab_closed(self, widget) -> None:
         if widget is self.pane:
             self.calls.cancel()
-            self.pane = None
+            self.pane, self.pending = None, False
+            self._changed()
 
     # -- exports --------------------------------------------------------------------------------------------
     def export(self, kind: str, path: Optional[str] = None) -> Optional[str]:

@@ -52,6 +52,11 @@ def install(window) -> None:
         variants.reopener.report_to(window.workspace.restorer)  # said with the rest of the restore, once
         window.workspace.restorer.loaded.connect(lambda _ws: variants.discard_runs_beside())  # the question named them
         window.workspace.restored.connect(variants.reopen_branches)
+    measures = getattr(window, "measures_feature", None)  # the Measures tab (app/features/measures), after the runs
+    if measures is not None:
+        from ..measures import reopen_measures
+        window.workspace.restored.connect(lambda ws: reopen_measures(window, ws, window.workspace.restorer))
+        window.workspace.restorer.settled.connect(measures.on_restore_settled)
 
 
 class WorkspaceController(QObject):

@@ -45,6 +45,7 @@ class Restorer(QObject):
     restored = Signal(object)  # Workspace: its corpus is loaded, trained to its merge and checked
     branches_loaded = Signal(list)  # the saved branches, for the feature that owns them
     loaded = Signal(object)  # Workspace: its corpus is the window's now; the window's runs before it are discarded
+    settled = Signal()  # every part of the restore is back (other features' too) and what it found was said
 
     def __init__(self, window, *, tell: Callable[[str, str], None], track: Callable[[Any], None],
                  remember_ref: Callable[[CorpusRef], None]) -> None:
@@ -237,6 +238,7 @@ class Restorer(QObject):
         else:
             self._tell("Workspace restored with differences" if len(notes) > 1 else
                        "Workspace restored with a difference", self.report)
+        self.settled.emit()
 
     def _reopen_tabs(self, ws: Workspace) -> None:
         paths, self._restored_tab = list(ws.tabs), ws.view.get("current_tab")

@@ -37,14 +37,17 @@ def capture(window, corpus: Optional[CorpusRef]) -> Optional[Workspace]:
 
 
 def _with_views(part: Optional[Dict[str, Any]], window) -> Optional[Dict[str, Any]]:
-    """The workbench part with each analysis tab's filter and sort (what only its tab knows) put in."""
+    """The workbench part with each analysis tab's filter and sort (what only its tab knows) put in, and the
+    Measures tab (an analysis only the window knows: app/features/measures/reopen.py)."""
     from ..inspector import biography_views
+    from ..measures import saved_measures
 
     views = {_key(analysis_dict(a)): v for a, v in biography_views(window).items()}
-    if not part or not views:
+    measures = saved_measures(window)
+    if not part or not (views or measures):
         return part
     analyses = [{**d, "view": views[key]} if (key := _key(d)) in views else d for d in part.get("analyses", [])]
-    return {**part, "analyses": analyses}
+    return {**part, "analyses": analyses + ([measures] if measures else [])}
 
 
 def _key(d: Dict[str, Any]) -> str:
