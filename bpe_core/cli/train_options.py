@@ -62,6 +62,6 @@ def new_trainer(args: argparse.Namespace, cfg: TrainerConfig, paths: List, start
         elif trainer is None:
             from bpe_core.training.continuing import continue_training
             trainer = continue_training(start, paths, config=cfg, progress=None if quiet else counting,
-                                        errors=args.errors)
+                                        errors=args.errors, lazy_index=True)
     check_vocab_size(cfg, trainer.initial_vocab_size, None if start is None else "the vocabulary it continues")
     return trainer

@@ -72,16 +72,18 @@ def _lf_lines(text: str):
 
 def continue_training(model: BPEModel, paths: Union[PathLike, Sequence[PathLike]], *,
                       config: Optional[TrainerConfig] = None, progress: Optional[Callable[[Progress], None]] = None,
-                      cancel: Optional[Callable[[], bool]] = None, errors: str = "strict") -> Trainer:
+                      cancel: Optional[Callable[[], bool]] = None, errors: str = "strict",
+                      lazy_index: bool = False) -> Trainer:
     """A trainer at the end of ``model``'s merges on the corpus ``paths`` (undo stops there).
 
-    ``config`` defaults to :func:`continued_config` (the model's settings, no stop rule).
+    ``config`` defaults to :func:`continued_config` (the model's settings, no stop rule); ``lazy_index``:
+    :class:`Trainer`'s (``train --from`` trains and saves: a big corpus runs flat).
     """
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     cfg = config or continued_config(model)
     if keeps_its_pipeline(model):
         counts = pipeline_word_counts(model, paths, errors=errors, progress=progress, cancel=cancel)
-        return Trainer(counts, cfg, symbols_fn=model.units.symbols, start=model)
+        return Trainer(counts, cfg, symbols_fn=model.units.symbols, start=model, lazy_index=lazy_index)
     from bpe_core.corpus.files import count_words_in_files
     counts = count_words_in_files([Path(p) for p in paths], cfg, progress=progress, cancel=cancel, errors=errors)
-    return Trainer(counts, cfg, start=model)
+    return Trainer(counts, cfg, start=model, lazy_index=lazy_index)

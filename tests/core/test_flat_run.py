@@ -212,3 +212,35 @@ def test_merge_work_grows_with_the_occurrences_not_the_units_length():
     assert long < 1.25 * short, (short, long)
     assert long_idx > 1.6 * short_idx, (short_idx, long_idx)  # what the flat run spares
     assert 1.7 * short < double < 2.3 * short, (short, double)
+
+
+@pytest.mark.skipif(not WIKI.exists(), reason="needs ../shared/data (wiki.valid.raw)")
+@pytest.mark.parametrize("source", ["trained", "gpt2"])
+def test_a_continued_vocabulary_runs_flat_as_the_loop(tmp_path, source):
+    """`train --from`: a vocabulary trained on one text, or GPT-2's (50,257 tokens read from tokenizer.json),
+    continued on another text, both ways."""
+    from bpe_core.formats.detect import open_vocabulary
+    from bpe_core.presets import make_config
+    from bpe_core.training.continuing import continue_training, continued_config
+    text = WIKI.read_text(encoding="utf-8")
+    (tmp_path / "b.txt").write_text(text[200_000:320_000], encoding="utf-8")
+    if source == "gpt2":
+        gpt2 = DATA / "gpt2" / "tokenizer.json"
+        if not gpt2.exists():
+            pytest.skip("needs ../shared/data/gpt2/tokenizer.json")
+        start = open_vocabulary(str(gpt2))
+    else:
+        first = Trainer.from_texts([text[:200_000]], make_config("gpt2", vocab_size=800))
+        first.run()
+        start = first.model()
+    cfg = continued_config(start, merges=300)  # new merges
+    runs = []
+    for way in ("flat", "steps"):
+        t = continue_training(start, [tmp_path / "b.txt"], config=cfg, lazy_index=way == "flat")
+        run_as(t, way)
+        runs.append(t)
+    flat, loop = runs
+    assert len(loop.history) == 300
+    assert _state(flat) == _state(loop)
+    assert flat.model().merges == loop.model().merges
+
