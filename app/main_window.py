@@ -6,7 +6,7 @@ from typing import Callable, Dict, List, Optional
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget,
+from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from bpe_core import TrainerConfig, resources
@@ -15,11 +15,11 @@ from bpe_core.workbench import text_rule
 
 from .features import exports as export
 from .features import install_features
-from .features.examples import open_example
+from .features.examples import open_example, own_config
 from .features.inspector import InspectorTab
 from .features.presenter import PresenterWindow
-from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, RunStatus, SettingsDialog,
-                                TrainActions, WordsPane, bind, rule_config, run_languages,
+from .features.training import (ControlsPane, HistoryChart, MergesTable, PairChart, PresetBox, RunStatus,
+                                SettingsDialog, TrainActions, WordsPane, bind, rule_config, run_languages,
                                 start_rule_run)
 from .discard_questions import confirm_reset, discard_box, is_saved, opening_action, other_runs_lost, trained_merges
 from .file_kinds import is_vocabulary
@@ -29,7 +29,7 @@ from .panes.encode_pane import EncodePane
 from .recent_menus import fill_examples, fill_menu
 from .runtime import settings_store
 from .session.corpus_files import REPLACE_BUTTON, corpus_paths, is_decode_error, save_decode_errors, saved_decode_errors
-from .session.session import PRESETS, Session, make_config, user_message
+from .session.session import Session, user_message
 from .widgets.theme import change_app_font_size, set_app_font_size
 
 RESOURCES = resources.root()
@@ -150,10 +150,7 @@ class MainWindow(QMainWindow):
         bar.addActions([self.open_action, self.open_vocab_action])
         bar.addSeparator()
         bar.addWidget(QLabel(" preset: "))
-        self.preset_box = QComboBox(objectName="preset_box")
-        self.preset_box.addItems(list(PRESETS))
-        self.preset_box.setCurrentText(self.session.config.preset)
-        self.preset_box.textActivated.connect(self._on_preset_box_activated)
+        self.preset_box = PresetBox(self.session, lambda: confirm_reset(self, self.session))  # Space steps after
         bar.addWidget(self.preset_box)
         bar.addAction(self.settings_action)
         bar.addSeparator()
@@ -197,7 +194,7 @@ class MainWindow(QMainWindow):
         after asking when that would discard trained merges. ``path``: a file, or several (one corpus)."""
         first = corpus_paths(path)[0]  # a word-count table brings its word settings
         if self.ask_to_discard(opening_action(self.session, corpus_paths(path), config)):
-            current = text_rule(self.session.config)  # a parity run's rule reads languages, not a text
+            current = text_rule(own_config(self))  # not an example's; a parity rule reads languages, not a text
             self.session.load_corpus(path, config or config_for_table(first, current) or current)
 
     def ask_to_discard(self, action: str) -> bool:
@@ -267,12 +264,6 @@ class MainWindow(QMainWindow):
             save_decode_errors(self.settings, s.decode_errors)
             start_rule_run(self, dialog.config(), dialog.languages())  # a rule may need more than new settings
 
-    def _on_preset_box_activated(self, name: str) -> None:
-        if name != self.session.config.preset and confirm_reset(self, self.session):
-            self.session.set_config(make_config(name))
-        else:
-            self.preset_box.setCurrentText(self.session.config.preset)
-
     def enter_presenter(self) -> None:
         if self.presenter is None:
             self.presenter = PresenterWindow(self.session, self.train_actions)
@@ -324,8 +315,7 @@ class MainWindow(QMainWindow):
         self._remember(info.path)
 
     def _on_session_config_changed(self, config) -> None:
-        self.preset_box.setCurrentText(config.preset)
-        settings_store.save_config(self.settings, config)
+        settings_store.save_config(self.settings, own_config(self))  # an example's settings are not the user's
 
     def _on_workbench_vocabulary_opened(self, vocabulary) -> None:
         if vocabulary.path:

@@ -3,5 +3,6 @@ from __future__ import annotations
 
 from .catalog import EXAMPLES, EXAMPLES_DIR, Example
 from .opening import open_example
+from .own_settings import own_config
 
-__all__ = ["EXAMPLES", "EXAMPLES_DIR", "Example", "open_example"]
+__all__ = ["EXAMPLES", "EXAMPLES_DIR", "Example", "open_example", "own_config"]

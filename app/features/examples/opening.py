@@ -21,6 +21,7 @@ from bpe_core.types import Cancelled, Progress
 from bpe_core.workbench import parity_factory
 
 from .catalog import Example
+from .own_settings import lend
 from ...runtime.worker import LatestWorker, keep_alive
 
 #: merges a run beside trains between two progress reports (and checks for Cancel)
@@ -32,7 +33,8 @@ __all__ = ["open_example"]
 def open_example(window, example: Example) -> None:
     """Open ``example`` in ``window`` (asking first when trained merges would be discarded)."""
     if example.measure is None:
-        window.load_corpus(str(example.path), example.config())
+        config = example.config()  # the example's own: the next text opened gets the user's (own_settings.py)
+        lend(window, config, lambda: window.load_corpus(str(example.path), config))
         return
     earlier = getattr(window, "example_beside", None)
     if earlier is not None:
@@ -60,7 +62,8 @@ class Guide:
         s.load_cancelled.connect(self._end)
         s.run_finished.connect(self._on_run_finished)
         self.stage = "counting"
-        self.window.load_corpus(self.paths, self.example.config())
+        config = self.example.config()
+        lend(self.window, config, lambda: self.window.load_corpus(self.paths, config))
         if not s.is_loading or s.last_load is None or tuple(s.last_load[0]) != self.paths:
             self._end()  # the user kept the trained merges: nothing was opened
 

@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QProgressBar, QSpinBox, QStatusBar, QStyle,
                                QToolButton, QVBoxLayout, QWidget)
 
+from ...keys import hand_back_after_pick
 from ...runtime.coalesce import KeyRepeat, Throttled
 from ...session.session import RunEnd, Session
 from ...session.stop_text import STOP_RULES, stop_text
@@ -158,6 +159,7 @@ class ControlsPane(QWidget):
         self.speed_box.setCurrentIndex(SPEEDS.index(5))
         self.speed_box.currentIndexChanged.connect(lambda i: self.speed_changed.emit(float(SPEEDS[i])))
         row.addWidget(self.speed_box)
+        hand_back_after_pick(self.n_box, self.speed_box)  # once picked, Space steps (it would open the box)
         row.addWidget(tool_button(actions["run"], self))
         row.addWidget(tool_button(actions["cancel"], self))
         row.addStretch(1)
