@@ -79,12 +79,16 @@ class KeyRepeat(QObject):
     Key events, and the ShortcutOverride event Qt sends before a shortcut fires, go to the widget with the
     focus, else to the window. Only those two are watched (an event filter on each), not the whole
     application, so other events cost nothing.
+
+    It keeps no reference to the focus widget: Qt names the widget losing the focus (``old``) and the
+    filter comes off that one. A reference kept here was the last one to a window nobody else held (a
+    parentless view or box, dropped by its maker); letting go of it in this slot deleted that window in
+    the middle of Qt's focus-window change, and Qt then used the deleted window (a segfault).
     """
 
     def __init__(self, window: Optional[QWidget] = None, parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
         self.active = False
-        self._focus: Optional[QWidget] = None
         if window is not None:
             window.installEventFilter(self)
         app = QApplication.instance()
@@ -93,12 +97,11 @@ class KeyRepeat(QObject):
             self._on_app_focus_changed(None, app.focusWidget())
 
     def _on_app_focus_changed(self, old: Optional[QWidget], new: Optional[QWidget]) -> None:
-        if self._focus is not None:
+        if old is not None:
             try:
-                self._focus.removeEventFilter(self)
+                old.removeEventFilter(self)
             except RuntimeError:  # already deleted
                 pass
-        self._focus = new
         if new is not None:
             new.installEventFilter(self)
 
