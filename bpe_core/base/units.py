@@ -109,9 +109,15 @@ class Units:
         self.refusal = refusal
 
     @property
+    def plain(self) -> Optional[str]:
+        """The unit when a word's symbols are exactly its UTF-8 bytes or its characters (no affix, no separate
+        suffix, nothing refused: SuperBPE's replay cuts such words in bulk), else None."""
+        return None if (self.prefix or self.end or self.end_of_word_suffix or self.refusal) else self.unit
+
+    @property
     def plain_bytes(self) -> bool:
         """True when a word's symbols are exactly its UTF-8 bytes (the trainer maps those straight to ids)."""
-        return self.unit == "bytes" and not (self.prefix or self.end or self.end_of_word_suffix or self.refusal)
+        return self.plain == "bytes"
 
     def base(self, word: str) -> List[Raw]:
         """The units of ``word`` before affixes and the separate suffix: its bytes or characters."""

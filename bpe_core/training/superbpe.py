@@ -33,7 +33,6 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 import numpy as np
 
 from bpe_core.base.config import check_config, config_to_dict
-from bpe_core.base.units import Units
 from bpe_core.model import BPEModel
 from bpe_core.training.config import alphabet_order
 from bpe_core.training.memory import gc_paused
@@ -154,8 +153,7 @@ def inherit_flat(start: BPEModel, counts: Dict[str, int], cfg: TrainerConfig, *,
              for r, (a, b) in enumerate(start.merges)}
     free = _free(joins, cfg.unit)
     data, lens, occurrences, per_word = cut_chunks(words, free, _space_cutter(joins, cfg.unit), cancel)
-    plain = None if type(units) is not Units or units.refusal or units.prefix or units.end or \
-        units.end_of_word_suffix else units.unit
+    plain = getattr(units, "plain", None)  # another mapper than base.units' is cut word by word
     base = len(start.tokens)  # the strangers' ids start here
     unit_ids, lens, alphabet = replay.chunk_units(data, lens, units.symbols, ids, base, plain)
     strangers = [u for u in alphabet if u not in ids]
