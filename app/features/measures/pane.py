@@ -158,17 +158,21 @@ class MeasuresPane(QWidget):
         second.addWidget(QLabel("Group"))
         second.addWidget(self.group_box)
         second.addWidget(self.compute_button)
-        second.addWidget(self.cancel_button)
-        second.addWidget(self.progress, 1)
-        second.addStretch(0)
+        second.addStretch(1)
         second.addWidget(QLabel("Export"))
         for b in self.export_buttons.values():
             second.addWidget(b)
+        # while curves are computed: the bar and Cancel on a row of their own (on the controls' row they raised
+        # the window's minimum width past a 1280 px screen, and the bar's text was cut in two lines)
+        working = QHBoxLayout()
+        working.addWidget(self.progress, 1)
+        working.addWidget(self.cancel_button)
         outer = QVBoxLayout(self)
         outer.addLayout(top)
         outer.addLayout(second)
         outer.addWidget(self.chart, 1)
         outer.addWidget(self.hover)
+        outer.addLayout(working)
         outer.addWidget(self.note)
 
     # -- the controls -------------------------------------------------------------------------------------
