@@ -240,6 +240,7 @@ class RunStatus(QObject):
         self._done_timer.timeout.connect(lambda: self.progress.hide())
         self.progress = QProgressBar(bar, textVisible=True)
         self.progress.setFixedWidth(260)  # a new text never re-lays out the status bar (and the window)
+        self._done = None  # (merge, message) while the full bar of a complete run shows
         self.cancel_button = tool_button(cancel, bar)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
@@ -255,9 +256,12 @@ class RunStatus(QObject):
         session.run_started.connect(lambda kind: kind != "play" and self.busy(f"{kind}…"))
         session.run_progress.connect(lambda p: p.total and self.show_progress(p.done, p.total, "merges"))
         session.run_finished.connect(self._on_session_run_finished)
+        for signal in (session.steps_applied, session.steps_undone, session.reset_done):
+            signal.connect(self._on_moved)
 
     def busy(self, text: str) -> None:
         self._done_timer.stop()
+        self._done = None
         self.bar.showMessage(text)
         self.progress.setRange(0, 0)  # "working" until the first report
         self.progress.show()
@@ -274,6 +278,7 @@ class RunStatus(QObject):
             self.bar.showMessage(message)
 
     def idle(self, message: str = "", ms: int = 8000) -> None:
+        self._done = None
         self.progress.hide()
         self.cancel_button.hide()
         if message:
@@ -293,4 +298,16 @@ class RunStatus(QObject):
             self.progress.setValue(1)
             self.progress.setFormat(f"100 % — done at merge {end.merge_count:,}")
             self.progress.show()
+            self._done = (end.merge_count, self.bar.currentMessage())
             self._done_timer.start()
+
+    def _on_moved(self, *_) -> None:
+        """The run moved off the merge it was done at: the full bar and its message go (they no longer say where
+        the run is; the counter does)."""
+        if self._done is None or self.session.merge_count == self._done[0]:
+            return
+        message, self._done = self._done[1], None
+        self._done_timer.stop()
+        self.progress.hide()
+        if self.bar.currentMessage() == message:  # (a message said since stays)
+            self.bar.clearMessage()

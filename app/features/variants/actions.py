@@ -56,7 +56,7 @@ class VariantsFeature:
         self.calls = LatestWorker(keep_alive)
         self.calls.progressed.connect(self._on_calls_progressed)
         self.calls.errored.connect(self._on_calls_errored)
-        self.calls.aborted.connect(lambda: self._busy(""))
+        self.calls.aborted.connect(self._on_calls_aborted)
         self.tab: Optional[VariantsTab] = None
         self.runner: Optional[GeneratorWorker] = None  # a branch run to its end
         self._figures: dict = {}  # (run, timeline, merge, parent's last point) -> its figures
@@ -67,6 +67,7 @@ class VariantsFeature:
         self._discarded = 0  # how often every run beside was discarded (a run still counting then is not added)
         self._loaded: Optional[tuple] = None  # the text and settings the window's run was last loaded with
         self._work_text = "SuperBPE stage 2: counting"  # what the worker does, said with its progress
+        self._cancelled_text = ""  # what the status bar says when that work is cancelled
         self.continue_action = window.make_action("Continue as SuperBPE from here", self.continue_superbpe,
                                                   name="continue_superbpe")
         self.compare_action = window.make_action("Compare variants", self.show_tab, name="compare_variants")
@@ -119,6 +120,7 @@ class VariantsFeature:
         self.show_tab()
         self._busy(f"SuperBPE stage 2 from merge {k:,}: counting")
         self._work_text = "SuperBPE stage 2: counting"
+        self._cancelled_text = f"SuperBPE from merge {k:,} cancelled: no branch was made."
         self.calls.start(lambda *, progress, cancel: continuation_timeline(corpus, config, start, progress=progress,
                                                                             cancel=cancel),
                          lambda timeline: self._on_continued(run, k, timeline))
@@ -139,6 +141,12 @@ class VariantsFeature:
     def _on_calls_progressed(self, p) -> None:
         if self.tab is not None:
             self.tab.busy(self._work_text, p.done, p.total)
+
+    def _on_calls_aborted(self) -> None:
+        """The work was cancelled: the tab's bar goes, and the status bar says what was not made."""
+        self._busy("")
+        if self._cancelled_text:
+            self.window.statusBar().showMessage(self._cancelled_text, 8000)
 
     def _on_calls_errored(self, exc) -> None:
         self._busy("")
@@ -161,6 +169,7 @@ class VariantsFeature:
         self.show_tab()
         self._busy(f"A {config.variant} run: counting")
         self._work_text = f"A {config.variant} run: counting"
+        self._cancelled_text = f"The {config.variant} run beside was cancelled: no run was added."
         self.calls.start(lambda *, progress, cancel: rule_run(new_id, corpus, config, languages, progress=progress,
                                                               cancel=cancel),
                          lambda new: self._on_rule_run(new, text))
@@ -257,7 +266,7 @@ class VariantsFeature:
     def work(self, text: str, fn, done) -> None:
         """Run ``fn(progress=, cancel=)`` on the feature's worker, ``text`` and its progress in the tab (Cancel
         there stops it); ``done(result)`` on the GUI thread."""
-        self._work_text = text
+        self._work_text, self._cancelled_text = text, ""  # (a workspace's reopening says its own)
         self._busy(text)
 
         def returned(result) -> None:

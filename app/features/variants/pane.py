@@ -112,6 +112,8 @@ class VariantsTab(QWidget):
         self.undo_button = QPushButton("Undo", objectName="variant_undo", clicked=lambda: self.step(-1))
         self.run_button = QPushButton("Run to end", objectName="variant_run")  # the feature runs it on a worker
         self.add_button = QPushButton("Add a run with another rule…", objectName="variant_add_run")
+        # why the step buttons are off for the window's own run (hidden for any other)
+        self.own_run_note = QLabel(objectName="variant_own_run", wordWrap=True, visible=False)
         self.merges = QListWidget(objectName="variant_merges")
         self.progress = QProgressBar(objectName="variant_progress", visible=False)
         self.cancel_button = QPushButton("Cancel", objectName="variant_cancel", visible=False, clicked=on_cancel)
@@ -145,6 +147,7 @@ class VariantsTab(QWidget):
         for b in (self.step_button, self.step10_button, self.undo_button, self.run_button):
             buttons.addWidget(b)
         lay.addLayout(buttons)
+        lay.addWidget(self.own_run_note)
         lay.addWidget(self.add_button)
         lay.addWidget(self.progress)
         lay.addWidget(self.cancel_button)
@@ -267,8 +270,13 @@ class VariantsTab(QWidget):
         run = self.selected()
         self.merges.clear()
         branch = run is not None and self._movable(run) and not run.timeline.is_moving
+        own = run is not None and not self._movable(run)
+        said = f"{run.id} is the window's own run: step it in the Training tab" if own else ""
         for b in (self.step_button, self.step10_button, self.undo_button, self.run_button):
             b.setEnabled(branch and not self.progress.isVisible())
+            b.setToolTip(said)
+        self.own_run_note.setText(f"{said}." if said else "")
+        self.own_run_note.setVisible(own)
         if run is None:
             return
         tl, base = run.timeline, run.transition or 0
