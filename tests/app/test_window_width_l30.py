@@ -3,7 +3,8 @@ under Xvfb at 1280x720, session 7: End, View › Measures…, View › Why this 
 1389 px and stayed so after the compute ended, the dock's right side and the status bar's progress off the
 screen; the bar's "Computing the curves" was squeezed into two clipped lines). The Measures tab's progress
 and Cancel take a row of their own while it computes; the other tabs' progress rows (Health, the token
-biography, the Variants tab's add-a-run) are checked the same way."""
+biography, the Variants tab's add-a-run) are checked the same way. The pair chart's captions stay in its view
+(whole, or cut short with "…" and the whole caption in a tooltip)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
@@ -99,3 +100,50 @@ def test_the_other_tabs_progress_rows_keep_the_window_on_a_1280_screen(user_wind
         assert window.minimumSizeHint().width() <= max(idle, _room(window)), name
         assert window.width() == width, name
         assert _text_fits(pane.progress), (name, pane.progress.text(), pane.progress.size())
+
+
+def _inside(rect, view) -> bool:
+    return rect.left() >= -1 and rect.right() <= view.width() + 1
+
+
+def _shown(item):
+    """A text item's text as drawn (its empty margins off), in the chart's scene."""
+    margin = item.document().documentMargin()
+    return item.sceneBoundingRect().adjusted(margin, 0, -margin, 0)
+
+
+def _tooltip_at(view, rect) -> str:
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    QToolTip.hideText()
+    at = view.mapFromScene(rect.center())
+    event = QHelpEvent(QEvent.ToolTip, at, view.viewport().mapToGlobal(at))
+    QApplication.sendEvent(view.viewport(), event)
+    return QToolTip.text() if QToolTip.isVisible() else ""
+
+
+def test_the_pair_chart_s_captions_are_whole_or_elided_with_a_tooltip_at_1280(user_window, qtbot):
+    """At 1280 px with Why this split open the pair chart's title read "Next pairs (top 1" and its axis title
+    "pair count — orange: next merge; o": cut at the view's edge (the title's width pushed the chart, its
+    counts too, past the view). Each caption is in the view, whole or elided with "…" and the whole caption
+    in its tooltip; the chart's counts are in the view."""
+    window = _at_1280(user_window, qtbot)
+    session = window.session
+    session.seek(6000)  # late merges: the top pairs are tied, the axis title is the long one
+    qtbot.waitUntil(lambda: session.merge_count == 6000 and not session.is_running, timeout=60000)
+    qtbot.wait(300)
+    chart = window.pair_chart
+    view, plot = chart.plot_widget, chart.plot_item
+    assert chart.tied_bars() > 1
+    assert plot.sceneBoundingRect().right() <= view.viewport().width() + 1  # the counts' axis in the view
+    whole = {"title": f"Next pairs (top {chart.rows})", "axis": "pair count — orange: next merge; outlined: tied"}
+    items = {"title": plot.titleLabel.item, "axis": plot.getAxis("bottom").label}
+    for name, item in items.items():
+        rect = _shown(item)
+        assert _inside(rect, view.viewport()), (name, item.toPlainText(), rect, view.viewport().width())
+        text = item.toPlainText().strip()  # (the axis adds a space for its units)
+        if text != whole[name]:
+            assert text.endswith("…") and whole[name].startswith(text[:-1]), (name, text)
+            assert _tooltip_at(view, rect) == whole[name], name

@@ -24,6 +24,7 @@ from ...widgets.theme import ACCENT, BAR, TIE, graphic_color, style_plot
 from ...widgets.axes import nice_ceiling
 from ...widgets.chip_text import chip_text, readable_text
 from ...widgets.quiet import prepare_now
+from ...widgets.chart_captions import Captions
 from ...widgets.pair_bars import BarPointer, Bars, pair_tooltip, shown_row
 
 #: longest token text on a label before it is elided
@@ -218,6 +219,7 @@ class PairChart(QWidget):
         plot.addItem(self.bars)
         self.pointer = BarPointer(self.plot_widget, self._row_at, self._tip)
         self.pointer.clicked.connect(self._on_pointer_clicked)
+        self.captions = Captions(self.plot_widget, plot)  # whole, else cut short with "…" and a tooltip
         #: False when the owner colors the chart itself (the presenter's black)
         self.follow_palette = True
         self.apply_palette()
@@ -263,8 +265,7 @@ class PairChart(QWidget):
     def set_chart_font(self, font: QFont) -> None:
         self._font = QFont(font)
         self._pair_texts.clear()
-        title = self.plot_item.titleLabel
-        title.setText(title.text, size=f"{font.pointSizeF() * self.title_scale:.3g}pt")
+        self.captions.set_title(self.captions.whole["title"], size=f"{font.pointSizeF() * self.title_scale:.3g}pt")
         self._fit_rows()
         for axis in (self.left_axis, self.right_axis, self.plot_item.getAxis("bottom")):
             axis.setStyle(tickFont=self._font)
@@ -281,8 +282,7 @@ class PairChart(QWidget):
         if rows != self.rows:
             self.rows = rows
             self.plot_item.setYRange(-0.6, rows - 0.4, padding=0)
-            title = self.plot_item.titleLabel
-            title.setText(self._title.format(k=rows))
+            self.captions.set_title(self._title.format(k=rows))
 
     def _fit_axes(self) -> None:
         """Axis widths for this corpus and font: the labels shown now (with room to spare; they
@@ -369,9 +369,9 @@ class PairChart(QWidget):
             self.bars.set_x_range(self._xmax)
         tied = sum(1 for p in pairs if p.count == pairs[0].count) if len(pairs) > 1 else 0
         self.bars.setOpts(width=counts, tied=tied if tied > 1 else 0)
-        label, shown = TIED_LABEL if tied > 1 else BOTTOM_LABEL, self.plot_item.getAxis("bottom").labelText
+        label, shown = TIED_LABEL if tied > 1 else BOTTOM_LABEL, self.captions.axis()
         if label != shown and shown in (BOTTOM_LABEL, TIED_LABEL):  # an owner's own title (presenter) stays
-            self.plot_item.setLabel("bottom", label)
+            self.captions.set_axis(label)
         if labels != self._labels:
             self._labels = labels
             self._fit_left_axis([w for _, w in texts])
