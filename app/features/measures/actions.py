@@ -59,7 +59,7 @@ class MeasuresFeature:
         self.summary, self.parity, self.notes = "", "", ""
         self.pending = False  # a restored workspace's curves, computed once the restore has all its runs back
         self.calls = LatestWorker(keep_alive)
-        self.calls.progressed.connect(lambda p: self.pane and self.pane.busy("Computing the curves", p.done, p.total))
+        self.calls.progressed.connect(self._on_progress)
         self.calls.errored.connect(self._on_errored)
         self.calls.aborted.connect(self._on_aborted)
         self.action = window.make_action(ACTION_TEXT, self.show_tab, name="measures")
@@ -83,6 +83,7 @@ class MeasuresFeature:
             pane.corpus_files_requested.connect(self.use_corpus)
             pane.export_requested.connect(self.export)
             pane.every.valueChanged.connect(self._on_every_edited)
+            pane.destroyed.connect(self._on_pane_destroyed)  # the window went (closed, replaced): stop computing
             pane.measure_box.currentIndexChanged.connect(lambda *_: self._follow())  # the parity note or not
             for box in (pane.measure_box, pane.group_box):  # what the tab shows is in the workspace's autosave
                 box.currentIndexChanged.connect(self._changed)
@@ -235,6 +236,15 @@ class MeasuresFeature:
         self.pane.show_curves((), "Another corpus was opened: Compute draws its runs' curves.")
         self._default_every(reach_of(self.session.workbench))
         self._follow()
+
+    def _on_progress(self, p) -> None:
+        if self.pane is not None:
+            self.pane.busy("Computing the curves", p.done, p.total)
+
+    def _on_pane_destroyed(self, *_) -> None:
+        """The tab is gone with its window: the computation stops, and no report reaches its deleted widgets."""
+        self.calls.cancel()
+        self.pane, self.pending = None, False
 
     def _on_window_tab_closed(self, widget) -> None:
         if widget is self.pane:
