@@ -14,7 +14,7 @@ average, and its 10,000 merges read 33M symbols and built a word list and a heap
   summed per pair in numpy, one dict read and write per distinct pair;
 * lists the new pairs' nodes in one append-only array, one slice per pair: a pair's occurrences begin only at the
   merge that makes its newer token, so one slice holds all of them (a token made a second time ends the run:
-  :func:`run_flat` hands the rest to the pair index).
+  :func:`run_merges` hands the rest to the pair index).
 
 Counts are the pair index's (weighted by the units' frequencies), the heap its ``hf`` heap (one packed int per
 entry, stale entries re-pushed when popped), so the merges, their counts and the changed units are the step loop's,
@@ -285,7 +285,7 @@ class FlatPairs:
 
 
 def flat_eligible(trainer: TrainerLike) -> bool:
-    """Whether :func:`run_flat` can run ``trainer``: its pair index not built yet, the ``hf`` tie rule, no rule
+    """Whether :func:`run_merges` can go flat on ``trainer``: its pair index not built yet, the ``hf`` tie rule, no rule
     that removes tokens or orders pairs (PickyBPE), no merge picked by hand, and a big corpus."""
     return (trainer._index is None and trainer.config.tie_break == "hf" and trainer._rules is None
             and not trainer.picks and sum(map(len, trainer._segs)) >= FLAT_SYMBOLS)
