@@ -1,6 +1,6 @@
 """SuperBPE's replay (stage 2's ``inherit``): old code against new, alternated, each timing in a fresh process.
 
-    python bench/bench_replay.py --stage STAGE.pkl --old /tmp/old-r30 [--rounds 5] [--golden GOLDEN.pkl] [--flat]
+    python bench/bench_replay.py --stage STAGE.pkl --old OLD_CHECKOUT [--rounds 5] [--golden GOLDEN.pkl] [--flat]
 
 ``STAGE.pkl`` holds ``(cfg, counts, model, segments, base)`` of the bench corpus (17.6 MB, gpt2 preset,
 transition 20,000, vocabulary 30,000): the stage-1 model ``base``, the stage-2 word counts ``counts`` and
